@@ -1,0 +1,1 @@
+"""Checks, lowering, code generation and the command line."""

@@ -1,0 +1,1 @@
+"""The rule language front end: grammar, parser and typed syntax tree."""

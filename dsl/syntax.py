@@ -1,0 +1,485 @@
+"""The typed syntax tree of a rule file.
+
+One small frozen class per construct of the grammar, each carrying the span of
+source text it came from, so that every later stage can point back at the rule
+file. The tree is what was written, nothing more: names are not resolved and
+nothing is inherited here (that is the compiler's job).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from attrs import field, frozen
+
+
+@frozen
+class Span:
+    """A stretch of one source file: 1-based lines and columns, end exclusive."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@frozen(kw_only=True)
+class Node:
+    span: Span = field(eq=False, repr=False)
+
+
+@frozen(kw_only=True)
+class Name(Node):
+    text: str
+
+
+@frozen(kw_only=True)
+class RuleId(Node):
+    text: str
+
+
+@frozen(kw_only=True)
+class StringLit(Node):
+    """A string as written, with its escapes decoded."""
+
+    value: str
+
+
+# --------------------------------------------------------------- expressions
+
+
+@frozen(kw_only=True)
+class Expr(Node):
+    pass
+
+
+@frozen(kw_only=True)
+class IntLit(Expr):
+    value: int
+
+
+@frozen(kw_only=True)
+class BoolLit(Expr):
+    value: bool
+
+
+@frozen(kw_only=True)
+class NameRef(Expr):
+    name: str
+
+
+@frozen(kw_only=True)
+class Attribute(Expr):
+    subject: Expr
+    attribute: Name
+
+
+@frozen(kw_only=True)
+class Index(Expr):
+    subject: Expr
+    index: Expr
+
+
+@frozen(kw_only=True)
+class Call(Expr):
+    function: Name
+    arguments: tuple[Expr, ...]
+
+
+@frozen(kw_only=True)
+class Negate(Expr):
+    operand: Expr
+
+
+@frozen(kw_only=True)
+class Not(Expr):
+    operand: Expr
+
+
+@frozen(kw_only=True)
+class Binary(Expr):
+    """Arithmetic or a comparison: op is one of + - * == != < <= > >=."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@frozen(kw_only=True)
+class Logic(Expr):
+    op: Literal["and", "or"]
+    operands: tuple[Expr, ...]
+
+
+@frozen(kw_only=True)
+class Conditional(Expr):
+    then: Expr
+    condition: Expr
+    otherwise: Expr
+
+
+@frozen(kw_only=True)
+class Filter(Expr):
+    """`x in source where condition`: the elements of source that pass."""
+
+    variable: Name
+    source: Expr
+    condition: Expr
+
+
+@frozen(kw_only=True)
+class PerColour(Expr):
+    """`per colour c: body`: a vector with one value per payable colour."""
+
+    variable: Name
+    body: Expr
+
+
+@frozen(kw_only=True)
+class OverPlayers(Expr):
+    """`player: body`, an argument of any/all: body read for each player."""
+
+    body: Expr
+
+
+@frozen(kw_only=True)
+class OverSet(Expr):
+    """`x in source: body`, an argument of any/all."""
+
+    variable: Name
+    source: Expr
+    body: Expr
+
+
+@frozen(kw_only=True)
+class DeckTops(Expr):
+    """`deck tops`: the top card of each non-empty deck, as a choice source."""
+
+
+# ---------------------------------------------------------------- statements
+
+
+@frozen(kw_only=True)
+class Statement(Node):
+    tags: tuple[RuleId, ...]
+
+
+@frozen(kw_only=True)
+class Let(Statement):
+    name: Name
+    value: Expr
+
+
+@frozen(kw_only=True)
+class Choose(Statement):
+    name: Name
+    sources: tuple[Expr, ...]
+
+
+@frozen(kw_only=True)
+class ChooseDistinct(Statement):
+    name: Name
+    count: Expr
+    source: Expr
+
+
+@frozen(kw_only=True)
+class Require(Statement):
+    condition: Expr
+    message: StringLit
+
+
+@frozen(kw_only=True)
+class Gain(Statement):
+    amount: Expr
+    token: Name
+
+
+@frozen(kw_only=True)
+class GainEach(Statement):
+    amount: Expr
+    tokens: Expr
+
+
+@frozen(kw_only=True)
+class Pay(Statement):
+    cost: Expr
+    discount: Expr
+
+
+@frozen(kw_only=True)
+class Move(Statement):
+    card: Name
+    zone: Name
+
+
+@frozen(kw_only=True)
+class If(Statement):
+    condition: Expr
+    body: tuple[Statement, ...]
+
+
+# -------------------------------------------------------------- declarations
+
+
+@frozen(kw_only=True)
+class Decl(Node):
+    tags: tuple[RuleId, ...] = ()
+
+
+@frozen(kw_only=True)
+class Players(Decl):
+    low: int
+    high: int
+
+
+@frozen(kw_only=True)
+class Colours(Decl):
+    names: tuple[Name, ...]
+
+
+TokenPropertyKind = Literal["wild", "special", "never_returned", "at_most"]
+
+
+@frozen(kw_only=True)
+class TokenProperty(Node):
+    tags: tuple[RuleId, ...]
+    kind: TokenPropertyKind
+    amount: int | None = None
+
+
+@frozen(kw_only=True)
+class Token(Decl):
+    name: Name
+    title: StringLit | None
+    properties: tuple[TokenProperty, ...]
+
+
+@frozen(kw_only=True)
+class IntMap(Node):
+    """A table of whole numbers, {2: 4, 3: 5, 4: 7}: by player count in a
+    supply, by tier in a market."""
+
+    entries: tuple[tuple[int, int], ...]
+
+
+@frozen(kw_only=True)
+class SupplyLine(Node):
+    target: Name | None  # None: each payable colour
+    amount: int | IntMap
+
+
+@frozen(kw_only=True)
+class Supply(Decl):
+    lines: tuple[SupplyLine, ...]
+
+
+ColumnKind = Literal["int", "int_range", "bool", "text", "colour", "per_colour"]
+
+
+@frozen(kw_only=True)
+class ColumnType(Node):
+    kind: ColumnKind
+    low: int | None = None
+    high: int | None = None
+    # colour: data value -> colour name; per colour: colour name -> CSV column
+    mapping: tuple[tuple[Name, Name | StringLit], ...] = ()
+
+
+@frozen(kw_only=True)
+class Column(Node):
+    name: Name
+    type: ColumnType
+    source: StringLit | None
+
+
+@frozen(kw_only=True)
+class Cards(Decl):
+    path: StringLit
+    rows: int | None
+    columns: tuple[Column, ...]
+
+
+@frozen(kw_only=True)
+class Tiles(Decl):
+    name: Name
+    path: StringLit
+    rows: int | None
+    sides_by: Name | None
+    columns: tuple[Column, ...]
+
+
+@frozen(kw_only=True)
+class Zone(Decl):
+    name: Name
+    content: Literal["cards", "tiles"]
+
+
+@frozen(kw_only=True)
+class Market(Decl):
+    group_by: Name
+    deck_sizes: IntMap
+    face_up: int
+
+
+@frozen(kw_only=True)
+class Refill(Decl):
+    pass
+
+
+@frozen(kw_only=True)
+class Reveal(Decl):
+    tiles: Name
+    count: Expr
+    random_face: bool
+
+
+@frozen(kw_only=True)
+class TurnOrder(Decl):
+    pass
+
+
+@frozen(kw_only=True)
+class Randomness(Decl):
+    pass
+
+
+@frozen(kw_only=True)
+class HiddenPart(Node):
+    kind: Literal["deck_order", "from_deck"]
+    zone: Name | None = None
+
+
+@frozen(kw_only=True)
+class Hidden(Decl):
+    parts: tuple[HiddenPart, ...]
+
+
+@frozen(kw_only=True)
+class Action(Decl):
+    name: Name
+    title: StringLit | None
+    body: tuple[Statement, ...] | None  # None: legal only when nothing else is
+
+
+@frozen(kw_only=True)
+class Trigger(Decl):
+    name: Name
+    card: Name
+    zone: Name
+    body: tuple[Statement, ...]
+
+
+@frozen(kw_only=True)
+class Majority(Decl):
+    name: Name
+    title: StringLit | None
+    points: int | None
+    measure: Expr | None
+    threshold: int | None
+    event_zone: Name | None
+    ties_keep_holder: bool
+
+
+@frozen(kw_only=True)
+class StepLimit(Node):
+    limit: int
+
+
+@frozen(kw_only=True)
+class StepClaim(Node):
+    tiles: Name
+    variable: Name
+    zone: Name
+    condition: Expr
+
+
+@frozen(kw_only=True)
+class StepEndCheck(Node):
+    pass
+
+
+@frozen(kw_only=True)
+class Step(Decl):
+    name: Name
+    body: StepLimit | StepClaim | StepEndCheck
+
+
+@frozen(kw_only=True)
+class Decisions(Decl):
+    names: tuple[Name, ...]
+
+
+@frozen(kw_only=True)
+class Define(Decl):
+    name: Name
+    value: Expr
+
+
+@frozen(kw_only=True)
+class Score(Decl):
+    value: Expr
+
+
+@frozen(kw_only=True)
+class Ending(Decl):
+    """The game ends after the round: `once` the condition holds at the end of
+    any turn of it (latched), or if it holds when the round ends."""
+
+    name: Name
+    mode: Literal["once", "at_round_end"]
+    condition: Expr
+
+
+@frozen(kw_only=True)
+class RankKey(Node):
+    order: Literal["highest", "lowest"]
+    value: Expr
+
+
+@frozen(kw_only=True)
+class Winners(Decl):
+    among: Expr | None
+    keys: tuple[RankKey, ...]
+
+
+# --------------------------------------------------------------------- items
+
+
+@frozen(kw_only=True)
+class Override(Node):
+    decl: Decl
+
+
+@frozen(kw_only=True)
+class Remove(Node):
+    kind: Name
+    name: Name | None
+
+
+@frozen(kw_only=True)
+class Renaming(Node):
+    old: Name
+    new: Name
+    title: StringLit | None
+
+
+@frozen(kw_only=True)
+class Rename(Node):
+    kind: str
+    renamings: tuple[Renaming, ...]
+
+
+Item = Decl | Override | Remove | Rename
+
+
+@frozen(kw_only=True)
+class Edition(Node):
+    name: Name
+    title: StringLit
+    parent: Name | None
+    items: tuple[Item, ...]

@@ -1,0 +1,1 @@
+"""Rule files and card data of the editions, shipped with the compiler."""

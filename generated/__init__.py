@@ -1,0 +1,1 @@
+"""Engine modules written by `splendor-rules build`."""
