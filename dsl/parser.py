@@ -176,6 +176,13 @@ class _Builder(Transformer[Token, Any]):
     # -------------------------------------------------------- components
 
     @v_args(meta=True)
+    def reference(self, meta: Meta, children: list[Token]) -> s.Reference:
+        path, *prefixes = children
+        return s.Reference(
+            span=self.at(meta), path=self.text(path), prefixes=tuple(str(p) for p in prefixes)
+        )
+
+    @v_args(meta=True)
     def players(self, meta: Meta, children: list[Token]) -> s.Players:
         low, high = children
         return s.Players(span=self.at(meta), low=int(low), high=int(high))
@@ -456,6 +463,7 @@ class _Builder(Transformer[Token, Any]):
             measure=fields.get("measure"),
             threshold=fields.get("threshold"),
             event_zone=fields.get("event_zone"),
+            zone=fields.get("zone"),
             ties_keep_holder="ties_keep_holder" in fields,
         )
 
@@ -473,6 +481,9 @@ class _Builder(Transformer[Token, Any]):
 
     def majority_ties_keep(self, _: list[Any]) -> tuple[str, bool]:
         return ("ties_keep_holder", True)
+
+    def majority_zone(self, children: list[Token]) -> tuple[str, s.Name]:
+        return ("zone", self.ident(children[0]))
 
     # --------------------------------------------------- end of the turn
 
@@ -661,6 +672,7 @@ _TERMINAL_WORDS = {
     "KEY_KIND": "a kind of declaration",
     "ZONE_CONTENT": "'cards' or 'tiles'",
     "RANK_ORDER": "'highest' or 'lowest'",
+    "RULE_PREFIX": "a capital letter",
     "$END": "the end of the file",
 }
 

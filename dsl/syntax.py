@@ -8,9 +8,10 @@ nothing is inherited here (that is the compiler's job).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Literal
 
-from attrs import field, frozen
+from attrs import field, fields, frozen
 
 
 @frozen
@@ -232,6 +233,12 @@ class Decl(Node):
 
 
 @frozen(kw_only=True)
+class Reference(Decl):
+    path: StringLit
+    prefixes: tuple[str, ...]
+
+
+@frozen(kw_only=True)
 class Players(Decl):
     low: int
     high: int
@@ -382,6 +389,7 @@ class Majority(Decl):
     measure: Expr | None
     threshold: int | None
     event_zone: Name | None
+    zone: Name | None  # the tile zone its holder keeps it in
     ties_keep_holder: bool
 
 
@@ -483,3 +491,14 @@ class Edition(Node):
     title: StringLit
     parent: Name | None
     items: tuple[Item, ...]
+
+
+def walk(node: object) -> Iterator[Node]:
+    """Every node in a tree, parents before children, in source order."""
+    if isinstance(node, Node):
+        yield node
+        for attribute in fields(type(node)):
+            yield from walk(getattr(node, attribute.name))
+    elif isinstance(node, tuple):
+        for element in node:
+            yield from walk(element)

@@ -1,0 +1,259 @@
+"""Card and tile data: CSV files read against the columns a rule file declares.
+
+A mistake in the data is reported at its cell (file, line, column), the way a
+mistake in the rule file is, and every mistake in a file is reported at once.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+from dsl import syntax as s
+from dsl.diagnostics import Diagnostic, Sources, did_you_mean
+from compiler import model as m
+
+Value = int | bool | str | tuple[int, ...]
+
+
+def _cell_columns(line: str) -> list[int]:
+    """The 1-based column where each cell of a CSV line starts."""
+    starts = [1]
+    quoted = False
+    for i, char in enumerate(line):
+        if char == '"':
+            quoted = not quoted
+        elif char == "," and not quoted:
+            starts.append(i + 2)
+    return starts
+
+
+class TableReader:
+    """Reads one declared table (the cards, or one tile set)."""
+
+    def __init__(
+        self,
+        decl: s.Cards | s.Tiles,
+        folder: Path,
+        colours: tuple[str, ...],
+        colour_name: Callable[[str], str],
+        original_colour: Callable[[str], str],
+        sources: Sources,
+    ) -> None:
+        self.decl = decl
+        self.folder = folder
+        self.colours = colours
+        self.colour_name = colour_name  # a colour as the rule file wrote it -> its name now
+        self.original_colour = original_colour  # the inverse, for default column names
+        self.sources = sources
+        self.diagnostics: list[Diagnostic] = []
+
+    def error(self, message: str, span: s.Span, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic("error", message, span, hint))
+
+    def read(self, name: str, rule_ids: tuple[str, ...]) -> m.Table | None:
+        decl = self.decl
+        path = self.folder / decl.path.value
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+            self.error(f"cannot read data file '{decl.path.value}': {reason}", decl.path.span)
+            return None
+        file = _display(path)
+        self.sources.add(file, text)
+        lines = text.splitlines()
+        rows = list(csv.reader(io.StringIO(text)))
+        if not rows:
+            self.error(f"data file '{decl.path.value}' is empty", decl.path.span)
+            return None
+        header = [h.strip() for h in rows[0]]
+        columns = self.plan_columns(header)
+        if columns is None:
+            return None
+        used = {source for _, _, sources in columns for source in sources}
+        for i, heading in enumerate(header):
+            if heading not in used:
+                self.diagnostics.append(Diagnostic(
+                    "warning", f"column '{heading}' of {file} is not declared",
+                    self.cell_span(file, lines, 1, i)))
+        table_rows: list[dict[str, Value]] = []
+        for number, row in enumerate(rows[1:], start=2):
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                self.error(f"row has {len(row)} cells; the header has {len(header)}",
+                           self.cell_span(file, lines, number, 0))
+                continue
+            values: dict[str, Value] = {}
+            for column, kind, sources in columns:
+                cells = [(header.index(src), row[header.index(src)].strip()) for src in sources]
+                value = self.convert(column, kind, cells, file, lines, number)
+                if value is not None:
+                    values[column.name.text] = value
+            if len(values) == len(columns):
+                table_rows.append(values)
+        self.check_rows(table_rows, file, lines)
+        if decl.rows is not None and len(rows) - 1 != decl.rows:
+            self.error(f"{file} has {len(rows) - 1} rows; the rule file says {decl.rows}",
+                       decl.span)
+        sides = decl.sides_by.text if isinstance(decl, s.Tiles) and decl.sides_by else None
+        if sides is not None:
+            self.check_sides(sides, table_rows, decl)
+        if any(d.severity == "error" for d in self.diagnostics):
+            return None
+        return m.Table(
+            rule_ids=rule_ids,
+            span=decl.span,
+            name=name,
+            file=file,
+            columns=tuple(m.Column(c.name.text, _model_type(c.type.kind)) for c, _, _ in columns),
+            rows=tuple(table_rows),
+            sides_by=sides,
+        )
+
+    def cell_span(self, file: str, lines: list[str], number: int, index: int) -> s.Span:
+        line = lines[number - 1] if number - 1 < len(lines) else ""
+        starts = _cell_columns(line)
+        column = starts[index] if index < len(starts) else len(line) + 1
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(line) + 1
+        return s.Span(file, number, column, number, max(end, column + 1))
+
+    def plan_columns(
+        self, header: list[str]
+    ) -> list[tuple[s.Column, s.ColumnType, list[str]]] | None:
+        """For each declared column, the CSV columns it reads."""
+        plan = []
+        ok = True
+        for column in self.decl.columns:
+            kind = column.type
+            if kind.kind == "per_colour":
+                sources = self.colour_columns(column)
+            else:
+                sources = [column.source.value if column.source else column.name.text]
+            for source in sources:
+                if source not in header:
+                    ok = False
+                    self.error(f"data file '{self.decl.path.value}' has no column '{source}'",
+                               (column.source or column.name).span, did_you_mean(source, header))
+            if kind.kind == "colour":
+                for value, colour in kind.mapping:
+                    assert isinstance(colour, s.Name)
+                    if self.colour_name(colour.text) not in self.colours:
+                        self.error(f"unknown colour '{colour.text}'", colour.span,
+                                   did_you_mean(colour.text, self.colours))
+            if kind.kind == "int_range" and kind.low is not None and kind.high is not None:
+                if kind.low > kind.high:
+                    self.error(f"empty range {kind.low}..{kind.high}", kind.span)
+            plan.append((column, kind, sources))
+        return plan if ok else None
+
+    def colour_columns(self, column: s.Column) -> list[str]:
+        """A vector column reads one CSV column per colour, named after the
+        colour as the rule file wrote it unless mapped."""
+        mapping: dict[str, str] = {}
+        for colour, source in column.type.mapping:
+            assert isinstance(source, s.StringLit)
+            name = self.colour_name(colour.text)
+            if name not in self.colours:
+                self.error(f"unknown colour '{colour.text}'", colour.span,
+                           did_you_mean(colour.text, self.colours))
+            mapping[name] = source.value
+        if column.type.mapping:
+            for colour in self.colours:
+                if colour not in mapping:
+                    self.error(f"column '{column.name.text}' maps no data column to colour "
+                               f"'{colour}'", column.type.span)
+        return [mapping.get(c, self.original_colour(c)) for c in self.colours]
+
+    def convert(
+        self,
+        column: s.Column,
+        kind: s.ColumnType,
+        cells: list[tuple[int, str]],
+        file: str,
+        lines: list[str],
+        number: int,
+    ) -> Value | None:
+        def bad(message: str, index: int, hint: str | None = None) -> None:
+            self.error(message, self.cell_span(file, lines, number, index), hint)
+
+        if kind.kind == "per_colour":
+            numbers = []
+            for index, cell in cells:
+                if not cell.isdigit():
+                    bad(f"'{cell}' is not a whole number (column '{column.name.text}')", index)
+                    return None
+                numbers.append(int(cell))
+            return tuple(numbers)
+        index, cell = cells[0]
+        if kind.kind in ("int", "int_range"):
+            if not cell.lstrip("-").isdigit():
+                bad(f"'{cell}' is not a whole number (column '{column.name.text}')", index)
+                return None
+            value = int(cell)
+            if kind.kind == "int_range" and not (kind.low or 0) <= value <= (kind.high or 0):
+                bad(f"{value} is outside {kind.low}..{kind.high} (column '{column.name.text}')",
+                    index)
+                return None
+            return value
+        if kind.kind == "bool":
+            if cell not in ("0", "1"):
+                bad(f"'{cell}' is not 0 or 1 (column '{column.name.text}')", index)
+                return None
+            return cell == "1"
+        if kind.kind == "colour":
+            mapping = {v.text: self.colour_name(c.text) for v, c in kind.mapping
+                       if isinstance(c, s.Name)}
+            if mapping:
+                if cell not in mapping:
+                    bad(f"unknown colour '{cell}' (column '{column.name.text}')", index,
+                        did_you_mean(cell, mapping))
+                    return None
+                return mapping[cell]
+            name = self.colour_name(cell)
+            if name not in self.colours:
+                written = [self.original_colour(c) for c in self.colours]
+                bad(f"unknown colour '{cell}' (column '{column.name.text}')", index,
+                    did_you_mean(cell, written))
+                return None
+            return name
+        return cell
+
+    def check_rows(self, rows: list[dict[str, Value]], file: str, lines: list[str]) -> None:
+        """Text columns name their rows: no two rows may share a name."""
+        for column in self.decl.columns:
+            if column.type.kind != "text":
+                continue
+            counts = Counter(row[column.name.text] for row in rows)
+            for value, count in counts.items():
+                if count > 1:
+                    self.error(f"{count} rows of {file} share the {column.name.text} "
+                               f"'{value}'", column.span)
+
+    def check_sides(self, sides: str, rows: list[dict[str, Value]], decl: s.Tiles) -> None:
+        if not any(c.name.text == sides for c in decl.columns):
+            assert decl.sides_by is not None
+            self.error(f"double-sided by '{sides}', but no column '{sides}' is declared",
+                       decl.sides_by.span)
+            return
+        counts = Counter(row[sides] for row in rows)
+        for value, count in counts.items():
+            if count != 2:
+                self.error(f"tile {value} has {count} faces; a double-sided tile has 2",
+                           decl.span)
+
+
+def _model_type(kind: str) -> m.ColumnType:
+    return {"int": "int", "int_range": "int", "bool": "bool", "text": "text",
+            "colour": "colour", "per_colour": "vector"}[kind]  # type: ignore[return-value]
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

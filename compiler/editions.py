@@ -1,0 +1,363 @@
+"""Edition resolution: a rule file and its ancestors -> one ordered list of
+declarations.
+
+An edition that `extends` another inherits every declaration of its parent and
+states only what differs: `override` replaces a declaration in place, `remove`
+drops one, `rename` gives an inherited name a new one (and every inherited
+reference follows it), and anything else is added. Each change is recorded as
+a Change, so that the differences between two editions can be listed from the
+rule files alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from attrs import evolve, frozen
+
+from dsl import syntax as s
+from dsl.diagnostics import Diagnostic, Sources, did_you_mean
+from dsl.parser import parse_edition
+
+Key = tuple[str, str | None]
+
+# Kinds of declaration that an edition holds at most one of.
+_SINGLETONS = {
+    s.Reference: "reference",
+    s.Players: "players",
+    s.Colours: "colours",
+    s.Supply: "supply",
+    s.Cards: "cards",
+    s.Market: "market",
+    s.Refill: "refill",
+    s.TurnOrder: "turn order",
+    s.Randomness: "randomness",
+    s.Hidden: "hidden",
+    s.Decisions: "decisions",
+    s.Score: "score",
+    s.Winners: "winners",
+}
+
+# Kinds of declaration that are told apart by a name.
+_NAMED = {
+    s.Token: "token",
+    s.Tiles: "tiles",
+    s.Zone: "zone",
+    s.Action: "action",
+    s.Trigger: "trigger",
+    s.Majority: "majority",
+    s.Step: "step",
+    s.Define: "define",
+    s.Ending: "end",
+}
+
+# What a rename can rename, and the declaration kind whose key it changes.
+_RENAMABLE = {"colour", "token", "tiles", "zone", "action", "define", "step", "end"}
+
+
+def declared_name(decl: s.Decl) -> s.Name | None:
+    """The name a declaration is known by, for the kinds that have one."""
+    if isinstance(decl, s.Reveal):
+        return decl.tiles
+    if type(decl) in _NAMED:
+        name = getattr(decl, "name", None)
+        return name if isinstance(name, s.Name) else None
+    return None
+
+
+def key_of(decl: s.Decl) -> Key:
+    if isinstance(decl, s.Reveal):
+        return ("reveal", decl.tiles.text)
+    if type(decl) in _SINGLETONS:
+        return (_SINGLETONS[type(decl)], None)
+    name = declared_name(decl)
+    return (_NAMED[type(decl)], name.text if name else None)
+
+
+def describe_key(key: Key) -> str:
+    kind, name = key
+    return f"{kind} '{name}'" if name is not None else kind
+
+
+@frozen
+class Renames:
+    """The renames an inherited declaration's names pass through, oldest
+    first: a name written in the declaring edition -> its name here."""
+
+    steps: tuple[Mapping[str, str], ...] = ()
+
+    def apply(self, name: str) -> str:
+        for step in self.steps:
+            name = step.get(name, name)
+        return name
+
+    def original(self, name: str) -> str:
+        """The inverse: the name as the declaring edition wrote it."""
+        for step in reversed(self.steps):
+            for old, new in step.items():
+                if new == name:
+                    name = old
+                    break
+        return name
+
+    def then(self, step: Mapping[str, str]) -> Renames:
+        return Renames((*self.steps, step)) if step else self
+
+
+@frozen
+class Entry:
+    """One declaration of the resolved edition and where it came from."""
+
+    decl: s.Decl
+    edition: str  # the edition whose file wrote it
+    renames: Renames  # to apply to the names the declaration uses
+    key: Key  # after renames
+
+
+ChangeKind = Literal["rename", "override", "remove", "add"]
+
+
+@frozen
+class Change:
+    """What an edition changes relative to its parent."""
+
+    kind: ChangeKind
+    key: Key  # the key in the child (for rename and remove: in the parent)
+    span: s.Span
+    old_ids: tuple[str, ...] = ()
+    new_ids: tuple[str, ...] = ()
+    new_name: str | None = None  # rename only
+
+
+@frozen
+class ResolvedEdition:
+    name: str
+    title: str
+    file: str
+    span: s.Span
+    parent: ResolvedEdition | None
+    entries: tuple[Entry, ...]
+    changes: tuple[Change, ...]
+    titles: Mapping[str, str]  # display titles given by renames, by new name
+
+
+class EditionLoader:
+    """Reads rule files and resolves their inheritance, memoising each file.
+
+    A parent named in `extends` is looked for as `<name>.rules` beside the
+    child, then in each search directory in turn.
+    """
+
+    def __init__(self, search: list[Path], sources: Sources) -> None:
+        self.search = search
+        self.sources = sources
+        self.diagnostics: list[Diagnostic] = []
+        self._done: dict[Path, ResolvedEdition | None] = {}
+        self._loading: set[Path] = set()
+
+    def error(self, message: str, span: s.Span, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic("error", message, span, hint))
+
+    def find_parent(self, name: str, child: Path) -> Path | None:
+        for folder in [child.parent, *self.search]:
+            candidate = folder / f"{name}.rules"
+            if candidate.is_file():
+                return candidate.resolve()
+        return None
+
+    def load(self, path: Path, display: str | None = None) -> ResolvedEdition | None:
+        path = path.resolve()
+        if path in self._done:
+            return self._done[path]
+        file = display or _display_path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            self.error(f"the file is not UTF-8 text ({exc.reason})", s.Span(file, 1, 1, 1, 2))
+            return None
+        self.sources.add(file, text)
+        tree, errors = parse_edition(text, file)
+        self.diagnostics.extend(errors)
+        resolved = None
+        if tree is not None:
+            self._loading.add(path)
+            resolved = self._resolve(tree, path, file)
+            self._loading.discard(path)
+        self._done[path] = resolved
+        return resolved
+
+    def _resolve(self, tree: s.Edition, path: Path, file: str) -> ResolvedEdition | None:
+        parent: ResolvedEdition | None = None
+        if tree.parent is not None:
+            parent_path = self.find_parent(tree.parent.text, path)
+            if parent_path is None:
+                self.error(f"unknown edition '{tree.parent.text}'", tree.parent.span,
+                           f"no {tree.parent.text}.rules beside this file or in the editions")
+                return None
+            if parent_path in self._loading:
+                self.error(f"edition '{tree.name.text}' extends itself through "
+                           f"'{tree.parent.text}'", tree.parent.span)
+                return None
+            parent = self.load(parent_path)
+            if parent is None:
+                return None
+        return _Merge(self, tree, file, parent).run()
+
+
+class _Merge:
+    """Applies one edition's items to its parent's declarations."""
+
+    def __init__(
+        self, loader: EditionLoader, tree: s.Edition, file: str, parent: ResolvedEdition | None
+    ) -> None:
+        self.loader = loader
+        self.tree = tree
+        self.file = file
+        self.parent = parent
+        self.entries: list[Entry] = []
+        self.changes: list[Change] = []
+        self.titles: dict[str, str] = dict(parent.titles) if parent else {}
+        self.step: dict[str, str] = {}
+
+    def error(self, message: str, span: s.Span, hint: str | None = None) -> None:
+        self.loader.error(message, span, hint)
+
+    def run(self) -> ResolvedEdition:
+        items = self.tree.items
+        if self.parent is not None:
+            # Renames first, wherever they are written: they decide the
+            # names every other item of this file refers to.
+            for item in items:
+                if isinstance(item, s.Rename):
+                    self.rename(item)
+            self.entries = [self.inherit(entry) for entry in self.parent.entries]
+        parent_keys = {entry.key for entry in self.entries}
+        seen: dict[Key, s.Span] = {}
+        for item in items:
+            if isinstance(item, s.Rename):
+                if self.parent is None:
+                    self.error("'rename' needs an edition to inherit from", item.span,
+                               "add 'extends <edition>' to the edition line")
+                continue
+            if isinstance(item, s.Remove):
+                self.remove(item, parent_keys)
+                continue
+            decl = item.decl if isinstance(item, s.Override) else item
+            key = key_of(decl)
+            if key in seen:
+                self.error(f"{describe_key(key)} is declared twice", decl.span,
+                           f"the first is at line {seen[key].line}")
+                continue
+            seen[key] = decl.span
+            if isinstance(item, s.Override):
+                self.override(decl, key, parent_keys)
+            elif key in parent_keys:
+                self.error(
+                    f"{describe_key(key)} is already declared by edition '{self.parent_name}'",
+                    decl.span, f"write 'override' to replace it")
+            else:
+                self.entries.append(Entry(decl, self.tree.name.text, Renames(), key))
+                self.changes.append(Change("add", key, decl.span, new_ids=_ids(decl)))
+        return ResolvedEdition(
+            name=self.tree.name.text,
+            title=self.tree.title.value,
+            file=self.file,
+            span=self.tree.name.span,
+            parent=self.parent,
+            entries=tuple(self.entries),
+            changes=tuple(self.changes),
+            titles=self.titles,
+        )
+
+    @property
+    def parent_name(self) -> str:
+        return self.parent.name if self.parent else ""
+
+    def inherit(self, entry: Entry) -> Entry:
+        kind, name = entry.key
+        new_key = (kind, self.step.get(name, name) if name is not None else None)
+        return evolve(entry, renames=entry.renames.then(self.step), key=new_key)
+
+    def parent_names(self, kind: str) -> list[str]:
+        assert self.parent is not None
+        if kind == "colour":
+            return [
+                entry.renames.apply(n.text)
+                for entry in self.parent.entries
+                if isinstance(entry.decl, s.Colours)
+                for n in entry.decl.names
+            ]
+        return [n for k, n in (e.key for e in self.parent.entries) if k == kind and n]
+
+    def rename(self, item: s.Rename) -> None:
+        known = self.parent_names(item.kind)
+        for renaming in item.renamings:
+            old, new = renaming.old.text, renaming.new.text
+            if old not in known:
+                self.error(f"edition '{self.parent_name}' has no {item.kind} '{old}' to rename",
+                           renaming.old.span, did_you_mean(old, known))
+                continue
+            if old in self.step:
+                self.error(f"{item.kind} '{old}' is renamed twice", renaming.old.span)
+                continue
+            if new in known or new in self.step.values():
+                self.error(f"cannot rename {item.kind} '{old}' to '{new}': that name is taken",
+                           renaming.new.span)
+                continue
+            self.step[old] = new
+            if renaming.title is not None:
+                self.titles[new] = renaming.title.value
+            self.changes.append(
+                Change("rename", (item.kind, old), renaming.span, new_name=new)
+            )
+
+    def remove(self, item: s.Remove, parent_keys: set[Key]) -> None:
+        if self.parent is None:
+            self.error("'remove' needs an edition to inherit from", item.span,
+                       "add 'extends <edition>' to the edition line")
+            return
+        kind = item.kind.text
+        key: Key = (kind, item.name.text if item.name else None)
+        if key not in parent_keys:
+            candidates = [n for k, n in parent_keys if k == kind and n]
+            hint = did_you_mean(key[1], candidates) if key[1] else None
+            self.error(f"edition '{self.parent_name}' declares no {describe_key(key)} to remove",
+                       item.span, hint)
+            return
+        removed = next(e for e in self.entries if e.key == key)
+        self.entries = [e for e in self.entries if e.key != key]
+        self.changes.append(Change("remove", key, item.span, old_ids=_ids(removed.decl)))
+
+    def override(self, decl: s.Decl, key: Key, parent_keys: set[Key]) -> None:
+        if self.parent is None:
+            self.error("'override' needs an edition to inherit from", decl.span,
+                       "add 'extends <edition>' to the edition line")
+            return
+        if key not in parent_keys:
+            candidates = [n for k, n in parent_keys if k == key[0] and n]
+            hint = did_you_mean(key[1], candidates) if key[1] else None
+            self.error(f"edition '{self.parent_name}' declares no {describe_key(key)} "
+                       "to override", decl.span, hint)
+            return
+        index = next(i for i, e in enumerate(self.entries) if e.key == key)
+        old = self.entries[index]
+        self.entries[index] = Entry(decl, self.tree.name.text, Renames(), key)
+        self.changes.append(
+            Change("override", key, decl.span, old_ids=_ids(old.decl), new_ids=_ids(decl))
+        )
+
+
+def _ids(decl: s.Decl) -> tuple[str, ...]:
+    """Every rule id a declaration states, its own and its parts'."""
+    from compiler.rule_ids import rule_ids_in
+
+    return tuple(rule_id.text for rule_id in rule_ids_in(decl))
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

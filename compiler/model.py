@@ -1,0 +1,419 @@
+"""The checked model: what an edition means, with every name resolved and
+every expression typed.
+
+This is the compiler's contract with the later stages (code generation, the
+reference interpreter, diff and conformance): they read the model and never
+look back at the syntax tree. Every part keeps the rule ids it states and its
+span in the rule file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+from attrs import field, frozen
+
+from dsl.syntax import Span
+
+# --------------------------------------------------------------------- types
+
+
+@frozen
+class Type:
+    """A value type. `element` is set for collections (set, list)."""
+
+    kind: Literal[
+        "int", "bool", "text", "colour", "token", "card", "tile", "vector", "set", "list",
+        "error",
+    ]
+    element: Type | None = None
+    tiles: str | None = None  # for a tile: the tile set, or None for any tile
+
+    def __str__(self) -> str:
+        if self.kind in ("set", "list"):
+            return f"{self.kind} of {self.element}"
+        if self.kind == "vector":
+            return "number per colour"
+        if self.kind == "tile" and self.tiles:
+            return f"tile of {self.tiles}"
+        return {"int": "number", "bool": "condition"}.get(self.kind, self.kind)
+
+
+INT = Type("int")
+BOOL = Type("bool")
+TEXT = Type("text")
+COLOUR = Type("colour")
+TOKEN = Type("token")
+CARD = Type("card")
+VECTOR = Type("vector")
+ERROR = Type("error")  # a mistake already reported: accepted everywhere
+
+
+def set_of(element: Type) -> Type:
+    return Type("set", element)
+
+
+def list_of(element: Type) -> Type:
+    return Type("list", element)
+
+
+def tile(tiles: str | None) -> Type:
+    return Type("tile", tiles=tiles)
+
+
+# --------------------------------------------------------------- expressions
+
+RefKind = Literal[
+    "variable",  # a name bound by let, choose, a filter, a quantifier, a trigger or a claim
+    "colour",  # a payable colour
+    "token",  # a token kind that is not a colour
+    "colours",  # the set of payable colours
+    "players",  # the number of players
+    "zone",  # a zone of the player in context
+    "market",  # the face-up cards
+    "tiles",  # the tiles of a set still in play
+    "define",  # a definition, read for the player in context
+    "score",  # the score of the player in context
+    "majority",  # a majority tile (only as an argument of holds)
+    "action",  # an action (only as an argument of did)
+]
+
+
+@frozen(kw_only=True)
+class Expr:
+    type: Type
+    span: Span = field(eq=False, repr=False)
+
+
+@frozen(kw_only=True)
+class Const(Expr):
+    value: int | bool
+
+
+@frozen(kw_only=True)
+class Ref(Expr):
+    kind: RefKind
+    name: str
+
+
+@frozen(kw_only=True)
+class DeckTops(Expr):
+    pass
+
+
+@frozen(kw_only=True)
+class Attr(Expr):
+    """A card's or tile's attribute; over a collection, the list of them."""
+
+    subject: Expr
+    attribute: str
+
+
+@frozen(kw_only=True)
+class Index(Expr):
+    subject: Expr
+    index: Expr
+
+
+@frozen(kw_only=True)
+class Call(Expr):
+    """A built-in function: supply, tokens, count, sum, min, max, holds, did."""
+
+    function: str
+    arguments: tuple[Expr, ...]
+
+
+@frozen(kw_only=True)
+class Unary(Expr):
+    op: Literal["-", "not"]
+    operand: Expr
+
+
+@frozen(kw_only=True)
+class Binary(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@frozen(kw_only=True)
+class Logic(Expr):
+    op: Literal["and", "or"]
+    operands: tuple[Expr, ...]
+
+
+@frozen(kw_only=True)
+class Conditional(Expr):
+    then: Expr
+    condition: Expr
+    otherwise: Expr
+
+
+@frozen(kw_only=True)
+class Filter(Expr):
+    variable: str
+    source: Expr
+    condition: Expr
+
+
+@frozen(kw_only=True)
+class PerColour(Expr):
+    variable: str
+    body: Expr
+
+
+@frozen(kw_only=True)
+class Quantifier(Expr):
+    """any/all over a set (variable bound) or over the players (no variable:
+    the body is read for each player in turn)."""
+
+    op: Literal["any", "all"]
+    variable: str | None
+    source: Expr | None
+    body: Expr
+
+
+# ---------------------------------------------------------------- statements
+
+
+@frozen(kw_only=True)
+class Statement:
+    rule_ids: tuple[str, ...]  # its own ids, then those of what encloses it
+    span: Span = field(eq=False, repr=False)
+
+
+@frozen(kw_only=True)
+class Let(Statement):
+    name: str
+    value: Expr
+
+
+@frozen(kw_only=True)
+class Choose(Statement):
+    """A choice of one element among the union of the sources."""
+
+    name: str
+    sources: tuple[Expr, ...]
+
+
+@frozen(kw_only=True)
+class ChooseDistinct(Statement):
+    name: str
+    count: Expr
+    source: Expr
+
+
+@frozen(kw_only=True)
+class Require(Statement):
+    condition: Expr
+    message: tuple[str | Expr, ...]  # text and the values to show in it
+
+
+@frozen(kw_only=True)
+class Gain(Statement):
+    amount: Expr
+    token: Expr
+
+
+@frozen(kw_only=True)
+class GainEach(Statement):
+    amount: Expr
+    tokens: Expr
+
+
+@frozen(kw_only=True)
+class Pay(Statement):
+    """Pay max(0, cost - discount) per colour with colour and wild tokens."""
+
+    cost: Expr
+    discount: Expr
+
+
+@frozen(kw_only=True)
+class Move(Statement):
+    card: str
+    zone: str
+
+
+@frozen(kw_only=True)
+class If(Statement):
+    condition: Expr
+    body: tuple[Statement, ...]
+
+
+# ------------------------------------------------------------ the edition
+
+
+@frozen(kw_only=True)
+class Part:
+    rule_ids: tuple[str, ...]
+    span: Span = field(eq=False, repr=False)
+
+
+@frozen(kw_only=True)
+class TokenKind(Part):
+    """A kind of token. Payable colours come first, in declaration order."""
+
+    name: str
+    title: str
+    role: Literal["colour", "wild", "special"]
+    returnable: bool
+    cap: int | None  # at most this many per player
+    supply: Mapping[int, int]  # player count -> tokens in the supply at setup
+    returnable_ids: tuple[str, ...] = ()  # the rule that forbids returning it
+    cap_ids: tuple[str, ...] = ()
+
+
+ColumnType = Literal["int", "bool", "text", "colour", "vector"]
+
+
+@frozen
+class Column:
+    name: str
+    type: ColumnType
+
+
+@frozen(kw_only=True)
+class Table(Part):
+    """Cards or tiles read from a CSV file: a row per card or tile face, with
+    a value per declared column (a vector is a tuple in colour order)."""
+
+    name: str
+    file: str
+    columns: tuple[Column, ...]
+    rows: tuple[Mapping[str, int | bool | str | tuple[int, ...]], ...]
+    sides_by: str | None = None  # double-sided: rows sharing this column are one tile
+
+
+@frozen(kw_only=True)
+class Zone(Part):
+    name: str
+    content: Literal["cards", "tiles"]
+    hidden_from_deck: bool = False  # a card taken from a deck is seen by its owner only
+
+
+@frozen(kw_only=True)
+class Market(Part):
+    group_by: str
+    deck_sizes: Mapping[int, int]
+    face_up: int
+    refill: bool
+    refill_ids: tuple[str, ...] = ()
+
+
+@frozen(kw_only=True)
+class Reveal(Part):
+    tiles: str
+    count: Expr
+    random_face: bool
+
+
+@frozen(kw_only=True)
+class Action(Part):
+    name: str
+    title: str
+    body: tuple[Statement, ...] | None  # None: legal only when no other action is
+
+
+@frozen(kw_only=True)
+class Trigger(Part):
+    name: str
+    card: str
+    zone: str
+    body: tuple[Statement, ...]
+
+
+@frozen(kw_only=True)
+class Majority(Part):
+    name: str
+    title: str
+    points: int
+    measure: Expr
+    threshold: int
+    event_zone: str
+    ties_keep_holder: bool
+    zone: str  # the tile zone the holder keeps it in
+
+
+@frozen(kw_only=True)
+class TokenLimit(Part):
+    name: str
+    limit: int
+
+
+@frozen(kw_only=True)
+class Claim(Part):
+    name: str
+    tiles: str
+    variable: str
+    zone: str
+    condition: Expr
+
+
+@frozen(kw_only=True)
+class EndCheck(Part):
+    name: str
+
+
+Step = TokenLimit | Claim | EndCheck
+
+
+@frozen(kw_only=True)
+class Define(Part):
+    name: str
+    value: Expr
+
+
+@frozen(kw_only=True)
+class Ending(Part):
+    name: str
+    mode: Literal["once", "at_round_end"]
+    condition: Expr
+
+
+@frozen(kw_only=True)
+class RankKey:
+    order: Literal["highest", "lowest"]
+    value: Expr
+
+
+@frozen(kw_only=True)
+class Winners(Part):
+    among: Expr | None
+    keys: tuple[RankKey, ...]
+
+
+@frozen(kw_only=True)
+class Policy(Part):
+    """A declared engine behaviour with no parameters beyond its words
+    (turn order, seeded randomness, hidden deck order, player decisions)."""
+
+    name: str
+    values: tuple[str, ...] = ()
+
+
+@frozen(kw_only=True)
+class Edition:
+    name: str
+    title: str
+    file: str
+    parent: str | None
+    players: tuple[int, int]
+    colours: tuple[str, ...]
+    tokens: tuple[TokenKind, ...]
+    cards: Table
+    tile_sets: tuple[Table, ...]
+    zones: tuple[Zone, ...]
+    market: Market
+    reveals: tuple[Reveal, ...]
+    actions: tuple[Action, ...]
+    triggers: tuple[Trigger, ...]
+    majorities: tuple[Majority, ...]
+    steps: tuple[Step, ...]
+    defines: tuple[Define, ...]
+    score: Define
+    endings: tuple[Ending, ...]
+    winners: Winners
+    policies: tuple[Policy, ...]
+    rule_ids: Mapping[str, Span]  # every rule id stated, with its place
