@@ -572,10 +572,14 @@ class _Builder(Transformer[Token, Any]):
 
     @v_args(meta=True)
     def or_(self, meta: Meta, children: list[s.Expr]) -> s.Expr:
+        if len(children) == 1:
+            return children[0]
         return s.Logic(span=self.at(meta), op="or", operands=tuple(children))
 
     @v_args(meta=True)
     def and_(self, meta: Meta, children: list[s.Expr]) -> s.Expr:
+        if len(children) == 1:
+            return children[0]
         return s.Logic(span=self.at(meta), op="and", operands=tuple(children))
 
     @v_args(meta=True)

@@ -1,0 +1,57 @@
+"""The front end as one call: rule file -> parse -> resolve -> check -> model.
+
+Each stage lives in its own module; this one only runs them in order and
+gathers their diagnostics.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from attrs import define, field
+
+from compiler import model as m
+from compiler.check import Checker
+from compiler.editions import EditionLoader, ResolvedEdition
+from dsl.diagnostics import Diagnostic, Sources, has_errors
+
+
+def editions_folder() -> Path:
+    """The folder of the editions that ship with the compiler."""
+    return Path(str(resources.files("editions")))
+
+
+def edition_files(folder: Path | None = None) -> list[Path]:
+    return sorted((folder or editions_folder()).glob("*.rules"))
+
+
+@define
+class Compiled:
+    path: Path
+    resolved: ResolvedEdition | None
+    model: m.Edition | None
+    diagnostics: list[Diagnostic] = field(factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.model is not None and not has_errors(self.diagnostics)
+
+
+def compile_file(path: Path, sources: Sources | None = None) -> Compiled:
+    """Check one rule file (and the editions it extends)."""
+    sources = sources if sources is not None else Sources()
+    loader = EditionLoader([editions_folder()], sources)
+    resolved = loader.load(path)
+    diagnostics = list(loader.diagnostics)
+    model = None
+    if resolved is not None and not has_errors(diagnostics):
+        checker = Checker(resolved, sources)
+        model = checker.run()
+        diagnostics.extend(checker.diagnostics)
+    diagnostics.sort(key=lambda d: (d.span.file, d.span.line, d.span.column))
+    return Compiled(path, resolved, model, _unique(diagnostics))
+
+
+def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    return list(dict.fromkeys(diagnostics))
