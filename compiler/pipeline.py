@@ -22,6 +22,14 @@ def editions_folder() -> Path:
     return Path(str(resources.files("editions")))
 
 
+def display_path(path: Path) -> str:
+    """A path as the user would write it: relative to here when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def edition_files(folder: Path | None = None) -> list[Path]:
     return sorted((folder or editions_folder()).glob("*.rules"))
 
