@@ -26,6 +26,8 @@ from compiler.rule_ids import check_coverage, check_rule_ids, ids_in_reference, 
 BUILTINS = ("supply", "tokens", "count", "sum", "min", "max", "any", "all", "holds", "did")
 DECISIONS = ("pay", "return", "claim")
 _PLAYER_REFS = {"zone", "define", "score"}
+_COLUMN_TYPES = {"int": INT, "int_range": INT, "bool": BOOL, "text": TEXT, "colour": COLOUR,
+                 "per_colour": VECTOR}
 
 
 class Scope:
@@ -67,6 +69,7 @@ class Checker:
         self.colours: tuple[str, ...] = ()
         self.cards: m.Table | None = None
         self.tile_sets: dict[str, m.Table] = {}
+        self.columns: dict[str, dict[str, Type]] = {}  # "cards" or a tile set -> columns
         self.zones: dict[str, s.Zone] = {}
         self.majority_names: set[str] = set()
         self.action_names: set[str] = set()
@@ -341,6 +344,7 @@ class Checker:
         decl = entry.decl
         assert isinstance(decl, s.Cards | s.Tiles)
         self.enter(entry)
+        self.columns[name] = {c.name.text: _COLUMN_TYPES[c.type.kind] for c in decl.columns}
         reader = TableReader(decl, self.folder(entry), self.colours, entry.renames.apply,
                              entry.renames.original, self.sources)
         seen: set[str] = set()
@@ -889,22 +893,19 @@ class Checker:
                       attribute=attribute)
 
     def attributes_of(self, item: Type) -> dict[str, Type] | None:
-        def table_types(table: m.Table) -> dict[str, Type]:
-            kinds = {"int": INT, "bool": BOOL, "text": TEXT, "colour": COLOUR,
-                     "vector": VECTOR}
-            return {c.name: kinds[c.type] for c in table.columns}
-
+        """A card's or tile's attributes, from the declared columns (so that
+        a data file that fails to load does not make every use fail too)."""
         if item == CARD:
-            return table_types(self.cards) if self.cards else {}
+            return self.columns.get("cards", {})
         if item.kind != "tile":
             return None
         if item.tiles is not None:
-            table = self.tile_sets.get(item.tiles)
-            return table_types(table) if table else {}
+            return self.columns.get(item.tiles, {})
         # Any tile: what every tile set and every majority tile has.
         common: dict[str, Type] | None = {"points": INT} if self.majority_names else None
-        for table in self.tile_sets.values():
-            types = table_types(table)
+        for name, types in self.columns.items():
+            if name == "cards":
+                continue
             common = types if common is None else {
                 k: v for k, v in common.items() if types.get(k) == v}
         return common or {}
