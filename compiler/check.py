@@ -14,14 +14,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from dsl import syntax as s
-from dsl.diagnostics import Diagnostic, Sources, did_you_mean
-from dsl.parser import parse_expression
 from compiler import model as m
 from compiler.data import TableReader
 from compiler.editions import Entry, Renames, ResolvedEdition
 from compiler.model import BOOL, CARD, COLOUR, ERROR, INT, TEXT, TOKEN, VECTOR, Type
 from compiler.rule_ids import check_coverage, check_rule_ids, ids_in_reference, rule_ids_in
+from dsl import syntax as s
+from dsl.diagnostics import Diagnostic, Sources, did_you_mean
+from dsl.parser import parse_expression
 
 BUILTINS = ("supply", "tokens", "count", "sum", "min", "max", "any", "all", "holds", "did")
 DECISIONS = ("pay", "return", "claim")
@@ -670,9 +670,8 @@ class Checker:
                                           limit=body.limit))
             elif isinstance(body, s.StepClaim):
                 tiles = self.global_name(body.tiles)
-                if tiles not in self.tile_sets:
-                    if self.globals.get(tiles, ("",))[0] != "tiles":
-                        self.unknown(body.tiles, tiles, "tile set", self.tile_names())
+                if self.globals.get(tiles, ("",))[0] != "tiles":
+                    self.unknown(body.tiles, tiles, "tile set", self.tile_names())
                 zone = self.global_name(body.zone)
                 if self.zone_kind(body.zone, zone, "tiles"):
                     self.used_globals.add(zone)

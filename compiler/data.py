@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from compiler import model as m
 from dsl import syntax as s
 from dsl.diagnostics import Diagnostic, Sources, did_you_mean
-from compiler import model as m
 
 Value = int | bool | str | tuple[int, ...]
 
@@ -100,8 +100,9 @@ class TableReader:
         if decl.rows is not None and len(rows) - 1 != decl.rows:
             self.error(f"{file} has {len(rows) - 1} rows; the rule file says {decl.rows}",
                        decl.span)
-        sides = decl.sides_by.text if isinstance(decl, s.Tiles) and decl.sides_by else None
-        if sides is not None:
+        sides = None
+        if isinstance(decl, s.Tiles) and decl.sides_by is not None:
+            sides = decl.sides_by.text
             self.check_sides(sides, table_rows, decl)
         if any(d.severity == "error" for d in self.diagnostics):
             return None
@@ -140,14 +141,14 @@ class TableReader:
                     self.error(f"data file '{self.decl.path.value}' has no column '{source}'",
                                (column.source or column.name).span, did_you_mean(source, header))
             if kind.kind == "colour":
-                for value, colour in kind.mapping:
+                for _, colour in kind.mapping:
                     assert isinstance(colour, s.Name)
                     if self.colour_name(colour.text) not in self.colours:
                         self.error(f"unknown colour '{colour.text}'", colour.span,
                                    did_you_mean(colour.text, self.colours))
-            if kind.kind == "int_range" and kind.low is not None and kind.high is not None:
-                if kind.low > kind.high:
-                    self.error(f"empty range {kind.low}..{kind.high}", kind.span)
+            low, high = kind.low, kind.high
+            if kind.kind == "int_range" and low is not None and high is not None and low > high:
+                self.error(f"empty range {low}..{high}", kind.span)
             plan.append((column, kind, sources))
         return plan if ok else None
 
@@ -163,10 +164,10 @@ class TableReader:
                            did_you_mean(colour.text, self.colours))
             mapping[name] = source.value
         if column.type.mapping:
-            for colour in self.colours:
-                if colour not in mapping:
+            for name in self.colours:
+                if name not in mapping:
                     self.error(f"column '{column.name.text}' maps no data column to colour "
-                               f"'{colour}'", column.type.span)
+                               f"'{name}'", column.type.span)
         return [mapping.get(c, self.original_colour(c)) for c in self.colours]
 
     def convert(

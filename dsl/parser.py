@@ -136,7 +136,8 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def declaration(self, meta: Meta, children: list[Any]) -> s.Decl:
         tags, decl = children
-        return attrs.evolve(decl, tags=tags or (), span=self.at(meta))
+        tagged: s.Decl = attrs.evolve(decl, tags=tags or (), span=self.at(meta))
+        return tagged
 
     def tags(self, children: list[Token]) -> tuple[s.RuleId, ...]:
         return tuple(s.RuleId(span=self.at(t), text=str(t)) for t in children)
@@ -240,7 +241,7 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def int_map(self, meta: Meta, children: list[Token]) -> s.IntMap:
         numbers = [int(t) for t in children]
-        return s.IntMap(span=self.at(meta), entries=tuple(zip(numbers[::2], numbers[1::2])))
+        return s.IntMap(span=self.at(meta), entries=tuple(zip(numbers[::2], numbers[1::2], strict=True)))
 
     @v_args(meta=True)
     def cards(self, meta: Meta, children: list[Any]) -> s.Cards:
@@ -300,7 +301,7 @@ class _Builder(Transformer[Token, Any]):
 
     def value_map(self, children: list[Token]) -> tuple[tuple[s.Name, s.Name], ...]:
         names = [self.ident(t) for t in children]
-        return tuple(zip(names[::2], names[1::2]))
+        return tuple(zip(names[::2], names[1::2], strict=True))
 
     def column_map(self, children: list[Token]) -> tuple[tuple[s.Name, s.StringLit], ...]:
         return tuple(
@@ -387,7 +388,8 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def statement(self, meta: Meta, children: list[Any]) -> s.Statement:
         tags, statement = children
-        return attrs.evolve(statement, tags=tags or (), span=self.at(meta))
+        tagged: s.Statement = attrs.evolve(statement, tags=tags or (), span=self.at(meta))
+        return tagged
 
     @v_args(meta=True)
     def let(self, meta: Meta, children: list[Any]) -> s.Let:
@@ -658,7 +660,7 @@ class _Builder(Transformer[Token, Any]):
         return s.BoolLit(span=self.at(meta), value=False)
 
     @v_args(meta=True)
-    def name(self, meta: Meta, children: list[Token]) -> s.NameRef:  # type: ignore[override]
+    def name(self, meta: Meta, children: list[Token]) -> s.NameRef:
         return s.NameRef(span=self.at(meta), name=str(children[0]))
 
 
@@ -690,13 +692,20 @@ def _describe(terminal: str) -> str:
     return terminal.lower()
 
 
-def _keyword(terminal: str) -> str | None:
-    """The literal word of a keyword terminal, for 'did you mean' hints."""
+def _keywords(terminal: str) -> list[str]:
+    """The literal words of a keyword terminal, for 'did you mean' hints: its
+    word, or each word of a list of words such as 'highest' | 'lowest'."""
     for definition in _lark().terminals:
-        if definition.name == terminal and definition.pattern.type == "str":
-            value = str(definition.pattern.value)
-            return value if re.fullmatch(r"[a-z][a-z-]*", value) else None
-    return None
+        if definition.name != terminal:
+            continue
+        value = str(definition.pattern.value)
+        if definition.pattern.type == "str":
+            words = [value]
+        else:
+            listed = re.fullmatch(r"\(\?:([a-z|\\ -]+)\)", value)
+            words = listed.group(1).replace("\\", "").split("|") if listed else []
+        return [w for w in words if re.fullmatch(r"[a-z][a-z -]*", w)]
+    return []
 
 
 def _syntax_error(error: UnexpectedInput, file: str, text: str) -> Diagnostic:
@@ -704,10 +713,11 @@ def _syntax_error(error: UnexpectedInput, file: str, text: str) -> Diagnostic:
     line = error.line if error.line and error.line > 0 else len(lines)
     column = error.column if error.column and error.column > 0 else len(lines[line - 1]) + 1
     if isinstance(error, UnexpectedCharacters):
-        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
+        position = error.pos_in_stream or 0
+        char = text[position] if position < len(text) else ""
         span = s.Span(file, line, column, line, column + 1)
-        hint = "strings are written in double quotes" if char == "'" else None
-        return Diagnostic("error", f"unexpected character {char!r}", span, hint)
+        quote_hint = "strings are written in double quotes" if char == "'" else None
+        return Diagnostic("error", f"unexpected character {char!r}", span, quote_hint)
 
     expected: set[str] = set()
     found = "the end of the file"
@@ -723,8 +733,10 @@ def _syntax_error(error: UnexpectedInput, file: str, text: str) -> Diagnostic:
         else:
             found = repr(str(token))
             end_column = (token.end_column or column + 1) if token.end_line == line else column + 1
-        keywords = [k for k in map(_keyword, expected) if k]
-        if token.type == "NAME" and keywords:
+        keywords = [k for terminal in expected for k in _keywords(terminal)]
+        # A misspelt keyword lexes as whatever word-like token fits (a name,
+        # a rule id), so go by its text rather than its type.
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", str(token)) and keywords:
             hint = did_you_mean(str(token), keywords)
         elif str(token) == "=" and "COMPARE" in expected:
             hint = "use '==' to compare"
@@ -738,7 +750,7 @@ def _syntax_error(error: UnexpectedInput, file: str, text: str) -> Diagnostic:
             hint = "a '{' is never closed"
     words = sorted({_describe(t) for t in expected})
     if len(words) > 8:
-        words = words[:8] + ["..."]
+        words = [*words[:8], "..."]
     message = f"unexpected {found}"
     if words:
         message += f"; expected {', '.join(words)}"
@@ -777,4 +789,4 @@ def parse_expression(
     return expr, []
 
 
-__all__ = ["parse_edition", "parse_expression", "VisitError"]
+__all__ = ["VisitError", "parse_edition", "parse_expression"]
