@@ -16,7 +16,7 @@ from typing import Any
 
 from compiler import model as m
 from compiler.data import TableReader
-from compiler.editions import Entry, Renames, ResolvedEdition
+from compiler.editions import Entry, Renames, ResolvedEdition, declared_name, describe_key
 from compiler.model import BOOL, CARD, COLOUR, ERROR, INT, TEXT, TOKEN, VECTOR, Type
 from compiler.rule_ids import check_coverage, check_rule_ids, ids_in_reference, rule_ids_in
 from dsl import syntax as s
@@ -26,6 +26,11 @@ from dsl.parser import parse_expression
 BUILTINS = ("supply", "tokens", "count", "sum", "min", "max", "any", "all", "holds", "did")
 DECISIONS = ("pay", "return", "claim")
 _PLAYER_REFS = {"zone", "define", "score"}
+_KIND_WORDS = {"colour": "a colour", "token": "a token", "zone": "a zone",
+               "tiles": "a set of tiles", "action": "an action", "define": "a definition",
+               "majority": "a majority tile", "colours": "the set of colours",
+               "players": "the number of players", "market": "the market",
+               "score": "a player's score"}
 _COLUMN_TYPES = {"int": INT, "int_range": INT, "bool": BOOL, "text": TEXT, "colour": COLOUR,
                  "per_colour": VECTOR}
 
@@ -275,7 +280,7 @@ class Checker:
             if name not in supplies and "supply" in self.found_kinds:
                 self.error(f"the supply has no line for token '{name}'", decl.name.span)
         if sum(k.role == "wild" for k in kinds) > 1:
-            self.warn("more than one wild token kind", self.edition.span)
+            self.error("an edition has at most one wild token kind", self.edition.span)
         return tuple(kinds)
 
     @property
@@ -473,11 +478,33 @@ class Checker:
                 scope = Scope(player=True)
                 body = self.block(decl.body, scope, allow_choices=True)
                 self.warn_unused_locals(scope)
+                self.check_order(decl.body)
             actions.append(m.Action(rule_ids=self.current_ids, span=decl.span, name=name,
                                     title=self.title(name, decl.title), body=body))
         if not actions:
             self.error(f"edition '{self.edition.name}' declares no action", self.edition.span)
         return tuple(actions)
+
+    def check_order(self, body: tuple[s.Statement, ...]) -> None:
+        """An action states its choices and requirements, then its effects,
+        and a payment comes first among the effects: the legal moves are then
+        exactly the choices that pass the requirements and can pay."""
+        effect: s.Statement | None = None
+        paid = False
+        for statement in body:
+            if isinstance(statement, s.Let | s.Choose | s.ChooseDistinct | s.Require):
+                if effect is not None:
+                    self.error("choices and requirements come before the effects",
+                               statement.span, f"move it above line {effect.span.line}")
+            elif isinstance(statement, s.Pay):
+                if paid:
+                    self.error("an action pays at most once", statement.span)
+                elif effect is not None:
+                    self.error("the payment comes before the other effects", statement.span,
+                               f"move it above line {effect.span.line}")
+                paid = True
+            elif effect is None:
+                effect = statement
 
     def block(
         self, statements: tuple[s.Statement, ...], scope: Scope, allow_choices: bool
@@ -494,9 +521,10 @@ class Checker:
         ids = tuple(t.text for t in st.tags) + self.current_ids
         span = st.span
         if isinstance(st, s.Choose | s.ChooseDistinct) and not allow_choices:
+            # Checked as usual after this, so that the name it binds is
+            # known and its uses are not reported too.
             self.error("a choice cannot be made here", span,
                        "choices belong at the top level of an action, not in a trigger or 'if'")
-            return None
         if isinstance(st, s.Let):
             value = self.expr(st.value, scope)
             self.bind(scope, st.name, value.type)
@@ -590,8 +618,12 @@ class Checker:
         return tuple(parts)
 
     def bind(self, scope: Scope, name: s.Name, type_: Type) -> None:
-        if scope.find(name.text) is not None:
-            self.error(f"'{name.text}' is already bound here", name.span)
+        bound = scope.find(name.text)
+        if bound is not None:
+            first = bound.names[name.text][1]
+            self.error(f"'{name.text}' is already bound here", name.span,
+                       f"it is bound at line {first.line}, column {first.column}; "
+                       "choose another name")
             return
         if name.text in BUILTINS:
             self.error(f"'{name.text}' is a built-in name", name.span)
@@ -792,8 +824,28 @@ class Checker:
             except (OSError, UnicodeDecodeError):
                 self.error(f"cannot read the reference '{decl.path.value}'", decl.path.span)
             else:
-                self.diagnostics.extend(check_coverage(stated, known, decl.prefixes, decl.span))
+                self.diagnostics.extend(check_coverage(
+                    stated, known, decl.prefixes, decl.span,
+                    lambda rule_id: self.where_dropped(rule_id, decl)))
         return stated
+
+    def where_dropped(self, rule_id: str, reference: s.Reference) -> tuple[s.Span, str | None]:
+        """Where to report a rule id of the reference that no declaration
+        states: at the remove or override of this edition that dropped it, else
+        at this edition's name when the reference is inherited."""
+        for change in self.edition.changes:
+            if rule_id in change.old_ids and rule_id not in change.new_ids:
+                what = describe_key(change.key)
+                parent = self.edition.parent.name if self.edition.parent else "the parent"
+                if change.kind == "remove":
+                    return change.span, f"it was stated by the {what} of edition '{parent}'"
+                entry = next((e for e in self.entries if e.key == change.key), None)
+                name = declared_name(entry.decl) if entry is not None else None
+                return (name.span if name is not None else change.span), (
+                    f"the {what} of edition '{parent}' stated it; tag this one [{rule_id}]")
+        if reference.span.file != self.edition.file:
+            return self.edition.span, f"the reference is declared at {reference.span}"
+        return reference.span, None
 
     def warn_unused(self) -> None:
         for name, entry in self.defines.items():
@@ -1044,7 +1096,16 @@ class Checker:
             return m.Call(type=ERROR, span=e.span, function=function, arguments=())
         name = self.renames.apply(arg.name)
         if name not in known:
-            self.unknown(arg, arg.name, wanted, known)
+            what = "majority tile" if wanted == "majority" else wanted
+            kind = self.globals.get(name, ("", ERROR))[0]
+            hint = did_you_mean(name, known) or (
+                f"the {what}s are: {', '.join(known)}" if known
+                else f"this edition declares no {what}")
+            if kind:
+                self.error(f"{function} needs the name of a {what}; '{name}' is "
+                           f"{_KIND_WORDS.get(kind, 'a ' + kind)}", arg.span, hint)
+            else:
+                self.error(f"unknown {what} '{arg.name}'", arg.span, hint)
             return m.Call(type=ERROR, span=e.span, function=function, arguments=())
         self.used_globals.add(name)
         ref = m.Ref(type=ERROR, span=arg.span, kind=wanted, name=name)  # type: ignore[arg-type]
