@@ -18,7 +18,13 @@ from compiler import model as m
 from compiler.data import TableReader
 from compiler.editions import Entry, Renames, ResolvedEdition, declared_name, describe_key
 from compiler.model import BOOL, CARD, COLOUR, ERROR, INT, TEXT, TOKEN, VECTOR, Type
-from compiler.rule_ids import check_coverage, check_rule_ids, ids_in_reference, rule_ids_in
+from compiler.rule_ids import (
+    check_coverage,
+    check_rule_ids,
+    ids_in_reference,
+    meant_ids,
+    rule_ids_in,
+)
 from dsl import syntax as s
 from dsl.diagnostics import Diagnostic, Sources, did_you_mean
 from dsl.parser import parse_expression
@@ -326,7 +332,8 @@ class Checker:
         given = dict(amount.entries)
         for count in counts:
             if count not in given:
-                self.error(f"no amount for {count} players", amount.span)
+                self.error(f"no amount for {count} players", amount.span,
+                           f"the game is for {counts.start}..{counts.stop - 1} players")
         for count in given:
             if count not in counts:
                 self.error(f"an amount for {count} players, outside the player counts "
@@ -826,7 +833,7 @@ class Checker:
             else:
                 self.diagnostics.extend(check_coverage(
                     stated, known, decl.prefixes, decl.span,
-                    lambda rule_id: self.where_dropped(rule_id, decl)))
+                    lambda rule_id: self.where_dropped(rule_id, decl), meant_ids(ids)))
         return stated
 
     def where_dropped(self, rule_id: str, reference: s.Reference) -> tuple[s.Span, str | None]:

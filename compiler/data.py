@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections import Counter
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -50,9 +50,35 @@ class TableReader:
         self.original_colour = original_colour  # the inverse, for default column names
         self.sources = sources
         self.diagnostics: list[Diagnostic] = []
+        # A cell error repeated word for word in later rows (one wrong value
+        # used throughout a column) is reported once, at its first row.
+        self._repeats: dict[str, list[int]] = {}
 
     def error(self, message: str, span: s.Span, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic("error", message, span, hint))
+
+    def cell_error(self, message: str, span: s.Span, hint: str | None = None) -> None:
+        if message in self._repeats:
+            self._repeats[message].append(span.line)
+            return
+        self._repeats[message] = []
+        self.error(message, span, hint)
+
+    def note_repeats(self) -> None:
+        """Tell, on each cell error, the other rows that repeat it."""
+        for i, diagnostic in enumerate(self.diagnostics):
+            lines = self._repeats.get(diagnostic.message)
+            if not lines or diagnostic.severity != "error":
+                continue
+            plural = "s" if len(lines) != 1 else ""
+            shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
+            also = f"lso in {len(lines)} more row{plural}, line{plural} {shown}"
+            hint = diagnostic.hint
+            if hint is None:
+                hint = "a" + also
+            else:
+                hint += f" A{also}" if hint.endswith("?") else f"; a{also}"
+            self.diagnostics[i] = Diagnostic("error", diagnostic.message, diagnostic.span, hint)
 
     def read(self, name: str, rule_ids: tuple[str, ...]) -> m.Table | None:
         decl = self.decl
@@ -81,9 +107,12 @@ class TableReader:
                     "warning", f"column '{heading}' of {file} is not declared",
                     self.cell_span(file, lines, 1, i)))
         table_rows: list[dict[str, Value]] = []
+        row_lines: list[int] = []  # the line of each of table_rows
+        data_rows = 0
         for number, row in enumerate(rows[1:], start=2):
             if not any(cell.strip() for cell in row):
                 continue
+            data_rows += 1
             if len(row) != len(header):
                 self.error(f"row has {len(row)} cells; the header has {len(header)}",
                            self.cell_span(file, lines, number, 0))
@@ -96,14 +125,16 @@ class TableReader:
                     values[column.name.text] = value
             if len(values) == len(columns):
                 table_rows.append(values)
-        self.check_rows(table_rows, file, lines)
-        if decl.rows is not None and len(rows) - 1 != decl.rows:
-            self.error(f"{file} has {len(rows) - 1} rows; the rule file says {decl.rows}",
-                       decl.span)
+                row_lines.append(number)
+        self.note_repeats()
+        self.check_rows(table_rows, row_lines, header, columns, file, lines)
+        if decl.rows is not None and data_rows != decl.rows:
+            self.error(f"{file} has {data_rows} rows; the rule file says {decl.rows}",
+                       self.row_count_span())
         sides = None
         if isinstance(decl, s.Tiles) and decl.sides_by is not None:
             sides = decl.sides_by.text
-            self.check_sides(sides, table_rows, decl)
+            self.check_sides(sides, table_rows, row_lines, header, columns, file, lines)
         if any(d.severity == "error" for d in self.diagnostics):
             return None
         return m.Table(
@@ -115,6 +146,16 @@ class TableReader:
             rows=tuple(table_rows),
             sides_by=sides,
         )
+
+    def row_count_span(self) -> s.Span:
+        """Where the declaration says `with N rows` (the syntax tree keeps
+        only the number), else where it names its data file."""
+        span = self.decl.path.span
+        line = self.sources.line(span.file, span.line) or ""
+        found = re.compile(r"\bwith\s+\d+\s+rows\b").search(line, span.end_column - 1)
+        if found is None:
+            return span
+        return s.Span(span.file, span.line, found.start() + 1, span.line, found.end() + 1)
 
     def cell_span(self, file: str, lines: list[str], number: int, index: int) -> s.Span:
         line = lines[number - 1] if number - 1 < len(lines) else ""
@@ -138,8 +179,12 @@ class TableReader:
             for source in sources:
                 if source not in header:
                     ok = False
+                    hint = did_you_mean(source, header)
+                    if hint is None and kind.kind == "per_colour" and not kind.mapping:
+                        hint = ("a 'per colour' column reads one data column named after each "
+                                "colour, unless mapped: {colour: \"column\", ...}")
                     self.error(f"data file '{self.decl.path.value}' has no column '{source}'",
-                               (column.source or column.name).span, did_you_mean(source, header))
+                               (column.source or column.name).span, hint)
             if kind.kind == "colour":
                 for _, colour in kind.mapping:
                     assert isinstance(colour, s.Name)
@@ -156,18 +201,22 @@ class TableReader:
         """A vector column reads one CSV column per colour, named after the
         colour as the rule file wrote it unless mapped."""
         mapping: dict[str, str] = {}
+        unknown = False
         for colour, source in column.type.mapping:
             assert isinstance(source, s.StringLit)
             name = self.colour_name(colour.text)
             if name not in self.colours:
+                unknown = True
                 self.error(f"unknown colour '{colour.text}'", colour.span,
                            did_you_mean(colour.text, self.colours))
             mapping[name] = source.value
-        if column.type.mapping:
-            for name in self.colours:
-                if name not in mapping:
-                    self.error(f"column '{column.name.text}' maps no data column to colour "
-                               f"'{name}'", column.type.span)
+        # A colour left out because another was misspelled is not a second mistake.
+        missing = [c for c in self.colours if c not in mapping]
+        if column.type.mapping and missing and not unknown:
+            plural = "s" if len(missing) > 1 else ""
+            self.error(f"column '{column.name.text}' maps no data column to colour{plural} "
+                       f"{', '.join(repr(c) for c in missing)}", column.type.span,
+                       "a mapping names a data column for every colour")
         return [mapping.get(c, self.original_colour(c)) for c in self.colours]
 
     def convert(
@@ -180,7 +229,7 @@ class TableReader:
         number: int,
     ) -> Value | None:
         def bad(message: str, index: int, hint: str | None = None) -> None:
-            self.error(message, self.cell_span(file, lines, number, index), hint)
+            self.cell_error(message, self.cell_span(file, lines, number, index), hint)
 
         if kind.kind == "per_colour":
             numbers = []
@@ -224,28 +273,59 @@ class TableReader:
             return name
         return cell
 
-    def check_rows(self, rows: list[dict[str, Value]], file: str, lines: list[str]) -> None:
-        """Text columns name their rows: no two rows may share a name."""
-        for column in self.decl.columns:
-            if column.type.kind != "text":
+    def check_rows(
+        self,
+        rows: list[dict[str, Value]],
+        row_lines: list[int],
+        header: list[str],
+        columns: list[tuple[s.Column, s.ColumnType, list[str]]],
+        file: str,
+        lines: list[str],
+    ) -> None:
+        """Text columns name their rows: no two rows may share a name. Each
+        repeat is reported at its cell, naming the row that has it first."""
+        for column, kind, sources in columns:
+            if kind.kind != "text":
                 continue
-            counts = Counter(row[column.name.text] for row in rows)
-            for value, count in counts.items():
-                if count > 1:
-                    self.error(f"{count} rows of {file} share the {column.name.text} "
-                               f"'{value}'", column.span)
+            name = column.name.text
+            first: dict[Value, int] = {}
+            for row, number in zip(rows, row_lines, strict=True):
+                value = row[name]
+                if value not in first:
+                    first[value] = number
+                    continue
+                self.error(f"two rows have the {name} '{value}' (column '{name}')",
+                           self.cell_span(file, lines, number, header.index(sources[0])),
+                           f"line {first[value]} has it first")
 
-    def check_sides(self, sides: str, rows: list[dict[str, Value]], decl: s.Tiles) -> None:
-        if not any(c.name.text == sides for c in decl.columns):
-            assert decl.sides_by is not None
+    def check_sides(
+        self,
+        sides: str,
+        rows: list[dict[str, Value]],
+        row_lines: list[int],
+        header: list[str],
+        columns: list[tuple[s.Column, s.ColumnType, list[str]]],
+        file: str,
+        lines: list[str],
+    ) -> None:
+        decl = self.decl
+        assert isinstance(decl, s.Tiles) and decl.sides_by is not None
+        source = next((srcs[0] for c, _, srcs in columns if c.name.text == sides), None)
+        if source is None:
             self.error(f"double-sided by '{sides}', but no column '{sides}' is declared",
                        decl.sides_by.span)
             return
-        counts = Counter(row[sides] for row in rows)
-        for value, count in counts.items():
-            if count != 2:
-                self.error(f"tile {value} has {count} faces; a double-sided tile has 2",
-                           decl.span)
+        faces: dict[Value, list[int]] = {}
+        for row, number in zip(rows, row_lines, strict=True):
+            faces.setdefault(row[sides], []).append(number)
+        for value, numbers in faces.items():
+            if len(numbers) != 2:
+                count = f"{len(numbers)} face{'s' if len(numbers) != 1 else ''}"
+                self.error(f"tile {value} has {count}; a double-sided tile has 2 "
+                           f"(column '{sides}')",
+                           self.cell_span(file, lines, numbers[-1], header.index(source)),
+                           f"its faces are on lines {', '.join(map(str, numbers))}"
+                           if len(numbers) > 1 else None)
 
 
 def _model_type(kind: str) -> m.ColumnType:

@@ -167,6 +167,10 @@ class EditionLoader:
                 return candidate.resolve()
         return None
 
+    def known_editions(self, child: Path) -> list[str]:
+        """The names of the editions an `extends` beside `child` could name."""
+        return [p.stem for folder in [child.parent, *self.search] for p in folder.glob("*.rules")]
+
     def load(self, path: Path, display: str | None = None) -> ResolvedEdition | None:
         path = path.resolve()
         if path in self._done:
@@ -193,8 +197,10 @@ class EditionLoader:
         if tree.parent is not None:
             parent_path = self.find_parent(tree.parent.text, path)
             if parent_path is None:
+                known = self.known_editions(path)
                 self.error(f"unknown edition '{tree.parent.text}'", tree.parent.span,
-                           f"no {tree.parent.text}.rules beside this file or in the editions")
+                           did_you_mean(tree.parent.text, known)
+                           or f"no {tree.parent.text}.rules beside this file or in the editions")
                 return None
             if parent_path in self._loading:
                 self.error(f"edition '{tree.name.text}' extends itself through "
@@ -247,16 +253,16 @@ class _Merge:
             decl = item.decl if isinstance(item, s.Override) else item
             key = key_of(decl)
             if key in seen:
-                self.error(f"{describe_key(key)} is declared twice", decl.span,
+                self.error(f"{describe_key(key)} is declared twice", _where(decl),
                            f"the first is at line {seen[key].line}")
                 continue
             seen[key] = decl.span
             if isinstance(item, s.Override):
-                self.override(decl, key, parent_keys)
+                self.override(item, key, parent_keys)
             elif key in parent_keys:
                 self.error(
                     f"{describe_key(key)} is already declared by edition '{self.parent_name}'",
-                    decl.span, f"write 'override' to replace it")
+                    _where(decl), "write 'override' to replace it")
             else:
                 self.entries.append(Entry(decl, self.tree.name.text, Renames(), key))
                 self.changes.append(Change("add", key, decl.span, new_ids=_ids(decl)))
@@ -324,22 +330,23 @@ class _Merge:
             candidates = [n for k, n in parent_keys if k == kind and n]
             hint = did_you_mean(key[1], candidates) if key[1] else None
             self.error(f"edition '{self.parent_name}' declares no {describe_key(key)} to remove",
-                       item.span, hint)
+                       item.name.span if item.name else item.span, hint)
             return
         removed = next(e for e in self.entries if e.key == key)
         self.entries = [e for e in self.entries if e.key != key]
         self.changes.append(Change("remove", key, item.span, old_ids=_ids(removed.decl)))
 
-    def override(self, decl: s.Decl, key: Key, parent_keys: set[Key]) -> None:
+    def override(self, item: s.Override, key: Key, parent_keys: set[Key]) -> None:
+        decl = item.decl
         if self.parent is None:
-            self.error("'override' needs an edition to inherit from", decl.span,
+            self.error("'override' needs an edition to inherit from", item.span,
                        "add 'extends <edition>' to the edition line")
             return
         if key not in parent_keys:
             candidates = [n for k, n in parent_keys if k == key[0] and n]
             hint = did_you_mean(key[1], candidates) if key[1] else None
             self.error(f"edition '{self.parent_name}' declares no {describe_key(key)} "
-                       "to override", decl.span, hint)
+                       "to override", _where(decl), hint)
             return
         index = next(i for i, e in enumerate(self.entries) if e.key == key)
         old = self.entries[index]
@@ -347,6 +354,12 @@ class _Merge:
         self.changes.append(
             Change("override", key, decl.span, old_ids=_ids(old.decl), new_ids=_ids(decl))
         )
+
+
+def _where(decl: s.Decl) -> s.Span:
+    """Where to point at a declaration: its name, if it has one."""
+    name = declared_name(decl)
+    return name.span if name is not None else decl.span
 
 
 def _ids(decl: s.Decl) -> tuple[str, ...]:

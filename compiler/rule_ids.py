@@ -7,7 +7,7 @@ here and carries them into generated code and illegal-move messages.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 
 from dsl import syntax as s
@@ -26,8 +26,10 @@ def check_rule_ids(ids: Iterable[s.RuleId]) -> tuple[dict[str, s.Span], list[Dia
     diagnostics: list[Diagnostic] = []
     for rule_id in ids:
         if not RULE_ID_FORM.fullmatch(rule_id.text):
+            meant = _repaired(rule_id.text)
             diagnostics.append(Diagnostic(
                 "error", f"malformed rule id '{rule_id.text}'", rule_id.span,
+                f"did you mean '{meant}'?" if meant else
                 "a rule id is a capital letter, a dash and numbers, like S-3.1 or M-4.1a"))
         elif rule_id.text in seen:
             first = seen[rule_id.text]
@@ -39,6 +41,23 @@ def check_rule_ids(ids: Iterable[s.RuleId]) -> tuple[dict[str, s.Span], list[Dia
     return seen, diagnostics
 
 
+def meant_ids(ids: Iterable[s.RuleId]) -> set[str]:
+    """The well-formed ids that malformed ones surely mean: the coverage
+    check does not report them missing as well."""
+    malformed = (i.text for i in ids if not RULE_ID_FORM.fullmatch(i.text))
+    return {meant for text in malformed if (meant := _repaired(text))}
+
+
+def _repaired(text: str) -> str | None:
+    """The well-formed id a malformed one surely means (a missing or wrong
+    dash, a lower-case letter), or None."""
+    found = re.fullmatch(r"([A-Za-z])[-_.]?(\d+(?:\.\d+)*)([A-Za-z]?)", text)
+    if found is None:
+        return None
+    letter, numbers, suffix = found.groups()
+    return f"{letter.upper()}-{numbers}{suffix.lower()}"
+
+
 def ids_in_reference(path: Path) -> list[str]:
     """The rule ids a rulebook defines: each id written in bold, **S-3.1**."""
     text = path.read_text(encoding="utf-8")
@@ -47,15 +66,23 @@ def ids_in_reference(path: Path) -> list[str]:
 
 
 def check_coverage(
-    stated: dict[str, s.Span], reference: list[str], prefixes: tuple[str, ...], where: s.Span
+    stated: dict[str, s.Span],
+    reference: list[str],
+    prefixes: tuple[str, ...],
+    where: s.Span,
+    locate: Callable[[str], tuple[s.Span, str | None]] | None = None,
+    meant: Collection[str] = (),
 ) -> list[Diagnostic]:
     """Each id of the rulebook with one of the prefixes must be stated, and no
-    id may be stated that the rulebook lacks."""
+    id may be stated that the rulebook lacks. A missing id is reported where
+    `locate` says (say, where it was removed), else at `where`; not at all if
+    a malformed id surely `meant` it (that one is reported already)."""
     wanted = [i for i in reference if i[0] in prefixes]
     diagnostics = [
-        Diagnostic("error", f"rule {i} of the reference is stated nowhere in this edition", where)
+        Diagnostic("error", f"rule {i} of the reference is stated nowhere in this edition",
+                   *(locate(i) if locate else (where, None)))
         for i in wanted
-        if i not in stated
+        if i not in stated and i not in meant
     ]
     for rule_id, span in stated.items():
         if rule_id not in wanted:
