@@ -32,13 +32,27 @@ from dsl.parser import parse_expression
 BUILTINS = ("supply", "tokens", "count", "sum", "min", "max", "any", "all", "holds", "did")
 DECISIONS = ("pay", "return", "claim")
 _PLAYER_REFS = {"zone", "define", "score"}
-_KIND_WORDS = {"colour": "a colour", "token": "a token", "zone": "a zone",
-               "tiles": "a set of tiles", "action": "an action", "define": "a definition",
-               "majority": "a majority tile", "colours": "the set of colours",
-               "players": "the number of players", "market": "the market",
-               "score": "a player's score"}
-_COLUMN_TYPES = {"int": INT, "int_range": INT, "bool": BOOL, "text": TEXT, "colour": COLOUR,
-                 "per_colour": VECTOR}
+_KIND_WORDS = {
+    "colour": "a colour",
+    "token": "a token",
+    "zone": "a zone",
+    "tiles": "a set of tiles",
+    "action": "an action",
+    "define": "a definition",
+    "majority": "a majority tile",
+    "colours": "the set of colours",
+    "players": "the number of players",
+    "market": "the market",
+    "score": "a player's score",
+}
+_COLUMN_TYPES = {
+    "int": INT,
+    "int_range": INT,
+    "bool": BOOL,
+    "text": TEXT,
+    "colour": COLOUR,
+    "per_colour": VECTOR,
+}
 
 
 class Scope:
@@ -167,8 +181,9 @@ class Checker:
             triggers=triggers,
             majorities=majorities,
             steps=steps,
-            defines=tuple(self.checked_defines[n] for n in self.defines
-                          if n in self.checked_defines),
+            defines=tuple(
+                self.checked_defines[n] for n in self.defines if n in self.checked_defines
+            ),
             score=score,
             endings=endings,
             winners=winners,
@@ -213,6 +228,7 @@ class Checker:
 
     def declare_globals(self) -> None:
         """The edition's names, one namespace for all kinds."""
+
         def add(name: s.Name, kind: m.RefKind, type_: Type, entry: Entry) -> None:
             self.enter(entry)
             text = self.global_name(name)
@@ -224,12 +240,14 @@ class Checker:
                 self.globals[text] = (kind, type_)
 
         self.globals = {c: ("colour", COLOUR) for c in self.colours}
-        self.globals.update({
-            "colours": ("colours", m.set_of(COLOUR)),
-            "players": ("players", INT),
-            "market": ("market", m.set_of(CARD)),
-            "score": ("score", INT),
-        })
+        self.globals.update(
+            {
+                "colours": ("colours", m.set_of(COLOUR)),
+                "players": ("players", INT),
+                "market": ("market", m.set_of(CARD)),
+                "score": ("score", INT),
+            }
+        )
         for entry in self.entries:
             decl = entry.decl
             if isinstance(decl, s.Token):
@@ -254,8 +272,16 @@ class Checker:
     def check_tokens(self) -> tuple[m.TokenKind, ...]:
         supplies = self.check_supply()
         kinds = [
-            m.TokenKind(rule_ids=(), span=self.edition.span, name=c, title=self.title(c, None),
-                        role="colour", returnable=True, cap=None, supply=supplies.get(c, {}))
+            m.TokenKind(
+                rule_ids=(),
+                span=self.edition.span,
+                name=c,
+                title=self.title(c, None),
+                role="colour",
+                returnable=True,
+                cap=None,
+                supply=supplies.get(c, {}),
+            )
             for c in self.colours
         ]
         for entry in self.of(s.Token):
@@ -265,8 +291,9 @@ class Checker:
             name = self.global_name(decl.name)
             roles = [p for p in decl.properties if p.kind in ("wild", "special")]
             if len(roles) != 1:
-                self.error(f"token '{name}' must be exactly one of 'wild' or 'special'",
-                           decl.name.span)
+                self.error(
+                    f"token '{name}' must be exactly one of 'wild' or 'special'", decl.name.span
+                )
             returnable, cap = True, None
             returnable_ids: tuple[str, ...] = ()
             cap_ids: tuple[str, ...] = ()
@@ -279,10 +306,20 @@ class Checker:
                         self.error("a limit per player must be at least 1", prop.span)
                     cap, cap_ids = prop.amount, ids + self.current_ids
             role: Any = roles[0].kind if roles else "special"
-            kinds.append(m.TokenKind(
-                rule_ids=self.current_ids, span=decl.span, name=name,
-                title=self.title(name, decl.title), role=role, returnable=returnable, cap=cap,
-                supply=supplies.get(name, {}), returnable_ids=returnable_ids, cap_ids=cap_ids))
+            kinds.append(
+                m.TokenKind(
+                    rule_ids=self.current_ids,
+                    span=decl.span,
+                    name=name,
+                    title=self.title(name, decl.title),
+                    role=role,
+                    returnable=returnable,
+                    cap=cap,
+                    supply=supplies.get(name, {}),
+                    returnable_ids=returnable_ids,
+                    cap_ids=cap_ids,
+                )
+            )
             if name not in supplies and "supply" in self.found_kinds:
                 self.error(f"the supply has no line for token '{name}'", decl.name.span)
         if sum(k.role == "wild" for k in kinds) > 1:
@@ -332,12 +369,18 @@ class Checker:
         given = dict(amount.entries)
         for count in counts:
             if count not in given:
-                self.error(f"no amount for {count} players", amount.span,
-                           f"the game is for {counts.start}..{counts.stop - 1} players")
+                self.error(
+                    f"no amount for {count} players",
+                    amount.span,
+                    f"the game is for {counts.start}..{counts.stop - 1} players",
+                )
         for count in given:
             if count not in counts:
-                self.error(f"an amount for {count} players, outside the player counts "
-                           f"{counts.start}..{counts.stop - 1}", amount.span)
+                self.error(
+                    f"an amount for {count} players, outside the player counts "
+                    f"{counts.start}..{counts.stop - 1}",
+                    amount.span,
+                )
         return {c: given.get(c, 0) for c in counts}
 
     def check_tables(self) -> None:
@@ -357,8 +400,14 @@ class Checker:
         assert isinstance(decl, s.Cards | s.Tiles)
         self.enter(entry)
         self.columns[name] = {c.name.text: _COLUMN_TYPES[c.type.kind] for c in decl.columns}
-        reader = TableReader(decl, self.folder(entry), self.colours, entry.renames.apply,
-                             entry.renames.original, self.sources)
+        reader = TableReader(
+            decl,
+            self.folder(entry),
+            self.colours,
+            entry.renames.apply,
+            entry.renames.original,
+            self.sources,
+        )
         seen: set[str] = set()
         for column in decl.columns:
             if column.name.text in seen:
@@ -385,8 +434,15 @@ class Checker:
             decl = entry.decl
             assert isinstance(decl, s.Zone)
             name = self.global_name(decl.name)
-            zones.append(m.Zone(rule_ids=self.current_ids, span=decl.span, name=name,
-                                content=decl.content, hidden_from_deck=name in hidden))
+            zones.append(
+                m.Zone(
+                    rule_ids=self.current_ids,
+                    span=decl.span,
+                    name=name,
+                    content=decl.content,
+                    hidden_from_deck=name in hidden,
+                )
+            )
         return tuple(zones)
 
     def zone_kind(self, written: s.Name, name: str, content: str) -> bool:
@@ -416,9 +472,11 @@ class Checker:
         if self.cards is not None:
             column = next((c for c in self.cards.columns if c.name == group), None)
             if column is None or column.type != "int":
-                self.error(f"the cards have no whole-number column '{group}' to make decks by",
-                           decl.group_by.span,
-                           did_you_mean(group, [c.name for c in self.cards.columns]))
+                self.error(
+                    f"the cards have no whole-number column '{group}' to make decks by",
+                    decl.group_by.span,
+                    did_you_mean(group, [c.name for c in self.cards.columns]),
+                )
             else:
                 counts: dict[int, int] = {}
                 for row in self.cards.rows:
@@ -427,13 +485,20 @@ class Checker:
                     counts[value] = counts.get(value, 0) + 1
                 if counts != sizes:
                     found = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
-                    self.error(f"the decks by {group} hold {{{found}}}, not the sizes given",
-                               decl.deck_sizes.span)
+                    self.error(
+                        f"the decks by {group} hold {{{found}}}, not the sizes given",
+                        decl.deck_sizes.span,
+                    )
         refill = self.of(s.Refill)
         return m.Market(
-            rule_ids=self.current_ids, span=decl.span, group_by=group, deck_sizes=sizes,
-            face_up=decl.face_up, refill=bool(refill),
-            refill_ids=tuple(t.text for t in refill[0].decl.tags) if refill else ())
+            rule_ids=self.current_ids,
+            span=decl.span,
+            group_by=group,
+            deck_sizes=sizes,
+            face_up=decl.face_up,
+            refill=bool(refill),
+            refill_ids=tuple(t.text for t in refill[0].decl.tags) if refill else (),
+        )
 
     def check_reveals(self) -> tuple[m.Reveal, ...]:
         reveals = []
@@ -451,12 +516,22 @@ class Checker:
             revealed.add(name)
             sided = self.tile_sets[name].sides_by is not None
             if sided and not decl.random_face:
-                self.error(f"tiles '{name}' are double-sided: say which face shows",
-                           decl.span, "add ', one random face each'")
+                self.error(
+                    f"tiles '{name}' are double-sided: say which face shows",
+                    decl.span,
+                    "add ', one random face each'",
+                )
             if decl.random_face and not sided:
                 self.error(f"tiles '{name}' have one face", decl.span)
-            reveals.append(m.Reveal(rule_ids=self.current_ids, span=decl.span, tiles=name,
-                                    count=count, random_face=decl.random_face))
+            reveals.append(
+                m.Reveal(
+                    rule_ids=self.current_ids,
+                    span=decl.span,
+                    tiles=name,
+                    count=count,
+                    random_face=decl.random_face,
+                )
+            )
         for name, table in self.tile_sets.items():
             if name not in revealed:
                 self.warn(f"tiles '{name}' are never revealed", table.span)
@@ -479,15 +554,21 @@ class Checker:
             if decl.body is None:
                 fallbacks += 1
                 if fallbacks > 1:
-                    self.error("only one action can be legal only when no other is",
-                               decl.span)
+                    self.error("only one action can be legal only when no other is", decl.span)
             else:
                 scope = Scope(player=True)
                 body = self.block(decl.body, scope, allow_choices=True)
                 self.warn_unused_locals(scope)
                 self.check_order(decl.body)
-            actions.append(m.Action(rule_ids=self.current_ids, span=decl.span, name=name,
-                                    title=self.title(name, decl.title), body=body))
+            actions.append(
+                m.Action(
+                    rule_ids=self.current_ids,
+                    span=decl.span,
+                    name=name,
+                    title=self.title(name, decl.title),
+                    body=body,
+                )
+            )
         if not actions:
             self.error(f"edition '{self.edition.name}' declares no action", self.edition.span)
         return tuple(actions)
@@ -501,14 +582,20 @@ class Checker:
         for statement in body:
             if isinstance(statement, s.Let | s.Choose | s.ChooseDistinct | s.Require):
                 if effect is not None:
-                    self.error("choices and requirements come before the effects",
-                               statement.span, f"move it above line {effect.span.line}")
+                    self.error(
+                        "choices and requirements come before the effects",
+                        statement.span,
+                        f"move it above line {effect.span.line}",
+                    )
             elif isinstance(statement, s.Pay):
                 if paid:
                     self.error("an action pays at most once", statement.span)
                 elif effect is not None:
-                    self.error("the payment comes before the other effects", statement.span,
-                               f"move it above line {effect.span.line}")
+                    self.error(
+                        "the payment comes before the other effects",
+                        statement.span,
+                        f"move it above line {effect.span.line}",
+                    )
                 paid = True
             elif effect is None:
                 effect = statement
@@ -522,16 +609,17 @@ class Checker:
             if (checked := self.statement(statement, scope, allow_choices)) is not None
         )
 
-    def statement(
-        self, st: s.Statement, scope: Scope, allow_choices: bool
-    ) -> m.Statement | None:
+    def statement(self, st: s.Statement, scope: Scope, allow_choices: bool) -> m.Statement | None:
         ids = tuple(t.text for t in st.tags) + self.current_ids
         span = st.span
         if isinstance(st, s.Choose | s.ChooseDistinct) and not allow_choices:
             # Checked as usual after this, so that the name it binds is
             # known and its uses are not reported too.
-            self.error("a choice cannot be made here", span,
-                       "choices belong at the top level of an action, not in a trigger or 'if'")
+            self.error(
+                "a choice cannot be made here",
+                span,
+                "choices belong at the top level of an action, not in a trigger or 'if'",
+            )
         if isinstance(st, s.Let):
             value = self.expr(st.value, scope)
             self.bind(scope, st.name, value.type)
@@ -546,8 +634,9 @@ class Checker:
             source = self.expr(st.source, scope)
             element = self.element_of(source, st.source.span, sets_only=True)
             self.bind(scope, st.name, m.set_of(element))
-            return m.ChooseDistinct(rule_ids=ids, span=span, name=st.name.text, count=count,
-                                    source=source)
+            return m.ChooseDistinct(
+                rule_ids=ids, span=span, name=st.name.text, count=count, source=source
+            )
         if isinstance(st, s.Require):
             condition = self.expect(st.condition, scope, BOOL)
             message = self.message(st.message, scope)
@@ -556,15 +645,15 @@ class Checker:
             amount = self.expect(st.amount, scope, INT)
             token = self.expr(s.NameRef(span=st.token.span, name=st.token.text), scope)
             if not self.fits(token.type, TOKEN):
-                self.error(f"'{st.token.text}' is a {token.type}, not a token kind",
-                           st.token.span)
+                self.error(f"'{st.token.text}' is a {token.type}, not a token kind", st.token.span)
             return m.Gain(rule_ids=ids, span=span, amount=amount, token=token)
         if isinstance(st, s.GainEach):
             amount = self.expect(st.amount, scope, INT)
             tokens = self.expr(st.tokens, scope)
             if not self.fits(tokens.type, m.set_of(TOKEN)):
-                self.error(f"gain each needs a set of token kinds, not a {tokens.type}",
-                           st.tokens.span)
+                self.error(
+                    f"gain each needs a set of token kinds, not a {tokens.type}", st.tokens.span
+                )
             return m.GainEach(rule_ids=ids, span=span, amount=amount, tokens=tokens)
         if isinstance(st, s.Pay):
             cost = self.expect(st.cost, scope, VECTOR)
@@ -612,7 +701,7 @@ class Checker:
         position = 0
         for match in re.finditer(r"\{([^{}]*)\}", text.value):
             if match.start() > position:
-                parts.append(text.value[position:match.start()])
+                parts.append(text.value[position : match.start()])
             line = text.span.line
             column = text.span.column + 1 + match.start(1)
             expr, errors = parse_expression(match.group(1), text.span.file, line, column)
@@ -628,9 +717,11 @@ class Checker:
         bound = scope.find(name.text)
         if bound is not None:
             first = bound.names[name.text][1]
-            self.error(f"'{name.text}' is already bound here", name.span,
-                       f"it is bound at line {first.line}, column {first.column}; "
-                       "choose another name")
+            self.error(
+                f"'{name.text}' is already bound here",
+                name.span,
+                f"it is bound at line {first.line}, column {first.column}; choose another name",
+            )
             return
         if name.text in BUILTINS:
             self.error(f"'{name.text}' is a built-in name", name.span)
@@ -656,9 +747,16 @@ class Checker:
             self.bind(scope, decl.card, CARD)
             body = self.block(decl.body, scope, allow_choices=False)
             self.warn_unused_locals(scope)
-            triggers.append(m.Trigger(rule_ids=self.current_ids, span=decl.span,
-                                      name=self.global_name(decl.name), card=decl.card.text,
-                                      zone=zone, body=body))
+            triggers.append(
+                m.Trigger(
+                    rule_ids=self.current_ids,
+                    span=decl.span,
+                    name=self.global_name(decl.name),
+                    card=decl.card.text,
+                    zone=zone,
+                    body=body,
+                )
+            )
         return tuple(triggers)
 
     def check_majorities(self) -> tuple[m.Majority, ...]:
@@ -668,10 +766,17 @@ class Checker:
             decl = entry.decl
             assert isinstance(decl, s.Majority)
             name = self.global_name(decl.name)
-            missing = [word for word, value in (
-                ("points", decl.points), ("measure", decl.measure),
-                ("threshold", decl.threshold), ("contested after a card enters", decl.event_zone),
-                ("kept in", decl.zone)) if value is None]
+            missing = [
+                word
+                for word, value in (
+                    ("points", decl.points),
+                    ("measure", decl.measure),
+                    ("threshold", decl.threshold),
+                    ("contested after a card enters", decl.event_zone),
+                    ("kept in", decl.zone),
+                )
+                if value is None
+            ]
             if missing:
                 self.error(f"majority tile '{name}' needs '{missing[0]}'", decl.name.span)
                 continue
@@ -684,11 +789,20 @@ class Checker:
                 self.used_globals.add(event_zone)
             if self.zone_kind(decl.zone, zone, "tiles"):
                 self.used_globals.add(zone)
-            majorities.append(m.Majority(
-                rule_ids=self.current_ids, span=decl.span, name=name,
-                title=self.title(name, decl.title), points=decl.points, measure=measure,
-                threshold=decl.threshold, event_zone=event_zone,
-                ties_keep_holder=decl.ties_keep_holder, zone=zone))
+            majorities.append(
+                m.Majority(
+                    rule_ids=self.current_ids,
+                    span=decl.span,
+                    name=name,
+                    title=self.title(name, decl.title),
+                    points=decl.points,
+                    measure=measure,
+                    threshold=decl.threshold,
+                    event_zone=event_zone,
+                    ties_keep_holder=decl.ties_keep_holder,
+                    zone=zone,
+                )
+            )
         return tuple(majorities)
 
     # ------------------------------------------------------------- steps
@@ -705,8 +819,9 @@ class Checker:
             if isinstance(body, s.StepLimit):
                 if body.limit < 1:
                     self.error("a token limit must be at least 1", body.span)
-                steps.append(m.TokenLimit(rule_ids=ids, span=decl.span, name=name,
-                                          limit=body.limit))
+                steps.append(
+                    m.TokenLimit(rule_ids=ids, span=decl.span, name=name, limit=body.limit)
+                )
             elif isinstance(body, s.StepClaim):
                 tiles = self.global_name(body.tiles)
                 if self.globals.get(tiles, ("",))[0] != "tiles":
@@ -717,9 +832,17 @@ class Checker:
                 scope = Scope(player=True)
                 self.bind(scope, body.variable, m.tile(tiles))
                 condition = self.expect(body.condition, scope, BOOL)
-                steps.append(m.Claim(rule_ids=ids, span=decl.span, name=name, tiles=tiles,
-                                     variable=body.variable.text, zone=zone,
-                                     condition=condition))
+                steps.append(
+                    m.Claim(
+                        rule_ids=ids,
+                        span=decl.span,
+                        name=name,
+                        tiles=tiles,
+                        variable=body.variable.text,
+                        zone=zone,
+                        condition=condition,
+                    )
+                )
             else:
                 steps.append(m.EndCheck(rule_ids=ids, span=decl.span, name=name))
         return tuple(steps)
@@ -735,7 +858,7 @@ class Checker:
         if name in self.define_types:
             return self.define_types[name]
         if name in self.defining:
-            cycle = " -> ".join([*self.defining[self.defining.index(name):], name])
+            cycle = " -> ".join([*self.defining[self.defining.index(name) :], name])
             self.error(f"definition '{name}' depends on itself ({cycle})", decl.name.span)
             return ERROR
         saved = (self.renames, self.current_ids)
@@ -746,7 +869,8 @@ class Checker:
         self.renames, self.current_ids = saved
         self.define_types[name] = value.type
         self.checked_defines[name] = m.Define(
-            rule_ids=tuple(t.text for t in decl.tags), span=decl.span, name=name, value=value)
+            rule_ids=tuple(t.text for t in decl.tags), span=decl.span, name=name, value=value
+        )
         return value.type
 
     def check_score(self) -> m.Define | None:
@@ -756,8 +880,7 @@ class Checker:
         self.enter(entry)
         assert isinstance(entry.decl, s.Score)
         value = self.expect(entry.decl.value, Scope(player=True), INT)
-        return m.Define(rule_ids=self.current_ids, span=entry.decl.span, name="score",
-                        value=value)
+        return m.Define(rule_ids=self.current_ids, span=entry.decl.span, name="score", value=value)
 
     def check_endings(self) -> tuple[m.Ending, ...]:
         endings = []
@@ -766,12 +889,21 @@ class Checker:
             decl = entry.decl
             assert isinstance(decl, s.Ending)
             condition = self.expect(decl.condition, Scope(), BOOL)
-            endings.append(m.Ending(rule_ids=self.current_ids, span=decl.span,
-                                    name=self.global_name(decl.name), mode=decl.mode,
-                                    condition=condition))
+            endings.append(
+                m.Ending(
+                    rule_ids=self.current_ids,
+                    span=decl.span,
+                    name=self.global_name(decl.name),
+                    mode=decl.mode,
+                    condition=condition,
+                )
+            )
         if not endings:
-            self.error(f"edition '{self.edition.name}' declares no way for the game to end",
-                       self.edition.span, "add 'end NAME: after the round once ...'")
+            self.error(
+                f"edition '{self.edition.name}' declares no way for the game to end",
+                self.edition.span,
+                "add 'end NAME: after the round once ...'",
+            )
         return tuple(endings)
 
     def check_winners(self) -> m.Winners | None:
@@ -786,11 +918,12 @@ class Checker:
         for key in decl.keys:
             value = self.expr(key.value, Scope(player=True))
             if value.type not in (INT, BOOL, ERROR):
-                self.error(f"players are ranked by numbers or conditions, not a {value.type}",
-                           key.value.span)
+                self.error(
+                    f"players are ranked by numbers or conditions, not a {value.type}",
+                    key.value.span,
+                )
             keys.append(m.RankKey(order=key.order, value=value))
-        return m.Winners(rule_ids=self.current_ids, span=decl.span, among=among,
-                         keys=tuple(keys))
+        return m.Winners(rule_ids=self.current_ids, span=decl.span, among=among, keys=tuple(keys))
 
     def check_policies(self) -> tuple[m.Policy, ...]:
         policies = []
@@ -803,18 +936,30 @@ class Checker:
             elif isinstance(decl, s.Randomness):
                 policies.append(m.Policy(rule_ids=ids, span=decl.span, name="randomness"))
             elif isinstance(decl, s.Hidden):
-                values = tuple(p.kind if p.zone is None else f"{p.kind}:"
-                               f"{self.global_name(p.zone)}" for p in decl.parts)
-                policies.append(m.Policy(rule_ids=ids, span=decl.span, name="hidden",
-                                         values=values))
+                values = tuple(
+                    p.kind if p.zone is None else f"{p.kind}:{self.global_name(p.zone)}"
+                    for p in decl.parts
+                )
+                policies.append(
+                    m.Policy(rule_ids=ids, span=decl.span, name="hidden", values=values)
+                )
             elif isinstance(decl, s.Decisions):
                 for name in decl.names:
                     if name.text not in DECISIONS:
-                        self.error(f"unknown decision '{name.text}'", name.span,
-                                   did_you_mean(name.text, DECISIONS) or
-                                   f"the decisions are {', '.join(DECISIONS)}")
-                policies.append(m.Policy(rule_ids=ids, span=decl.span, name="decisions",
-                                         values=tuple(n.text for n in decl.names)))
+                        self.error(
+                            f"unknown decision '{name.text}'",
+                            name.span,
+                            did_you_mean(name.text, DECISIONS)
+                            or f"the decisions are {', '.join(DECISIONS)}",
+                        )
+                policies.append(
+                    m.Policy(
+                        rule_ids=ids,
+                        span=decl.span,
+                        name="decisions",
+                        values=tuple(n.text for n in decl.names),
+                    )
+                )
         return tuple(policies)
 
     def check_ids(self) -> dict[str, s.Span]:
@@ -828,12 +973,19 @@ class Checker:
             path = self.folder(reference[0]) / decl.path.value
             try:
                 known = ids_in_reference(path)
-            except (OSError, UnicodeDecodeError):
+            except (OSError, ValueError):  # ValueError: not UTF-8, or a NUL in the path
                 self.error(f"cannot read the reference '{decl.path.value}'", decl.path.span)
             else:
-                self.diagnostics.extend(check_coverage(
-                    stated, known, decl.prefixes, decl.span,
-                    lambda rule_id: self.where_dropped(rule_id, decl), meant_ids(ids)))
+                self.diagnostics.extend(
+                    check_coverage(
+                        stated,
+                        known,
+                        decl.prefixes,
+                        decl.span,
+                        lambda rule_id: self.where_dropped(rule_id, decl),
+                        meant_ids(ids),
+                    )
+                )
         return stated
 
     def where_dropped(self, rule_id: str, reference: s.Reference) -> tuple[s.Span, str | None]:
@@ -849,7 +1001,8 @@ class Checker:
                 entry = next((e for e in self.entries if e.key == change.key), None)
                 name = declared_name(entry.decl) if entry is not None else None
                 return (name.span if name is not None else change.span), (
-                    f"the {what} of edition '{parent}' stated it; tag this one [{rule_id}]")
+                    f"the {what} of edition '{parent}' stated it; tag this one [{rule_id}]"
+                )
         if reference.span.file != self.edition.file:
             return self.edition.span, f"the reference is declared at {reference.span}"
         return reference.span, None
@@ -917,8 +1070,7 @@ class Checker:
         self.used_globals.add(name)
         if kind in ("majority", "action"):
             function = "holds" if kind == "majority" else "did"
-            self.error(f"'{name}' is a {kind}, not a value", e.span,
-                       f"write {function}({name})")
+            self.error(f"'{name}' is a {kind}, not a value", e.span, f"write {function}({name})")
             return m.Ref(type=ERROR, span=e.span, kind=kind, name=name)
         if kind in _PLAYER_REFS and not scope.player:
             self.no_player(name, e.span)
@@ -927,8 +1079,11 @@ class Checker:
         return m.Ref(type=type_, span=e.span, kind=kind, name=name)
 
     def no_player(self, what: str, span: s.Span) -> None:
-        self.error(f"'{what}' belongs to a player, and no player is meant here", span,
-                   "read it for each player with any(player: ...) or all(player: ...)")
+        self.error(
+            f"'{what}' belongs to a player, and no player is meant here",
+            span,
+            "read it for each player with any(player: ...) or all(player: ...)",
+        )
 
     def expr_Attribute(self, e: s.Attribute, scope: Scope) -> m.Expr:
         subject = self.expr(e.subject, scope)
@@ -943,12 +1098,19 @@ class Checker:
             self.error(f"a {kind} has no attributes", e.attribute.span)
             return m.Attr(type=ERROR, span=e.span, subject=subject, attribute=attribute)
         if attribute not in columns:
-            self.error(f"a {item} has no attribute '{attribute}'", e.attribute.span,
-                       did_you_mean(attribute, columns))
+            self.error(
+                f"a {item} has no attribute '{attribute}'",
+                e.attribute.span,
+                did_you_mean(attribute, columns),
+            )
             return m.Attr(type=ERROR, span=e.span, subject=subject, attribute=attribute)
         type_ = columns[attribute]
-        return m.Attr(type=m.list_of(type_) if many else type_, span=e.span, subject=subject,
-                      attribute=attribute)
+        return m.Attr(
+            type=m.list_of(type_) if many else type_,
+            span=e.span,
+            subject=subject,
+            attribute=attribute,
+        )
 
     def attributes_of(self, item: Type) -> dict[str, Type] | None:
         """A card's or tile's attributes, from the declared columns (so that
@@ -964,8 +1126,9 @@ class Checker:
         for name, types in self.columns.items():
             if name == "cards":
                 continue
-            common = types if common is None else {
-                k: v for k, v in common.items() if types.get(k) == v}
+            common = (
+                types if common is None else {k: v for k, v in common.items() if types.get(k) == v}
+            )
         return common or {}
 
     def expr_Index(self, e: s.Index, scope: Scope) -> m.Expr:
@@ -1005,10 +1168,12 @@ class Checker:
         then = self.expr(e.then, scope)
         otherwise = self.expr(e.otherwise, scope)
         if not self.fits(otherwise.type, then.type):
-            self.error(f"both branches must have one type: {then.type} and {otherwise.type}",
-                       e.span)
-        return m.Conditional(type=then.type, span=e.span, then=then, condition=condition,
-                             otherwise=otherwise)
+            self.error(
+                f"both branches must have one type: {then.type} and {otherwise.type}", e.span
+            )
+        return m.Conditional(
+            type=then.type, span=e.span, then=then, condition=condition, otherwise=otherwise
+        )
 
     def expr_Filter(self, e: s.Filter, scope: Scope) -> m.Expr:
         source = self.expr(e.source, scope)
@@ -1018,8 +1183,9 @@ class Checker:
         condition = self.expect(e.condition, inner, BOOL)
         self.warn_unused_locals(inner)
         kind = source.type if source.type != ERROR else m.set_of(ERROR)
-        return m.Filter(type=kind, span=e.span, variable=e.variable.text, source=source,
-                        condition=condition)
+        return m.Filter(
+            type=kind, span=e.span, variable=e.variable.text, source=source, condition=condition
+        )
 
     def expr_PerColour(self, e: s.PerColour, scope: Scope) -> m.Expr:
         inner = scope.child()
@@ -1040,8 +1206,9 @@ class Checker:
         function = e.function.text
         args = e.arguments
         if function not in BUILTINS:
-            self.error(f"unknown function '{function}'", e.function.span,
-                       did_you_mean(function, BUILTINS))
+            self.error(
+                f"unknown function '{function}'", e.function.span, did_you_mean(function, BUILTINS)
+            )
             return m.Call(type=ERROR, span=e.span, function=function, arguments=())
         arity = {"min": None, "max": None}.get(function, 1)
         if arity is not None and len(args) != arity:
@@ -1067,10 +1234,12 @@ class Checker:
             return m.Call(type=INT, span=e.span, function=function, arguments=(arg,))
         if function == "sum":
             arg = self.expr(args[0], scope)
-            if not self.fits(arg.type, m.list_of(INT)) and not self.fits(arg.type,
-                                                                           m.set_of(INT)):
-                self.error(f"sum needs numbers, not a {arg.type}", args[0].span,
-                           "sum the values of an attribute, like sum(bought.points)")
+            if not self.fits(arg.type, m.list_of(INT)) and not self.fits(arg.type, m.set_of(INT)):
+                self.error(
+                    f"sum needs numbers, not a {arg.type}",
+                    args[0].span,
+                    "sum the values of an attribute, like sum(bought.points)",
+                )
             return m.Call(type=INT, span=e.span, function=function, arguments=(arg,))
         checked = tuple(self.expect(a, scope, INT) for a in args)
         return m.Call(type=INT, span=e.span, function=function, arguments=checked)
@@ -1079,8 +1248,9 @@ class Checker:
         op: Any = function
         if isinstance(arg, s.OverPlayers):
             body = self.expect(arg.body, scope.child(player=True), BOOL)
-            return m.Quantifier(type=BOOL, span=e.span, op=op, variable=None, source=None,
-                                body=body)
+            return m.Quantifier(
+                type=BOOL, span=e.span, op=op, variable=None, source=None, body=body
+            )
         if isinstance(arg, s.OverSet):
             source = self.expr(arg.source, scope)
             element = self.element_of(source, arg.source.span)
@@ -1088,8 +1258,9 @@ class Checker:
             self.bind(inner, arg.variable, element)
             body = self.expect(arg.body, inner, BOOL)
             self.warn_unused_locals(inner)
-            return m.Quantifier(type=BOOL, span=e.span, op=op, variable=arg.variable.text,
-                                source=source, body=body)
+            return m.Quantifier(
+                type=BOOL, span=e.span, op=op, variable=arg.variable.text, source=source, body=body
+            )
         self.error(f"{function} needs 'x in set: condition' or 'player: condition'", arg.span)
         return m.Const(type=ERROR, span=e.span, value=False)
 
@@ -1106,11 +1277,17 @@ class Checker:
             what = "majority tile" if wanted == "majority" else wanted
             kind = self.globals.get(name, ("", ERROR))[0]
             hint = did_you_mean(name, known) or (
-                f"the {what}s are: {', '.join(known)}" if known
-                else f"this edition declares no {what}")
+                f"the {what}s are: {', '.join(known)}"
+                if known
+                else f"this edition declares no {what}"
+            )
             if kind:
-                self.error(f"{function} needs the name of a {what}; '{name}' is "
-                           f"{_KIND_WORDS.get(kind, 'a ' + kind)}", arg.span, hint)
+                self.error(
+                    f"{function} needs the name of a {what}; '{name}' is "
+                    f"{_KIND_WORDS.get(kind, 'a ' + kind)}",
+                    arg.span,
+                    hint,
+                )
             else:
                 self.error(f"unknown {what} '{arg.name}'", arg.span, hint)
             return m.Call(type=ERROR, span=e.span, function=function, arguments=())

@@ -6,12 +6,24 @@ Exit codes: 0 all is well, 1 the input (a rule file, a record) is wrong,
 
 from __future__ import annotations
 
+import importlib
+import random
 import sys
+import time
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import click
 
-from compiler.pipeline import Compiled, compile_file, display_path, edition_files
+from compiler.codegen import BuildError, build_all
+from compiler.pipeline import (
+    Compiled,
+    compile_file,
+    display_path,
+    edition_files,
+    editions_folder,
+)
 from compiler.rule_ids import ids_in_reference
 from dsl import syntax as s
 from dsl.diagnostics import Sources, render
@@ -58,9 +70,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument(
-    "files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path)
-)
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--quiet", "-q", is_flag=True, help="Print errors only, no summaries or warnings.")
 def check(files: tuple[Path, ...], quiet: bool) -> None:
     """Check rule files and report every mistake, located.
@@ -86,3 +96,148 @@ def check(files: tuple[Path, ...], quiet: bool) -> None:
             errors = sum(d.severity == "error" for d in compiled.diagnostics)
             click.echo(f"{path}: {errors} error{'s' if errors != 1 else ''}", err=True)
     sys.exit(1 if failed else 0)
+
+
+def _generated_folder() -> Path:
+    return Path(str(importlib.import_module("generated").__path__[0]))
+
+
+def _report(error: BuildError) -> None:
+    sources = Sources()
+    compiled = compile_file(error.path, sources)
+    for diagnostic in compiled.diagnostics:
+        click.echo(render(diagnostic, sources), err=True)
+    click.echo(f"{display_path(error.path)} does not check; nothing was written", err=True)
+
+
+@main.command()
+@click.option(
+    "--check",
+    "check_only",
+    is_flag=True,
+    help="Write nothing; exit 1 naming each generated file that is not current.",
+)
+def build(check_only: bool) -> None:
+    """Compile every edition into generated/<edition>.py."""
+    out = _generated_folder()
+    try:
+        texts = build_all(editions_folder(), out)
+    except BuildError as error:
+        _report(error)
+        sys.exit(1)
+    stale = [
+        path
+        for path, text in texts.items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
+    extra = [
+        path
+        for path in sorted(out.glob("*.py"))
+        if path.name != "__init__.py" and path not in texts
+    ]
+    if check_only:
+        for path in stale:
+            click.echo(f"{display_path(path)} is not current: run splendor-rules build", err=True)
+        for path in extra:
+            click.echo(f"{display_path(path)} has no edition: remove it", err=True)
+        if stale or extra:
+            sys.exit(1)
+        click.echo(f"generated/ is current ({len(texts)} engines)")
+        return
+    for path, text in texts.items():
+        if path in stale:
+            path.write_text(text, encoding="utf-8")
+    for path in texts:
+        state = "written" if path in stale else "unchanged"
+        lines = texts[path].count("\n")
+        click.echo(f"{display_path(path)}: {lines} lines, {state}")
+
+
+def _engine(edition: str, kind: str) -> Any:
+    if kind == "interpreted":
+        interpreter = importlib.import_module("compiler.interpreter")
+        return interpreter.load_interpreted(edition)
+    loader: ModuleType = importlib.import_module("generated")
+    return loader.load_edition(edition)
+
+
+def _play(engine: Any, players: int, seed: int) -> int:
+    """One random game (uniform choice among the legal actions); its plies."""
+    rng = random.Random(seed)
+    state = engine.new_game(players, seed)
+    plies = 0
+    while not engine.is_over(state):
+        state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+        plies += 1
+    return plies
+
+
+@main.command()
+@click.argument("edition")
+@click.option(
+    "--players",
+    "-p",
+    type=click.IntRange(1),
+    multiple=True,
+    help="Player count (repeatable); default: every count the edition allows.",
+)
+@click.option(
+    "--games",
+    "-g",
+    type=click.IntRange(1),
+    default=100,
+    show_default=True,
+    help="Games per player count.",
+)
+@click.option(
+    "--seed",
+    "-s",
+    type=int,
+    default=0,
+    show_default=True,
+    help="The first game's seed; game i uses seed + i.",
+)
+@click.option(
+    "--engine",
+    "kinds",
+    type=click.Choice(["generated", "interpreted"]),
+    multiple=True,
+    help="Engine(s) to time (repeatable); default: generated.",
+)
+def bench(
+    edition: str, players: tuple[int, ...], games: int, seed: int, kinds: tuple[str, ...]
+) -> None:
+    """Time random games: games/s, actions/s and plies per game."""
+    engines = {}
+    for kind in kinds or ("generated",):
+        try:
+            engines[kind] = _engine(edition, kind)
+        except (ValueError, ImportError) as error:
+            raise click.BadParameter(str(error), param_hint="EDITION") from error
+    first = next(iter(engines.values()))
+    counts = players or tuple(first.PLAYERS)
+    for count in counts:
+        if count not in first.PLAYERS:
+            raise click.BadParameter(
+                f"{edition} is for {first.PLAYERS.start} to {first.PLAYERS.stop - 1} players",
+                param_hint="--players",
+            )
+    click.echo(
+        f"{edition}: {games} random games per player count, seeds {seed}..{seed + games - 1}"
+    )
+    click.echo(f"{'engine':<12} {'players':>7} {'games/s':>9} {'actions/s':>10} {'plies/game':>11}")
+    rates: dict[tuple[str, int], float] = {}
+    for count in counts:
+        for kind, engine in engines.items():
+            start = time.perf_counter()
+            plies = sum(_play(engine, count, seed + i) for i in range(games))
+            elapsed = time.perf_counter() - start
+            rates[kind, count] = plies / elapsed
+            click.echo(
+                f"{kind:<12} {count:>7} {games / elapsed:>9.1f} {plies / elapsed:>10.0f} "
+                f"{plies / games:>11.1f}"
+            )
+    if len(engines) == 2:
+        for count in counts:
+            ratio = rates["generated", count] / rates["interpreted", count]
+            click.echo(f"generated engine is {ratio:.1f}x the interpreter with {count} players")

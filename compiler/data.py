@@ -85,8 +85,14 @@ class TableReader:
         path = self.folder / decl.path.value
         try:
             text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        except (OSError, ValueError) as exc:  # ValueError: not UTF-8, or a NUL in the path
+            reason = (
+                (exc.strerror or "cannot open it")
+                if isinstance(exc, OSError)
+                else "not UTF-8 text"
+                if isinstance(exc, UnicodeDecodeError)
+                else "not a valid path"
+            )
             self.error(f"cannot read data file '{decl.path.value}': {reason}", decl.path.span)
             return None
         file = _display(path)
@@ -103,9 +109,13 @@ class TableReader:
         used = {source for _, _, sources in columns for source in sources}
         for i, heading in enumerate(header):
             if heading not in used:
-                self.diagnostics.append(Diagnostic(
-                    "warning", f"column '{heading}' of {file} is not declared",
-                    self.cell_span(file, lines, 1, i)))
+                self.diagnostics.append(
+                    Diagnostic(
+                        "warning",
+                        f"column '{heading}' of {file} is not declared",
+                        self.cell_span(file, lines, 1, i),
+                    )
+                )
         table_rows: list[dict[str, Value]] = []
         row_lines: list[int] = []  # the line of each of table_rows
         data_rows = 0
@@ -114,8 +124,10 @@ class TableReader:
                 continue
             data_rows += 1
             if len(row) != len(header):
-                self.error(f"row has {len(row)} cells; the header has {len(header)}",
-                           self.cell_span(file, lines, number, 0))
+                self.error(
+                    f"row has {len(row)} cells; the header has {len(header)}",
+                    self.cell_span(file, lines, number, 0),
+                )
                 continue
             values: dict[str, Value] = {}
             for column, kind, sources in columns:
@@ -129,8 +141,10 @@ class TableReader:
         self.note_repeats()
         self.check_rows(table_rows, row_lines, header, columns, file, lines)
         if decl.rows is not None and data_rows != decl.rows:
-            self.error(f"{file} has {data_rows} rows; the rule file says {decl.rows}",
-                       self.row_count_span())
+            self.error(
+                f"{file} has {data_rows} rows; the rule file says {decl.rows}",
+                self.row_count_span(),
+            )
         sides = None
         if isinstance(decl, s.Tiles) and decl.sides_by is not None:
             sides = decl.sides_by.text
@@ -181,16 +195,24 @@ class TableReader:
                     ok = False
                     hint = did_you_mean(source, header)
                     if hint is None and kind.kind == "per_colour" and not kind.mapping:
-                        hint = ("a 'per colour' column reads one data column named after each "
-                                "colour, unless mapped: {colour: \"column\", ...}")
-                    self.error(f"data file '{self.decl.path.value}' has no column '{source}'",
-                               (column.source or column.name).span, hint)
+                        hint = (
+                            "a 'per colour' column reads one data column named after each "
+                            'colour, unless mapped: {colour: "column", ...}'
+                        )
+                    self.error(
+                        f"data file '{self.decl.path.value}' has no column '{source}'",
+                        (column.source or column.name).span,
+                        hint,
+                    )
             if kind.kind == "colour":
                 for _, colour in kind.mapping:
                     assert isinstance(colour, s.Name)
                     if self.colour_name(colour.text) not in self.colours:
-                        self.error(f"unknown colour '{colour.text}'", colour.span,
-                                   did_you_mean(colour.text, self.colours))
+                        self.error(
+                            f"unknown colour '{colour.text}'",
+                            colour.span,
+                            did_you_mean(colour.text, self.colours),
+                        )
             low, high = kind.low, kind.high
             if kind.kind == "int_range" and low is not None and high is not None and low > high:
                 self.error(f"empty range {low}..{high}", kind.span)
@@ -207,16 +229,22 @@ class TableReader:
             name = self.colour_name(colour.text)
             if name not in self.colours:
                 unknown = True
-                self.error(f"unknown colour '{colour.text}'", colour.span,
-                           did_you_mean(colour.text, self.colours))
+                self.error(
+                    f"unknown colour '{colour.text}'",
+                    colour.span,
+                    did_you_mean(colour.text, self.colours),
+                )
             mapping[name] = source.value
         # A colour left out because another was misspelled is not a second mistake.
         missing = [c for c in self.colours if c not in mapping]
         if column.type.mapping and missing and not unknown:
             plural = "s" if len(missing) > 1 else ""
-            self.error(f"column '{column.name.text}' maps no data column to colour{plural} "
-                       f"{', '.join(repr(c) for c in missing)}", column.type.span,
-                       "a mapping names a data column for every colour")
+            self.error(
+                f"column '{column.name.text}' maps no data column to colour{plural} "
+                f"{', '.join(repr(c) for c in missing)}",
+                column.type.span,
+                "a mapping names a data column for every colour",
+            )
         return [mapping.get(c, self.original_colour(c)) for c in self.colours]
 
     def convert(
@@ -246,8 +274,10 @@ class TableReader:
                 return None
             value = int(cell)
             if kind.kind == "int_range" and not (kind.low or 0) <= value <= (kind.high or 0):
-                bad(f"{value} is outside {kind.low}..{kind.high} (column '{column.name.text}')",
-                    index)
+                bad(
+                    f"{value} is outside {kind.low}..{kind.high} (column '{column.name.text}')",
+                    index,
+                )
                 return None
             return value
         if kind.kind == "bool":
@@ -256,19 +286,26 @@ class TableReader:
                 return None
             return cell == "1"
         if kind.kind == "colour":
-            mapping = {v.text: self.colour_name(c.text) for v, c in kind.mapping
-                       if isinstance(c, s.Name)}
+            mapping = {
+                v.text: self.colour_name(c.text) for v, c in kind.mapping if isinstance(c, s.Name)
+            }
             if mapping:
                 if cell not in mapping:
-                    bad(f"unknown colour '{cell}' (column '{column.name.text}')", index,
-                        did_you_mean(cell, mapping))
+                    bad(
+                        f"unknown colour '{cell}' (column '{column.name.text}')",
+                        index,
+                        did_you_mean(cell, mapping),
+                    )
                     return None
                 return mapping[cell]
             name = self.colour_name(cell)
             if name not in self.colours:
                 written = [self.original_colour(c) for c in self.colours]
-                bad(f"unknown colour '{cell}' (column '{column.name.text}')", index,
-                    did_you_mean(cell, written))
+                bad(
+                    f"unknown colour '{cell}' (column '{column.name.text}')",
+                    index,
+                    did_you_mean(cell, written),
+                )
                 return None
             return name
         return cell
@@ -294,9 +331,11 @@ class TableReader:
                 if value not in first:
                     first[value] = number
                     continue
-                self.error(f"two rows have the {name} '{value}' (column '{name}')",
-                           self.cell_span(file, lines, number, header.index(sources[0])),
-                           f"line {first[value]} has it first")
+                self.error(
+                    f"two rows have the {name} '{value}' (column '{name}')",
+                    self.cell_span(file, lines, number, header.index(sources[0])),
+                    f"line {first[value]} has it first",
+                )
 
     def check_sides(
         self,
@@ -312,8 +351,10 @@ class TableReader:
         assert isinstance(decl, s.Tiles) and decl.sides_by is not None
         source = next((srcs[0] for c, _, srcs in columns if c.name.text == sides), None)
         if source is None:
-            self.error(f"double-sided by '{sides}', but no column '{sides}' is declared",
-                       decl.sides_by.span)
+            self.error(
+                f"double-sided by '{sides}', but no column '{sides}' is declared",
+                decl.sides_by.span,
+            )
             return
         faces: dict[Value, list[int]] = {}
         for row, number in zip(rows, row_lines, strict=True):
@@ -321,16 +362,24 @@ class TableReader:
         for value, numbers in faces.items():
             if len(numbers) != 2:
                 count = f"{len(numbers)} face{'s' if len(numbers) != 1 else ''}"
-                self.error(f"tile {value} has {count}; a double-sided tile has 2 "
-                           f"(column '{sides}')",
-                           self.cell_span(file, lines, numbers[-1], header.index(source)),
-                           f"its faces are on lines {', '.join(map(str, numbers))}"
-                           if len(numbers) > 1 else None)
+                self.error(
+                    f"tile {value} has {count}; a double-sided tile has 2 (column '{sides}')",
+                    self.cell_span(file, lines, numbers[-1], header.index(source)),
+                    f"its faces are on lines {', '.join(map(str, numbers))}"
+                    if len(numbers) > 1
+                    else None,
+                )
 
 
 def _model_type(kind: str) -> m.ColumnType:
-    return {"int": "int", "int_range": "int", "bool": "bool", "text": "text",
-            "colour": "colour", "per_colour": "vector"}[kind]  # type: ignore[return-value]
+    return {
+        "int": "int",
+        "int_range": "int",
+        "bool": "bool",
+        "text": "text",
+        "colour": "colour",
+        "per_colour": "vector",
+    }[kind]  # type: ignore[return-value]
 
 
 def _display(path: Path) -> str:

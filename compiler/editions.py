@@ -198,13 +198,18 @@ class EditionLoader:
             parent_path = self.find_parent(tree.parent.text, path)
             if parent_path is None:
                 known = self.known_editions(path)
-                self.error(f"unknown edition '{tree.parent.text}'", tree.parent.span,
-                           did_you_mean(tree.parent.text, known)
-                           or f"no {tree.parent.text}.rules beside this file or in the editions")
+                self.error(
+                    f"unknown edition '{tree.parent.text}'",
+                    tree.parent.span,
+                    did_you_mean(tree.parent.text, known)
+                    or f"no {tree.parent.text}.rules beside this file or in the editions",
+                )
                 return None
             if parent_path in self._loading:
-                self.error(f"edition '{tree.name.text}' extends itself through "
-                           f"'{tree.parent.text}'", tree.parent.span)
+                self.error(
+                    f"edition '{tree.name.text}' extends itself through '{tree.parent.text}'",
+                    tree.parent.span,
+                )
                 return None
             parent = self.load(parent_path)
             if parent is None:
@@ -244,8 +249,11 @@ class _Merge:
         for item in items:
             if isinstance(item, s.Rename):
                 if self.parent is None:
-                    self.error("'rename' needs an edition to inherit from", item.span,
-                               "add 'extends <edition>' to the edition line")
+                    self.error(
+                        "'rename' needs an edition to inherit from",
+                        item.span,
+                        "add 'extends <edition>' to the edition line",
+                    )
                 continue
             if isinstance(item, s.Remove):
                 self.remove(item, parent_keys)
@@ -253,8 +261,11 @@ class _Merge:
             decl = item.decl if isinstance(item, s.Override) else item
             key = key_of(decl)
             if key in seen:
-                self.error(f"{describe_key(key)} is declared twice", _where(decl),
-                           f"the first is at line {seen[key].line}")
+                self.error(
+                    f"{describe_key(key)} is declared twice",
+                    _where(decl),
+                    f"the first is at line {seen[key].line}",
+                )
                 continue
             seen[key] = decl.span
             if isinstance(item, s.Override):
@@ -262,7 +273,9 @@ class _Merge:
             elif key in parent_keys:
                 self.error(
                     f"{describe_key(key)} is already declared by edition '{self.parent_name}'",
-                    _where(decl), "write 'override' to replace it")
+                    _where(decl),
+                    "write 'override' to replace it",
+                )
             else:
                 self.entries.append(Entry(decl, self.tree.name.text, Renames(), key))
                 self.changes.append(Change("add", key, decl.span, new_ids=_ids(decl)))
@@ -302,53 +315,78 @@ class _Merge:
         for renaming in item.renamings:
             old, new = renaming.old.text, renaming.new.text
             if old not in known:
-                self.error(f"edition '{self.parent_name}' has no {item.kind} '{old}' to rename",
-                           renaming.old.span, did_you_mean(old, known))
+                self.error(
+                    f"edition '{self.parent_name}' has no {item.kind} '{old}' to rename",
+                    renaming.old.span,
+                    did_you_mean(old, known),
+                )
                 continue
             if old in self.step:
                 self.error(f"{item.kind} '{old}' is renamed twice", renaming.old.span)
                 continue
             if new in known or new in self.step.values():
-                self.error(f"cannot rename {item.kind} '{old}' to '{new}': that name is taken",
-                           renaming.new.span)
+                self.error(
+                    f"cannot rename {item.kind} '{old}' to '{new}': that name is taken",
+                    renaming.new.span,
+                )
                 continue
             self.step[old] = new
             if renaming.title is not None:
                 self.titles[new] = renaming.title.value
-            self.changes.append(
-                Change("rename", (item.kind, old), renaming.span, new_name=new)
-            )
+            self.changes.append(Change("rename", (item.kind, old), renaming.span, new_name=new))
 
     def remove(self, item: s.Remove, parent_keys: set[Key]) -> None:
         if self.parent is None:
-            self.error("'remove' needs an edition to inherit from", item.span,
-                       "add 'extends <edition>' to the edition line")
+            self.error(
+                "'remove' needs an edition to inherit from",
+                item.span,
+                "add 'extends <edition>' to the edition line",
+            )
             return
         kind = item.kind.text
         key: Key = (kind, item.name.text if item.name else None)
         if key not in parent_keys:
             candidates = [n for k, n in parent_keys if k == kind and n]
             hint = did_you_mean(key[1], candidates) if key[1] else None
-            self.error(f"edition '{self.parent_name}' declares no {describe_key(key)} to remove",
-                       item.name.span if item.name else item.span, hint)
+            self.error(
+                f"edition '{self.parent_name}' declares no {describe_key(key)} to remove",
+                item.name.span if item.name else item.span,
+                hint,
+            )
             return
-        removed = next(e for e in self.entries if e.key == key)
+        removed = next((e for e in self.entries if e.key == key), None)
+        if removed is None:
+            self.error(f"{describe_key(key)} is already removed", item.span)
+            return
         self.entries = [e for e in self.entries if e.key != key]
         self.changes.append(Change("remove", key, item.span, old_ids=_ids(removed.decl)))
 
     def override(self, item: s.Override, key: Key, parent_keys: set[Key]) -> None:
         decl = item.decl
         if self.parent is None:
-            self.error("'override' needs an edition to inherit from", item.span,
-                       "add 'extends <edition>' to the edition line")
+            self.error(
+                "'override' needs an edition to inherit from",
+                item.span,
+                "add 'extends <edition>' to the edition line",
+            )
             return
         if key not in parent_keys:
             candidates = [n for k, n in parent_keys if k == key[0] and n]
             hint = did_you_mean(key[1], candidates) if key[1] else None
-            self.error(f"edition '{self.parent_name}' declares no {describe_key(key)} "
-                       "to override", _where(decl), hint)
+            self.error(
+                f"edition '{self.parent_name}' declares no {describe_key(key)} to override",
+                _where(decl),
+                hint,
+            )
             return
-        index = next(i for i, e in enumerate(self.entries) if e.key == key)
+        index = next((i for i, e in enumerate(self.entries) if e.key == key), None)
+        if index is None:
+            self.error(
+                f"{describe_key(key)} is removed, so it cannot be overridden",
+                _where(decl),
+                "drop the 'remove' or the 'override'",
+            )
+            return
         old = self.entries[index]
         self.entries[index] = Entry(decl, self.tree.name.text, Renames(), key)
         self.changes.append(

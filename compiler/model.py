@@ -24,7 +24,16 @@ class Type:
     """A value type. `element` is set for collections (set, list)."""
 
     kind: Literal[
-        "int", "bool", "text", "colour", "token", "card", "tile", "vector", "set", "list",
+        "int",
+        "bool",
+        "text",
+        "colour",
+        "token",
+        "card",
+        "tile",
+        "vector",
+        "set",
+        "list",
         "error",
     ]
     element: Type | None = None

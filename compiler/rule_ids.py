@@ -27,15 +27,26 @@ def check_rule_ids(ids: Iterable[s.RuleId]) -> tuple[dict[str, s.Span], list[Dia
     for rule_id in ids:
         if not RULE_ID_FORM.fullmatch(rule_id.text):
             meant = _repaired(rule_id.text)
-            diagnostics.append(Diagnostic(
-                "error", f"malformed rule id '{rule_id.text}'", rule_id.span,
-                f"did you mean '{meant}'?" if meant else
-                "a rule id is a capital letter, a dash and numbers, like S-3.1 or M-4.1a"))
+            diagnostics.append(
+                Diagnostic(
+                    "error",
+                    f"malformed rule id '{rule_id.text}'",
+                    rule_id.span,
+                    f"did you mean '{meant}'?"
+                    if meant
+                    else "a rule id is a capital letter, a dash and numbers, like S-3.1 or M-4.1a",
+                )
+            )
         elif rule_id.text in seen:
             first = seen[rule_id.text]
-            diagnostics.append(Diagnostic(
-                "error", f"rule id {rule_id.text} is stated twice", rule_id.span,
-                f"it is already stated at {first}"))
+            diagnostics.append(
+                Diagnostic(
+                    "error",
+                    f"rule id {rule_id.text} is stated twice",
+                    rule_id.span,
+                    f"it is already stated at {first}",
+                )
+            )
         else:
             seen[rule_id.text] = rule_id.span
     return seen, diagnostics
@@ -79,14 +90,22 @@ def check_coverage(
     a malformed id surely `meant` it (that one is reported already)."""
     wanted = [i for i in reference if i[0] in prefixes]
     diagnostics = [
-        Diagnostic("error", f"rule {i} of the reference is stated nowhere in this edition",
-                   *(locate(i) if locate else (where, None)))
+        Diagnostic(
+            "error",
+            f"rule {i} of the reference is stated nowhere in this edition",
+            *(locate(i) if locate else (where, None)),
+        )
         for i in wanted
         if i not in stated and i not in meant
     ]
     for rule_id, span in stated.items():
         if rule_id not in wanted:
-            diagnostics.append(Diagnostic(
-                "error", f"rule id {rule_id} is not in the reference for this edition", span,
-                did_you_mean(rule_id, wanted)))
+            diagnostics.append(
+                Diagnostic(
+                    "error",
+                    f"rule id {rule_id} is not in the reference for this edition",
+                    span,
+                    did_you_mean(rule_id, wanted),
+                )
+            )
     return diagnostics
