@@ -55,6 +55,17 @@ def uses(node: object, name: str) -> bool:
     return False
 
 
+def defines_in(node: object) -> set[str]:
+    """The definitions a model expression or statement reads."""
+    if isinstance(node, m.Ref):
+        return {node.name} if node.kind == "define" else set()
+    if isinstance(node, tuple):
+        return set().union(*(defines_in(item) for item in node)) if node else set()
+    if isinstance(node, m.Expr | m.Statement | m.RankKey):
+        return set().union(*(defines_in(getattr(node, f.name)) for f in attrs.fields(type(node))))
+    return set()
+
+
 def literal(value: object) -> str:
     """A Python literal for data from a rule or data file (inert by repr)."""
     if isinstance(value, bool | int | str | type(None)):
@@ -142,6 +153,8 @@ class ExprEmitter:
         self.names = names
         self.writer = writer
         self.state = state
+        # Definitions already read into locals for player `p` of state `s`.
+        self.prebound: dict[str, str] = {}
 
     def emit(self, e: m.Expr, player: str, locals_: Mapping[str, str]) -> str:
         def go(x: m.Expr) -> str:
@@ -182,6 +195,25 @@ class ExprEmitter:
             condition = self.emit(e.condition, player, inner)
             return f"tuple({var} for {var} in {go(e.source)} if {condition})"
         if isinstance(e, m.PerColour):
+            # The colours are known: one element per colour, no loop.
+            bodies = [
+                self.emit(e.body, player, {**locals_, e.variable: str(i)})
+                for i in range(len(self.names.edition.colours))
+            ]
+            return "(" + ", ".join(bare(b) for b in bodies) + ",)"
+        if (
+            isinstance(e, m.Quantifier)
+            and isinstance(e.source, m.Ref)
+            and e.source.kind == "colours"
+            and e.variable is not None
+        ):
+            variable = e.variable
+            bodies = [
+                self.emit(e.body, player, {**locals_, variable: str(i)})
+                for i in range(len(self.names.edition.colours))
+            ]
+            return "(" + f" {'and' if e.op == 'all' else 'or'} ".join(bodies) + ")"
+        if isinstance(e, m.PerColour):
             var = self.writer.temporary(e.variable)
             body = self.emit(e.body, player, {**locals_, e.variable: var})
             return f"tuple({body} for {var} in COLOUR_KINDS)"
@@ -214,6 +246,8 @@ class ExprEmitter:
         if e.kind == "tiles":
             return f"{s}.tiles[{n.tile_set(e.name)}]"
         if e.kind == "define":
+            if s == "s" and player == "p" and e.name in self.prebound:
+                return self.prebound[e.name]
             return f"{n.define(e.name)}({s}, {player})"
         if e.kind == "score":
             return f"_score({s}, {player})"

@@ -15,9 +15,9 @@ from typing import Any
 from attrs import frozen
 
 from compiler import model as m
-from compiler.emit import ExprEmitter, Names, Writer, bare, ident, uses
+from compiler.emit import ExprEmitter, Names, Writer, bare, defines_in, ident, uses
 
-_MISSING = {"int": 0, "bool": False, "text": "", "colour": -1, "vector": ()}
+_MISSING: dict[str, Any] = {"int": 0, "bool": False, "text": "", "colour": -1}
 
 
 @frozen
@@ -142,6 +142,13 @@ class Lowering:
         except ValueError:
             return Path(file).name
 
+    def missing(self, kind: str) -> Any:
+        """The value of a column that a tile set does not have (never read:
+        the checker allows only the columns every tile of a zone has)."""
+        if kind == "vector":
+            return (0,) * len(self.edition.colours)
+        return _MISSING[kind]
+
     def cell(self, value: Any, kind: str) -> Any:
         if kind == "colour":
             return self.names.token_index[value]
@@ -164,12 +171,12 @@ class Lowering:
                 key = row[table.sides_by] if table.sides_by else number
                 physical.setdefault(key, []).append(number)
                 for name, kind in columns.items():
-                    values[name].append(self.cell(row.get(name, _MISSING[kind]), kind))
+                    values[name].append(self.cell(row.get(name, self.missing(kind)), kind))
                 number += 1
             faces.append(tuple(tuple(f) for f in physical.values()))
         for majority in e.majorities:
             for name, kind in columns.items():
-                values[name].append(majority.points if name == "points" else _MISSING[kind])
+                values[name].append(majority.points if name == "points" else self.missing(kind))
         return {
             "tile_columns": [NamedValues(n, tuple(v)) for n, v in values.items()],
             "tile_set_names": tuple(t.name for t in e.tile_sets),
@@ -257,33 +264,38 @@ class Lowering:
         ]
 
     def legal(self, action: m.Action) -> None:
+        """The enumerator of an action's legal moves: a loop per choice, an
+        `if` per requirement. Values that no choice changes are computed once,
+        before the loops, and a card the player cannot afford is rejected by
+        an unrolled shortfall test before any payment is enumerated."""
         fn = ident("_legal_", action.name)
 
         def body() -> None:
             w = self.writer
+            top = len(w.lines)
+            hoisted: list[str] = []
             locals_: dict[str, str] = {}
+            loop_vars: set[str] = set()
             shown: list[str] = []
             opened = 0
             part = self.choice_part(action)
+            hoisted.extend(self.prebind(tuple(part)))
             for index, st in enumerate(part):
                 later = tuple(part[index + 1 :])
                 if isinstance(st, m.Let):
                     locals_[st.name] = ident("v_", st.name)
                     w.line(f"{locals_[st.name]} = {self.expr(st.value, 'p', locals_)}")
-                elif isinstance(st, m.Choose):
-                    pairs = self.choice_pairs(st.sources, locals_)
+                elif isinstance(st, m.Choose | m.ChooseDistinct):
+                    if isinstance(st, m.Choose):
+                        pairs = self.choice_pairs(st.sources, locals_)
+                    else:
+                        count = self.expr(st.count, "p", locals_)
+                        source = self.choice_pairs((st.source,), locals_)
+                        pairs = f"_combinations(tuple({source}), {count})"
                     var, public = self.loop_names(st.name, later)
                     w.line(f"for {var}, {public} in {pairs}:")
                     locals_[st.name] = var
-                    shown.append(public)
-                    w.level += 1
-                    opened += 1
-                elif isinstance(st, m.ChooseDistinct):
-                    count = self.expr(st.count, "p", locals_)
-                    pairs = self.choice_pairs((st.source,), locals_)
-                    var, public = self.loop_names(st.name, later)
-                    w.line(f"for {var}, {public} in _combinations({pairs}, {count}):")
-                    locals_[st.name] = var
+                    loop_vars.add(st.name)
                     shown.append(public)
                     w.level += 1
                     opened += 1
@@ -292,17 +304,54 @@ class Lowering:
                     w.level += 1
                     opened += 1
                 elif isinstance(st, m.Pay):
-                    price = self.price(st, locals_, "s")
-                    w.line(f"for v_pay in _payments(s.held[p], {price}):")
+                    opened += self.legal_payments(st, locals_, loop_vars, hoisted)
                     shown.append("v_pay")
-                    w.level += 1
-                    opened += 1
             w.line(f"out.append({self.tuple_code([repr(action.name), *shown])})")
             w.level -= opened
+            w.lines[top:top] = ["    " * w.level + line for line in hoisted]
+            self.emitter.prebound = {}
 
         self.function(
             f"def {fn}(s: State, p: int, out: list[Action]) -> None:", self.where(action), body
         )
+
+    def prebind(self, node: object) -> list[str]:
+        """Read the definitions a function uses into locals, once, at its top
+        (they are memoised on the state, but a local is faster still)."""
+        lines = []
+        for name in sorted(defines_in(node)):
+            local = ident("d_", name)
+            lines.append(f"{local} = {self.names.define(name)}(s, p)")
+            self.emitter.prebound[name] = local
+        return lines
+
+    def legal_payments(
+        self, st: m.Pay, locals_: dict[str, str], loop_vars: set[str], hoisted: list[str]
+    ) -> int:
+        """The loop over the ways to pay; returns how many blocks it opened."""
+        w = self.writer
+        colours = range(len(self.edition.colours))
+        wild = next((i for i, t in enumerate(self.edition.tokens) if t.role == "wild"), -1)
+        hoisted.append("held = s.held[p]")
+        discount = self.expr(st.discount, "p", locals_)
+        if any(uses(st.discount, v) for v in loop_vars):
+            w.line(f"discount = {discount}")
+            available = [f"(held[{i}] + discount[{i}])" for i in colours]
+        else:
+            hoisted.append(f"discount = {discount}")
+            hoisted.append(
+                "available = (" + ", ".join(f"held[{i}] + discount[{i}]" for i in colours) + ",)"
+            )
+            available = [f"available[{i}]" for i in colours]
+        w.line(f"cost = {self.expr(st.cost, 'p', locals_)}")
+        shortfall = " + ".join(
+            f"(cost[{i}] - {a} if cost[{i}] > {a} else 0)"
+            for i, a in zip(colours, available, strict=True)
+        )
+        w.line(f"if {shortfall} <= {f'held[{wild}]' if wild >= 0 else '0'}:")
+        w.line("    for v_pay in _payments(held, _price(cost, discount)):")
+        w.level += 2
+        return 2
 
     @staticmethod
     def tuple_code(items: list[str]) -> str:
@@ -353,9 +402,8 @@ class Lowering:
                         pairs = self.choice_pairs(st.sources, locals_)
                     else:
                         count = self.expr(st.count, "p", locals_)
-                        pairs = (
-                            f"_combinations({self.choice_pairs((st.source,), locals_)}, {count})"
-                        )
+                        source = self.choice_pairs((st.source,), locals_)
+                        pairs = f"_combinations(tuple({source}), {count})"
                     var = ident("v_", st.name)
                     w.line(
                         f"{var} = _pick({pairs}, action[{position}], {self.ids(st)!r}, {st.name!r})"
@@ -556,14 +604,19 @@ class Lowering:
             elif isinstance(step, m.Claim):
                 kind = "tile"
                 var = ident("v_", step.variable)
+                prebind = self.prebind(step.condition)
                 condition = self.expr(step.condition, "p", {step.variable: var})
+                self.emitter.prebound = {}
                 tiles = self.names.tile_set(step.tiles)
                 options = f"return [{var} for {var} in s.tiles[{tiles}] if {condition}]"
                 decide = f"_take_tile(s, p, option, {self.names.zone(step.zone)})"
             else:
                 kind, options, decide = "none", "return []", "return None"
             self.lines(
-                f"def {options_fn}(s: State, p: int) -> list[Any]:", self.where(step), options
+                f"def {options_fn}(s: State, p: int) -> list[Any]:",
+                self.where(step),
+                *(prebind if isinstance(step, m.Claim) else []),
+                options,
             )
             self.lines(f"def {decide_fn}(s: State, p: int, option: Any) -> None:", None, decide)
             self.step(step, step_fn, options_fn, decide_fn)

@@ -8,6 +8,7 @@ to the rules it implements.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from typing import Any, Final
@@ -323,7 +324,13 @@ def _holder(s: State, tile: int, zone: int) -> int:
 
 
 def _price(cost: tuple[int, ...], discount: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(max(0, c - d) for c, d in zip(cost, discount, strict=True))
+    return (
+        max(0, cost[0] - discount[0]),
+        max(0, cost[1] - discount[1]),
+        max(0, cost[2] - discount[2]),
+        max(0, cost[3] - discount[3]),
+        max(0, cost[4] - discount[4]),
+    )
 
 
 def _payments(held: tuple[int, ...], price: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -365,7 +372,8 @@ def _returns(held: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
     return [r for r in itertools.product(*ranges) if sum(r) == excess]
 
 
-def _combinations(pairs: list[tuple[Any, Any]], count: int) -> list[tuple[Any, Any]]:
+@functools.lru_cache(maxsize=4096)
+def _combinations(pairs: tuple[tuple[Any, Any], ...], count: int) -> list[tuple[Any, Any]]:
     if count < 0:
         return []
     return [
@@ -428,7 +436,7 @@ def _define_bonus(s: State, p: int) -> tuple[int, ...]:
     if key in s.memo:
         known: tuple[int, ...] = s.memo[key]
         return known
-    value = tuple(len(tuple(_k2 for _k2 in s.zones[Z_bought][p] if (CARD_bonus[_k2] == _c1))) for _c1 in COLOUR_KINDS)
+    value = len(tuple(_k1 for _k1 in s.zones[Z_bought][p] if (CARD_bonus[_k1] == 0))), len(tuple(_k2 for _k2 in s.zones[Z_bought][p] if (CARD_bonus[_k2] == 1))), len(tuple(_k3 for _k3 in s.zones[Z_bought][p] if (CARD_bonus[_k3] == 2))), len(tuple(_k4 for _k4 in s.zones[Z_bought][p] if (CARD_bonus[_k4] == 3))), len(tuple(_k5 for _k5 in s.zones[Z_bought][p] if (CARD_bonus[_k5] == 4))),
     s.memo[key] = value
     return value
 
@@ -439,16 +447,16 @@ def _score(s: State, p: int) -> int:
     if key in s.memo:
         known: int = s.memo[key]
         return known
-    value = sum([CARD_points[_i3] for _i3 in s.zones[Z_bought][p]]) + sum([TILE_points[_i4] for _i4 in s.zones[Z_won][p]])
+    value = sum([CARD_points[_i6] for _i6 in s.zones[Z_bought][p]]) + sum([TILE_points[_i7] for _i7 in s.zones[Z_won][p]])
     s.memo[key] = value
     return value
 
 
 def _legal_take_distinct(s: State, p: int, out: list[Action]) -> None:
     # editions/classic.rules:50 S-3.1
-    v_open = tuple(_c5 for _c5 in COLOUR_KINDS if (s.supply[_c5] > 0))
+    v_open = tuple(_c8 for _c8 in COLOUR_KINDS if (s.supply[_c8] > 0))
     if len(v_open) > 0:
-        for _v_picks, a_picks in _combinations([(x, TOKENS[x]) for x in v_open], min(3, len(v_open))):
+        for _v_picks, a_picks in _combinations(tuple([(x, TOKENS[x]) for x in v_open]), min(3, len(v_open))):
             out.append(('take_distinct', a_picks))
 
 
@@ -456,10 +464,10 @@ def _apply_take_distinct(s: State, p: int, action: Action) -> State:
     # editions/classic.rules:50 S-3.1
     if len(action) != 2:
         raise IllegalAction('S-3.1: take_distinct takes 1 value (picks)')
-    v_open = tuple(_c6 for _c6 in COLOUR_KINDS if (s.supply[_c6] > 0))
+    v_open = tuple(_c9 for _c9 in COLOUR_KINDS if (s.supply[_c9] > 0))
     if not len(v_open) > 0:
         raise IllegalAction('S-3.1: ' + 'no colour has tokens left in the supply')
-    v_picks = _pick(_combinations([(x, TOKENS[x]) for x in v_open], min(3, len(v_open))), action[1], 'S-3.2, S-3.1', 'picks')
+    v_picks = _pick(_combinations(tuple([(x, TOKENS[x]) for x in v_open]), min(3, len(v_open))), action[1], 'S-3.2, S-3.1', 'picks')
     s2 = s.copy()
     for kind in v_picks:
         _gain(s2, p, kind, 1)
@@ -508,9 +516,15 @@ def _apply_reserve(s: State, p: int, action: Action) -> State:
 
 def _legal_buy(s: State, p: int, out: list[Action]) -> None:
     # editions/classic.rules:73 S-3.5
+    d_bonus = _define_bonus(s, p)
+    held = s.held[p]
+    discount = d_bonus
+    available = (held[0] + discount[0], held[1] + discount[1], held[2] + discount[2], held[3] + discount[3], held[4] + discount[4],)
     for v_k, a_k in [(k, k) for k in _market(s)] + [(x, x) for x in s.zones[Z_reserved][p]]:
-        for v_pay in _payments(s.held[p], _price(CARD_cost[v_k], _define_bonus(s, p))):
-            out.append(('buy', a_k, v_pay))
+        cost = CARD_cost[v_k]
+        if (cost[0] - available[0] if cost[0] > available[0] else 0) + (cost[1] - available[1] if cost[1] > available[1] else 0) + (cost[2] - available[2] if cost[2] > available[2] else 0) + (cost[3] - available[3] if cost[3] > available[3] else 0) + (cost[4] - available[4] if cost[4] > available[4] else 0) <= held[5]:
+            for v_pay in _payments(held, _price(cost, discount)):
+                out.append(('buy', a_k, v_pay))
 
 
 def _apply_buy(s: State, p: int, action: Action) -> State:
@@ -579,7 +593,8 @@ def _step_token_limit(s: State, p: int) -> bool:
 
 def _options_claim_tile(s: State, p: int) -> list[Any]:
     # editions/classic.rules:86 C-4.2
-    return [v_n for v_n in s.tiles[S_noble] if all((_define_bonus(s, p)[_c7] >= TILE_requires[v_n][_c7]) for _c7 in COLOUR_KINDS)]
+    d_bonus = _define_bonus(s, p)
+    return [v_n for v_n in s.tiles[S_noble] if (d_bonus[0] >= TILE_requires[v_n][0]) and (d_bonus[1] >= TILE_requires[v_n][1]) and (d_bonus[2] >= TILE_requires[v_n][2]) and (d_bonus[3] >= TILE_requires[v_n][3]) and (d_bonus[4] >= TILE_requires[v_n][4])]
 
 
 def _decide_claim_tile(s: State, p: int, option: Any) -> None:
@@ -606,7 +621,7 @@ def _decide_end_check(s: State, p: int, option: Any) -> None:
 def _step_end_check(s: State, p: int) -> bool:
     # editions/classic.rules:88 S-4.4
     # editions/classic.rules:93 C-5.2
-    if any((_score(s, _p8) >= 15) for _p8 in range(s.players)):
+    if any((_score(s, _p10) >= 15) for _p10 in range(s.players)):
         s.last = True
     return False
 
@@ -621,7 +636,7 @@ _STEP_RULES: Final = ('S-4.1', 'C-4.2', 'S-4.4')
 
 def _round_ends(s: State) -> bool:
     # editions/classic.rules:99 E-6.2
-    return (all(bool(s.did[_p9] & A_pass) for _p9 in range(s.players)))
+    return (all(bool(s.did[_p11] & A_pass) for _p11 in range(s.players)))
 
 
 def _eligible(s: State, p: int) -> bool:
