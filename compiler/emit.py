@@ -194,6 +194,9 @@ class ExprEmitter:
             inner = {**locals_, e.variable: var}
             condition = self.emit(e.condition, player, inner)
             return f"tuple({var} for {var} in {go(e.source)} if {condition})"
+        tally = self.tally(e, player, locals_)
+        if tally is not None:
+            return tally
         if isinstance(e, m.PerColour):
             # The colours are known: one element per colour, no loop.
             bodies = [
@@ -227,6 +230,33 @@ class ExprEmitter:
             body = self.emit(e.body, player, {**locals_, e.variable: var})
             return f"{e.op}({body} for {var} in {go(e.source)})"
         raise AssertionError(f"cannot emit {type(e).__name__}")
+
+    def tally(self, e: m.Expr, player: str, locals_: Mapping[str, str]) -> str | None:
+        """`per colour c: count(x in S where x.A == c)` counts S by a colour
+        attribute: one pass over S instead of one per colour."""
+        if not (isinstance(e, m.PerColour) and isinstance(e.body, m.Call)):
+            return None
+        call = e.body
+        if call.function != "count" or not isinstance(call.arguments[0], m.Filter):
+            return None
+        found = call.arguments[0]
+        test = found.condition
+        if not (isinstance(test, m.Binary) and test.op == "=="):
+            return None
+        sides = (test.left, test.right)
+        for attr, colour in (sides, sides[::-1]):
+            if (
+                isinstance(attr, m.Attr)
+                and isinstance(attr.subject, m.Ref)
+                and attr.subject.name == found.variable
+                and isinstance(colour, m.Ref)
+                and colour.name == e.variable
+                and attr.subject.type == m.CARD
+            ):
+                source = self.emit(found.source, player, locals_)
+                column = self.names.card_column(attr.attribute)
+                return f"_tally({source}, {column})"
+        return None
 
     def ref(self, e: m.Ref, player: str, locals_: Mapping[str, str]) -> str:
         s = self.state

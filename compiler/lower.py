@@ -376,8 +376,8 @@ class Lowering:
             w = self.writer
             if action.body is None:
                 w.line("if len(action) != 1:")
-                arity = f"{self.ids(action)}: {action.name} takes no values"
-                w.line(f"    raise IllegalAction({arity!r})")
+                no_values = f"{self.ids(action)}: {action.name} takes no values"
+                w.line(f"    raise IllegalAction({no_values!r})")
                 w.line("if _main_actions(s, p):")
                 message = f"{self.ids(action)}: {action.name} is legal only when no other action is"
                 w.line(f"    raise IllegalAction({message!r})")

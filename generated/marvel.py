@@ -401,11 +401,34 @@ def _returns(held: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
     excess = min(excess, returnable)
     if excess <= 0:
         return []
-    ranges = [
-        range(min(n, excess) + 1) if ok else range(1)
-        for n, ok in zip(held, _RETURNABLE, strict=True)
-    ]
-    return [r for r in itertools.product(*ranges) if sum(r) == excess]
+    limits = [n if ok else 0 for n, ok in zip(held, _RETURNABLE, strict=True)]
+    options: list[tuple[int, ...]] = []
+    _compositions(limits, 0, excess, [], options)
+    return options
+
+
+def _compositions(
+    limits: list[int], kind: int, left: int, prefix: list[int], out: list[tuple[int, ...]]
+) -> None:
+    """Each way to write `left` as counts within the limits, in the order of
+    itertools.product over the kinds with counts ascending."""
+    if kind == len(limits):
+        if left == 0:
+            out.append(tuple(prefix))
+        return
+    room = sum(limits[kind + 1 :])
+    for count in range(max(0, left - room), min(limits[kind], left) + 1):
+        prefix.append(count)
+        _compositions(limits, kind + 1, left - count, prefix, out)
+        prefix.pop()
+
+
+def _tally(cards: tuple[int, ...], column: tuple[int, ...]) -> tuple[int, ...]:
+    """How many of the cards have each colour in the column."""
+    counts = [0] * len(COLOUR_KINDS)
+    for card in cards:
+        counts[column[card]] += 1
+    return tuple(counts)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -472,7 +495,7 @@ def _define_bonus(s: State, p: int) -> tuple[int, ...]:
     if key in s.memo:
         known: tuple[int, ...] = s.memo[key]
         return known
-    value = len(tuple(_k1 for _k1 in s.zones[Z_bought][p] if (CARD_bonus[_k1] == 0))), len(tuple(_k2 for _k2 in s.zones[Z_bought][p] if (CARD_bonus[_k2] == 1))), len(tuple(_k3 for _k3 in s.zones[Z_bought][p] if (CARD_bonus[_k3] == 2))), len(tuple(_k4 for _k4 in s.zones[Z_bought][p] if (CARD_bonus[_k4] == 3))), len(tuple(_k5 for _k5 in s.zones[Z_bought][p] if (CARD_bonus[_k5] == 4))),
+    value = _tally(s.zones[Z_bought][p], CARD_bonus)
     s.memo[key] = value
     return value
 
@@ -494,14 +517,14 @@ def _score(s: State, p: int) -> int:
     if key in s.memo:
         known: int = s.memo[key]
         return known
-    value = sum([CARD_points[_i6] for _i6 in s.zones[Z_bought][p]]) + sum([TILE_points[_i7] for _i7 in s.zones[Z_won][p]])
+    value = sum([CARD_points[_i1] for _i1 in s.zones[Z_bought][p]]) + sum([TILE_points[_i2] for _i2 in s.zones[Z_won][p]])
     s.memo[key] = value
     return value
 
 
 def _legal_take_distinct(s: State, p: int, out: list[Action]) -> None:
     # editions/classic.rules:50 S-3.1
-    v_open = tuple(_c8 for _c8 in COLOUR_KINDS if (s.supply[_c8] > 0))
+    v_open = tuple(_c3 for _c3 in COLOUR_KINDS if (s.supply[_c3] > 0))
     if len(v_open) > 0:
         for _v_picks, a_picks in _combinations(tuple([(x, TOKENS[x]) for x in v_open]), min(3, len(v_open))):
             out.append(('take_distinct', a_picks))
@@ -511,7 +534,7 @@ def _apply_take_distinct(s: State, p: int, action: Action) -> State:
     # editions/classic.rules:50 S-3.1
     if len(action) != 2:
         raise IllegalAction('S-3.1: take_distinct takes 1 value (picks)')
-    v_open = tuple(_c9 for _c9 in COLOUR_KINDS if (s.supply[_c9] > 0))
+    v_open = tuple(_c4 for _c4 in COLOUR_KINDS if (s.supply[_c4] > 0))
     if not len(v_open) > 0:
         raise IllegalAction('S-3.1: ' + 'no colour has tokens left in the supply')
     v_picks = _pick(_combinations(tuple([(x, TOKENS[x]) for x in v_open]), min(3, len(v_open))), action[1], 'S-3.2, S-3.1', 'picks')
@@ -624,7 +647,7 @@ _SIGNATURES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
 
 def _measure_avengers_assemble(s: State, p: int) -> int:
     # editions/marvel.rules:56 M-3.10
-    return sum([CARD_avengers[_i10] for _i10 in s.zones[Z_bought][p]])
+    return sum([CARD_avengers[_i5] for _i5 in s.zones[Z_bought][p]])
 
 
 def _contest_avengers_assemble(s: State, p: int) -> None:
@@ -704,7 +727,7 @@ _STEP_RULES: Final = ('S-4.1', 'M-4.2', 'S-4.4')
 def _round_ends(s: State) -> bool:
     # editions/classic.rules:99 E-6.2
     # editions/marvel.rules:77 M-5.3 M-5.5
-    return (all(bool(s.did[_p11] & A_pass) for _p11 in range(s.players))) or (any(_define_qualifies(s, _p12) for _p12 in range(s.players)))
+    return (all(bool(s.did[_p6] & A_pass) for _p6 in range(s.players))) or (any(_define_qualifies(s, _p7) for _p7 in range(s.players)))
 
 
 def _eligible(s: State, p: int) -> bool:
