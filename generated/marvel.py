@@ -361,11 +361,11 @@ def _holder(s: State, tile: int, zone: int) -> int:
 
 def _price(cost: tuple[int, ...], discount: tuple[int, ...]) -> tuple[int, ...]:
     return (
-        max(0, cost[0] - discount[0]),
-        max(0, cost[1] - discount[1]),
-        max(0, cost[2] - discount[2]),
-        max(0, cost[3] - discount[3]),
-        max(0, cost[4] - discount[4]),
+        cost[0] - discount[0] if cost[0] > discount[0] else 0,
+        cost[1] - discount[1] if cost[1] > discount[1] else 0,
+        cost[2] - discount[2] if cost[2] > discount[2] else 0,
+        cost[3] - discount[3] if cost[3] > discount[3] else 0,
+        cost[4] - discount[4] if cost[4] > discount[4] else 0,
     )
 
 
@@ -395,32 +395,36 @@ def _payments(held: tuple[int, ...], price: tuple[int, ...]) -> list[tuple[int, 
 
 
 def _returns(held: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
-    """Every way to return tokens down to the limit."""
+    """Every way to return tokens down to the limit (kinds never returned
+    excepted), in the order of itertools.product over the kinds with counts
+    ascending."""
     excess = sum(held) - limit
-    returnable = sum(n for n, ok in zip(held, _RETURNABLE, strict=True) if ok)
-    excess = min(excess, returnable)
     if excess <= 0:
         return []
     limits = [n if ok else 0 for n, ok in zip(held, _RETURNABLE, strict=True)]
+    room = [0] * (len(limits) + 1)
+    for kind in range(len(limits) - 1, -1, -1):
+        room[kind] = room[kind + 1] + limits[kind]
+    excess = min(excess, room[0])
     options: list[tuple[int, ...]] = []
-    _compositions(limits, 0, excess, [], options)
+    counts = [0] * len(limits)
+    last = len(limits) - 1
+
+    def fill(kind: int, left: int) -> None:
+        if kind == last:
+            counts[kind] = left
+            options.append(tuple(counts))
+            return
+        low = left - room[kind + 1]
+        high = limits[kind] if limits[kind] < left else left
+        for count in range(low if low > 0 else 0, high + 1):
+            counts[kind] = count
+            fill(kind + 1, left - count)
+        counts[kind] = 0
+
+    if excess > 0:
+        fill(0, excess)
     return options
-
-
-def _compositions(
-    limits: list[int], kind: int, left: int, prefix: list[int], out: list[tuple[int, ...]]
-) -> None:
-    """Each way to write `left` as counts within the limits, in the order of
-    itertools.product over the kinds with counts ascending."""
-    if kind == len(limits):
-        if left == 0:
-            out.append(tuple(prefix))
-        return
-    room = sum(limits[kind + 1 :])
-    for count in range(max(0, left - room), min(limits[kind], left) + 1):
-        prefix.append(count)
-        _compositions(limits, kind + 1, left - count, prefix, out)
-        prefix.pop()
 
 
 def _tally(cards: tuple[int, ...], column: tuple[int, ...]) -> tuple[int, ...]:
@@ -749,7 +753,7 @@ def legal_actions(s: State) -> list[Action]:
         return []
     p = s.current
     if s.pending >= 0:
-        return [(_STEP_NAMES[s.pending], option) for option in _STEP_OPTIONS[s.pending](s, p)]
+        return [(_STEP_NAMES[s.pending], option) for option in _pending_options(s, p)]
     cached = s.memo.get("legal")
     if cached is None:
         cached = _main_actions(s, p)
@@ -775,13 +779,22 @@ def apply(s: State, action: Action) -> State:
     return handler(s, p, action)
 
 
+def _pending_options(s: State, p: int) -> list[Any]:
+    """The options of the pending decision, computed once per state."""
+    options: list[Any] | None = s.memo.get("options")
+    if options is None:
+        options = _STEP_OPTIONS[s.pending](s, p)
+        s.memo["options"] = options
+    return options
+
+
 def _decide(s: State, p: int, action: Action) -> State:
     step = s.pending
     name = _STEP_NAMES[step]
     if action[0] != name or len(action) != 2:
         raise IllegalAction(f"{_STEP_RULES[step]}: the player must first decide {name}")
     option = tuple(action[1]) if isinstance(action[1], list) else action[1]
-    if option not in _STEP_OPTIONS[step](s, p):
+    if option not in _pending_options(s, p):
         raise IllegalAction(f"{_STEP_RULES[step]}: {option!r} is not an option of {name}")
     s2 = s.copy()
     _STEP_DECIDE[step](s2, p, option)
