@@ -129,12 +129,34 @@ class Lowering:
             ),
             "card_deck": card_deck,
             "face_up": market.face_up,
+            "exact_payment": self.payment_code(tokens, wild, lambda c: f"price[{c}]", "0"),
+            "split_payment": self.payment_code(
+                tokens,
+                wild,
+                lambda c: f"price[{c}] - w{c}",
+                " + ".join(f"w{c}" for c in range(len(e.colours))),
+            ),
             "refill": market.refill,
             **self.tile_context(),
             "zone_names": tuple(z.name for z in e.zones),
             "zone_hides": tuple(z.hidden_from_deck for z in e.zones),
             "action_names": tuple(a.name for a in e.actions),
         }
+
+    @staticmethod
+    def payment_code(
+        tokens: tuple[m.TokenKind, ...], wild: int, colour: Callable[[int], str], wild_sum: str
+    ) -> str:
+        """A payment tuple: each colour's part, the wild part, 0 for the rest."""
+        parts = []
+        for index, token in enumerate(tokens):
+            if token.role == "colour":
+                parts.append(colour(index))
+            elif index == wild:
+                parts.append(wild_sum)
+            else:
+                parts.append("0")
+        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
 
     def shown(self, file: str) -> str:
         try:
@@ -255,6 +277,21 @@ class Lowering:
         joined = " + ".join(parts)
         return joined if locations or len(parts) == 1 else f"_unique({joined})"
 
+    def plain_values(self, st: m.Choose | m.ChooseDistinct) -> str | None:
+        """Code for a choice's values when each is its own action value
+        (cards from the market or a zone), so no pairs need building."""
+        if not isinstance(st, m.Choose):
+            return None
+        parts = []
+        for source in st.sources:
+            if isinstance(source, m.Ref) and source.kind == "market":
+                parts.append("_market(s)")
+            elif isinstance(source, m.Ref) and source.kind == "zone":
+                parts.append(self.expr(source, "p", {}))
+            else:
+                return None
+        return " + ".join(parts)
+
     def choice_part(self, action: m.Action) -> list[m.Statement]:
         assert action.body is not None
         return [
@@ -286,6 +323,7 @@ class Lowering:
                     locals_[st.name] = ident("v_", st.name)
                     w.line(f"{locals_[st.name]} = {self.expr(st.value, 'p', locals_)}")
                 elif isinstance(st, m.Choose | m.ChooseDistinct):
+                    plain = self.plain_values(st)
                     if isinstance(st, m.Choose):
                         pairs = self.choice_pairs(st.sources, locals_)
                     else:
@@ -293,7 +331,11 @@ class Lowering:
                         source = self.choice_pairs((st.source,), locals_)
                         pairs = f"_combinations(tuple({source}), {count})"
                     var, public = self.loop_names(st.name, later)
-                    w.line(f"for {var}, {public} in {pairs}:")
+                    if plain is not None:
+                        var = public = ident("v_", st.name)
+                        w.line(f"for {var} in {plain}:")
+                    else:
+                        w.line(f"for {var}, {public} in {pairs}:")
                     locals_[st.name] = var
                     loop_vars.add(st.name)
                     shown.append(public)

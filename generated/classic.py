@@ -255,7 +255,12 @@ def _replace(rows: tuple[Any, ...], index: int, row: Any) -> tuple[Any, ...]:
 
 
 def _market(s: State) -> tuple[int, ...]:
-    return tuple(k for row in s.market for k in row if k >= 0)
+    """The face-up cards: tier ascending, slot order."""
+    cards: tuple[int, ...] | None = s.memo.get("market")
+    if cards is None:
+        cards = tuple(k for row in s.market for k in row if k >= 0)
+        s.memo["market"] = cards
+    return cards
 
 
 def _deck_tops(s: State) -> list[tuple[int, Any]]:
@@ -334,27 +339,36 @@ def _price(cost: tuple[int, ...], discount: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _payments(held: tuple[int, ...], price: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every way to pay the price with colour tokens and wild tokens."""
-    wild = held[_WILD] if _WILD >= 0 else 0
-    if wild == 0:
-        if all(held[c] >= price[c] for c in COLOUR_KINDS):
-            return [price + (0,) * (len(TOKENS) - len(price))]
+    """Every way to pay the price with colour tokens and wild tokens: colour
+    c takes w{c} wild tokens, from what the colour lacks up to its price."""
+    low0 = price[0] - held[0] if price[0] > held[0] else 0
+    low1 = price[1] - held[1] if price[1] > held[1] else 0
+    low2 = price[2] - held[2] if price[2] > held[2] else 0
+    low3 = price[3] - held[3] if price[3] > held[3] else 0
+    low4 = price[4] - held[4] if price[4] > held[4] else 0
+    short = low0 + low1 + low2 + low3 + low4
+    wild = held[5]
+    if short > wild:
         return []
-    ranges = []
-    for c in COLOUR_KINDS:
-        low = max(0, price[c] - held[c])
-        if low > wild:
-            return []
-        ranges.append(range(low, price[c] + 1))
-    options = []
-    for split in itertools.product(*ranges):
-        used = sum(split)
-        if used <= wild:
-            payment = [0] * len(TOKENS)
-            for c in COLOUR_KINDS:
-                payment[c] = price[c] - split[c]
-            payment[_WILD] = used
-            options.append(tuple(payment))
+    if wild == 0:
+        return [(price[0], price[1], price[2], price[3], price[4], 0)]
+    options: list[tuple[int, ...]] = []
+    spare0 = wild - low1 - low2 - low3 - low4
+    top0 = price[0] if price[0] < spare0 else spare0
+    for w0 in range(low0, top0 + 1):
+        spare1 = wild - w0 - low2 - low3 - low4
+        top1 = price[1] if price[1] < spare1 else spare1
+        for w1 in range(low1, top1 + 1):
+            spare2 = wild - w0 - w1 - low3 - low4
+            top2 = price[2] if price[2] < spare2 else spare2
+            for w2 in range(low2, top2 + 1):
+                spare3 = wild - w0 - w1 - w2 - low4
+                top3 = price[3] if price[3] < spare3 else spare3
+                for w3 in range(low3, top3 + 1):
+                    spare4 = wild - w0 - w1 - w2 - w3
+                    top4 = price[4] if price[4] < spare4 else spare4
+                    for w4 in range(low4, top4 + 1):
+                        options.append((price[0] - w0, price[1] - w1, price[2] - w2, price[3] - w3, price[4] - w4, w0 + w1 + w2 + w3 + w4))
     return options
 
 
@@ -547,11 +561,11 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
     held = s.held[p]
     discount = d_bonus
     available = (held[0] + discount[0], held[1] + discount[1], held[2] + discount[2], held[3] + discount[3], held[4] + discount[4],)
-    for v_k, a_k in [(k, k) for k in _market(s)] + [(x, x) for x in s.zones[Z_reserved][p]]:
+    for v_k in _market(s) + s.zones[Z_reserved][p]:
         cost = CARD_cost[v_k]
         if (cost[0] - available[0] if cost[0] > available[0] else 0) + (cost[1] - available[1] if cost[1] > available[1] else 0) + (cost[2] - available[2] if cost[2] > available[2] else 0) + (cost[3] - available[3] if cost[3] > available[3] else 0) + (cost[4] - available[4] if cost[4] > available[4] else 0) <= held[5]:
             for v_pay in _payments(held, _price(cost, discount)):
-                out.append(('buy', a_k, v_pay))
+                out.append(('buy', v_k, v_pay))
 
 
 def _apply_buy(s: State, p: int, action: Action) -> State:
