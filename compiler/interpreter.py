@@ -448,10 +448,11 @@ class InterpretedEngine:
                 return f"{kind} {v}"
             return str(v)
 
-        if isinstance(st, m.ChooseDistinct):
-            return "(" + ", ".join(one(v) for v in value) + ")" \
-                if isinstance(value, tuple) else repr(value)
-        return one(value)
+        if not isinstance(st, m.ChooseDistinct):
+            return one(value)
+        if not isinstance(value, tuple):
+            return repr(value)
+        return "(" + ", ".join(one(v) for v in value) + ")"
 
     def _counts(self, counts: Value) -> str:
         if not (isinstance(counts, tuple) and len(counts) == len(self.TOKENS)):
@@ -486,7 +487,7 @@ class InterpretedEngine:
         for st in statements:
             if isinstance(st, m.Let):
                 env = env.bind(st.name, self.evaluate(st.value, env))
-            elif isinstance(st, m.Require):  # only inside an `if`: see the report
+            elif isinstance(st, m.Require):  # inside an `if` (the checker allows it)
                 self._require(st, env)
             elif isinstance(st, m.Gain):
                 env = env.at(self._gain(env, self.evaluate(st.token, env),
@@ -496,14 +497,14 @@ class InterpretedEngine:
                 for kind in self.evaluate(st.tokens, env):
                     env = env.at(self._gain(env, kind, amount))
             elif isinstance(st, m.Pay):
-                if payment is None:
+                if payment is None:  # the move carries the payment of the top level only
                     raise NotImplementedError("a payment inside 'if' or a trigger")
                 env = env.at(self._pay(env, payment))
             elif isinstance(st, m.Move):
                 env = env.at(self._move(env, env.names[st.card], st.zone))
             elif isinstance(st, m.If):
                 if self._holds(st.condition, env):
-                    env = env.at(self._run(st.body, env, payment).state)
+                    env = env.at(self._run(st.body, env, None).state)
             else:
                 raise AssertionError(f"a choice among the effects: {st!r}")
         return env
@@ -840,6 +841,10 @@ class InterpretedEngine:
             if data["edition"] != self.EDITION:
                 raise ValueError(f"a state of edition '{data['edition']}', not "
                                  f"'{self.EDITION}'")
+            if len(data["seats"]) != data["players"]:
+                raise ValueError(f"{data['players']} players but {len(data['seats'])} seats")
+            if data["pending"] is not None and data["pending"] not in self._steps:
+                raise ValueError(f"no step named '{data['pending']}'")
             return State(
                 players=int(data["players"]),
                 first_player=int(data["first_player"]),

@@ -447,18 +447,23 @@ class Lowering:
                         source = self.choice_pairs((st.source,), locals_)
                         pairs = f"_combinations(tuple({source}), {count})"
                     var = ident("v_", st.name)
-                    w.line(
-                        f"{var} = _pick({pairs}, action[{position}], {self.ids(st)!r}, {st.name!r})"
-                    )
+                    plain = self.plain_values(st)
+                    if plain is not None:
+                        w.line(f"{var} = action[{position}]")
+                        w.line(f"if {var} not in {plain}:")
+                        w.line(f"    _not_a_choice({var}, {self.ids(st)!r}, {st.name!r})")
+                    else:
+                        pick = f"_pick({pairs}, action[{position}], {self.ids(st)!r}, {st.name!r})"
+                        w.line(f"{var} = {pick}")
                     locals_[st.name] = var
                     position += 1
                 elif isinstance(st, m.Require):
                     w.line(f"if not {self.expr(st.condition, 'p', locals_)}:")
                     w.line(f"    raise IllegalAction({self.message(st, locals_)})")
                 elif isinstance(st, m.Pay):
+                    price = self.price(st, locals_, "s")
                     w.line(
-                        f"v_pay = _pick_payment(_payments(s.held[p], "
-                        f"{self.price(st, locals_, 's')}), action[{position}], "
+                        f"v_pay = _pick_payment(s.held[p], {price}, action[{position}], "
                         f"{self.ids(st)!r})"
                     )
             w.line("s2 = s.copy()")
@@ -681,14 +686,18 @@ class Lowering:
                     w.line(self.where(ending))
                     w.line(f"if {self.expr(ending.condition, 'p', {})}:")
                     w.line("    s.last = True")
-                w.line("return False")
+                w.line("return None")
                 return
             w.line(f"options = {options_fn}(s, p)")
-            w.line("if len(options) == 1:")
+            w.line("if len(options) > 1:")
+            w.line("    return options")
+            w.line("if options:")
             w.line(f"    {decide_fn}(s, p, options[0])")
-            w.line("return len(options) > 1")
+            w.line("return None")
 
-        self.function(f"def {step_fn}(s: State, p: int) -> bool:", self.where(step), body)
+        self.function(
+            f"def {step_fn}(s: State, p: int) -> list[Any] | None:", self.where(step), body
+        )
 
     # -------------------------------------------------------- the end
 

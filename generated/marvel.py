@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 Action = tuple[Any, ...]
 
@@ -476,20 +476,37 @@ def _pick(options: list[tuple[Any, Any]], given: Any, rule: str, what: str) -> A
     for value, shown in options:
         if shown == given:
             return value
+    _not_a_choice(given, rule, what)
+
+
+def _not_a_choice(given: Any, rule: str, what: str) -> NoReturn:
     raise IllegalAction(f"{rule}: {given!r} is not a choice of {what} here")
 
 
-def _pick_payment(options: list[tuple[int, ...]], given: Any, rule: str) -> tuple[int, ...]:
-    """The payment the player gave, if it is one of the ways to pay."""
-    if not options:
-        raise IllegalAction(f"{rule}: the player cannot pay for this")
+def _pick_payment(
+    held: tuple[int, ...], price: tuple[int, ...], given: Any, rule: str
+) -> tuple[int, ...]:
+    """The payment the player gave, if it is one of the ways to pay: each
+    colour pays at most its price from the player's tokens, the wild tokens
+    pay the rest, and no other kind pays."""
     if isinstance(given, list):
         given = tuple(given)
-    if given not in options:
-        raise IllegalAction(f"{rule}: {given!r} is not a way to pay here; the ways are "
-                            + "; ".join(repr(o) for o in options))
-    payment: tuple[int, ...] = given
-    return payment
+    if (
+        isinstance(given, tuple)
+        and len(given) == len(TOKENS)
+        and all(type(n) is int and n >= 0 for n in given)
+        and all(given[c] <= price[c] and given[c] <= held[c] for c in COLOUR_KINDS)
+        and all(given[t] == 0 for t in range(len(COLOUR_KINDS), len(TOKENS)) if t != _WILD)
+        and (_WILD < 0 or given[_WILD] <= held[_WILD])
+        and sum(price[c] - given[c] for c in COLOUR_KINDS) == (given[_WILD] if _WILD >= 0 else 0)
+    ):
+        payment: tuple[int, ...] = given
+        return payment
+    options = _payments(held, price)
+    if not options:
+        raise IllegalAction(f"{rule}: the player cannot pay for this")
+    raise IllegalAction(f"{rule}: {given!r} is not a way to pay here; the ways are "
+                        + "; ".join(repr(o) for o in options))
 
 
 def _show(value: Any, kind: str) -> str:
@@ -619,8 +636,10 @@ def _apply_buy(s: State, p: int, action: Action) -> State:
     # editions/classic.rules:73 S-3.5
     if len(action) != 3:
         raise IllegalAction('S-3.5: buy takes 2 values (k, payment)')
-    v_k = _pick([(k, k) for k in _market(s)] + [(x, x) for x in s.zones[Z_reserved][p]], action[1], 'S-3.5', 'k')
-    v_pay = _pick_payment(_payments(s.held[p], _price(CARD_cost[v_k], _define_bonus(s, p))), action[2], 'S-3.5')
+    v_k = action[1]
+    if v_k not in _market(s) + s.zones[Z_reserved][p]:
+        _not_a_choice(v_k, 'S-3.5', 'k')
+    v_pay = _pick_payment(s.held[p], _price(CARD_cost[v_k], _define_bonus(s, p)), action[2], 'S-3.5')
     s2 = s.copy()
     _give_back(s2, p, v_pay)
     _move(s2, p, v_k, Z_bought)
@@ -694,12 +713,14 @@ def _decide_token_limit(s: State, p: int, option: Any) -> None:
     _give_back(s, p, option)
 
 
-def _step_token_limit(s: State, p: int) -> bool:
+def _step_token_limit(s: State, p: int) -> list[Any] | None:
     # editions/classic.rules:85 S-4.1
     options = _options_token_limit(s, p)
-    if len(options) == 1:
+    if len(options) > 1:
+        return options
+    if options:
         _decide_token_limit(s, p, options[0])
-    return len(options) > 1
+    return None
 
 
 def _options_claim_tile(s: State, p: int) -> list[Any]:
@@ -712,12 +733,14 @@ def _decide_claim_tile(s: State, p: int, option: Any) -> None:
     _take_tile(s, p, option, Z_won)
 
 
-def _step_claim_tile(s: State, p: int) -> bool:
+def _step_claim_tile(s: State, p: int) -> list[Any] | None:
     # editions/marvel.rules:67 M-4.2
     options = _options_claim_tile(s, p)
-    if len(options) == 1:
+    if len(options) > 1:
+        return options
+    if options:
         _decide_claim_tile(s, p, options[0])
-    return len(options) > 1
+    return None
 
 
 def _options_end_check(s: State, p: int) -> list[Any]:
@@ -729,9 +752,9 @@ def _decide_end_check(s: State, p: int, option: Any) -> None:
     return None
 
 
-def _step_end_check(s: State, p: int) -> bool:
+def _step_end_check(s: State, p: int) -> list[Any] | None:
     # editions/classic.rules:88 S-4.4
-    return False
+    return None
 
 
 _STEPS: Final = (_step_token_limit, _step_claim_tile, _step_end_check, )
@@ -823,9 +846,10 @@ def _done(s: State, p: int, bit: int) -> State:
 def _end_turn(s: State, p: int, start: int) -> State:
     """Run the end-of-turn steps from `start`; stop at a pending decision."""
     for index in range(start, len(_STEPS)):
-        if _STEPS[index](s, p):
+        options = _STEPS[index](s, p)
+        if options is not None:
             s.pending = index
-            s.memo = {}
+            s.memo = {"options": options}
             return s
     s.pending = -1
     s.turn += 1
