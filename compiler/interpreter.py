@@ -237,26 +237,22 @@ class InterpretedEngine:
             _, step = self._steps[state.pending]
             return [(step.name, option) for option in self._decision_options(state, step)]
         found = [action for a in self.model.actions if a.body is not None
-                 for action, _, _ in self._ways(a, state)]
+                 for action in self._ways(a, state)]
         if not found and self._fallback is not None:
             return [(self._fallback.name,)]
         return found
 
-    def _ways(
-        self, action: m.Action, state: State
-    ) -> Iterator[tuple[Action, Env, tuple[int, ...] | None]]:
+    def _ways(self, action: m.Action, state: State) -> Iterator[Action]:
         """Each way of making the action's choices that meets its
-        requirements and can pay, depth first in statement order: the move,
-        the names bound and the payment."""
+        requirements and can pay, depth first in statement order."""
         assert action.body is not None
         part = [st for st in action.body if isinstance(st, _CHOICES)]
 
-        def walk(
-            index: int, env: Env, values: tuple[Value, ...], payment: tuple[int, ...] | None
-        ) -> Iterator[tuple[Action, Env, tuple[int, ...] | None]]:
+        def walk(index: int, env: Env, values: tuple[Value, ...],
+                 payment: tuple[int, ...] | None) -> Iterator[Action]:
             if index == len(part):
-                paid = () if payment is None else (payment,)
-                yield (action.name, *values, *paid), env, payment
+                yield (action.name, *values) if payment is None else (
+                    action.name, *values, payment)
                 return
             st = part[index]
             if isinstance(st, m.Let):

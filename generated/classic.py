@@ -771,17 +771,24 @@ def _decide(s: State, p: int, action: Action) -> State:
 
 
 def _done(s: State, p: int, bit: int) -> State:
-    s.did = _set(s.did, p, s.did[p] | bit)
+    if not s.did[p] & bit:
+        s.did = _set(s.did, p, s.did[p] | bit)
+        s.memo = {}
     return _end_turn(s, p, 0)
 
 
 def _end_turn(s: State, p: int, start: int) -> State:
-    """Run the end-of-turn steps from `start`; stop at a pending decision."""
+    """Run the end-of-turn steps from `start`; stop at a pending decision.
+
+    Values memoised since the last change of the state stay valid: what
+    changes here (whose turn it is) is read by no rule, except `did`, whose
+    reset at the end of a round clears the memo.
+    """
     for index in range(start, len(_STEPS)):
         options = _STEPS[index](s, p)
         if options is not None:
             s.pending = index
-            s.memo = {"options": options}
+            s.memo["options"] = options
             return s
     s.pending = -1
     s.turn += 1
@@ -791,7 +798,7 @@ def _end_turn(s: State, p: int, start: int) -> State:
             s.over = True
         else:
             s.did = (0,) * s.players
-    s.memo = {}
+            s.memo = {}
     return s
 
 
