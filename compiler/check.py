@@ -31,6 +31,7 @@ from dsl.parser import parse_expression
 
 BUILTINS = ("supply", "tokens", "count", "sum", "min", "max", "any", "all", "holds", "did")
 DECISIONS = ("pay", "return", "claim")
+RESERVED_LOCALS = ("action", "pay", "tokens", "tile")
 _PLAYER_REFS = {"zone", "define", "score"}
 _KIND_WORDS = {
     "colour": "a colour",
@@ -597,6 +598,7 @@ class Checker:
                         f"move it above line {effect.span.line}",
                     )
                 paid = True
+                effect = effect or statement
             elif effect is None:
                 effect = statement
 
@@ -619,6 +621,13 @@ class Checker:
                 "a choice cannot be made here",
                 span,
                 "choices belong at the top level of an action, not in a trigger or 'if'",
+            )
+        if isinstance(st, s.Require | s.Pay) and not allow_choices:
+            what = "a requirement" if isinstance(st, s.Require) else "a payment"
+            self.error(
+                f"{what} cannot be made here",
+                span,
+                f"{what} belongs at the top level of an action, not in a trigger or 'if'",
             )
         if isinstance(st, s.Let):
             value = self.expr(st.value, scope)
@@ -725,6 +734,13 @@ class Checker:
             return
         if name.text in BUILTINS:
             self.error(f"'{name.text}' is a built-in name", name.span)
+        elif name.text in RESERVED_LOCALS:
+            # The JSON form of a move names its choices beside these keys.
+            self.error(
+                f"'{name.text}' is reserved in the JSON form of moves",
+                name.span,
+                "choose another name",
+            )
         scope.names[name.text] = (type_, name.span)
 
     def warn_unused_locals(self, scope: Scope) -> None:
@@ -816,6 +832,13 @@ class Checker:
             name = self.global_name(decl.name)
             body = decl.body
             ids = self.current_ids
+            if name in self.action_names:
+                # A decision is a move named after its step.
+                self.error(
+                    f"step '{name}' has the name of an action",
+                    decl.name.span,
+                    "a step's decision is a move named after the step",
+                )
             if isinstance(body, s.StepLimit):
                 if body.limit < 1:
                     self.error("a token limit must be at least 1", body.span)

@@ -140,6 +140,7 @@ class Lowering:
             **self.tile_context(),
             "zone_names": tuple(z.name for z in e.zones),
             "zone_hides": tuple(z.hidden_from_deck for z in e.zones),
+            "zone_cards": tuple(z.content == "cards" for z in e.zones),
             "action_names": tuple(a.name for a in e.actions),
         }
 

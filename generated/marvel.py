@@ -148,6 +148,7 @@ _ZONES: Final = ('bought', 'reserved', 'won')
 Z_bought: Final = 0
 Z_reserved: Final = 1
 Z_won: Final = 2
+_ZONE_CARDS: Final = (True, True, False)  # True: a zone of cards; False: of tiles
 _ZONE_HIDES: Final = (False, True, False)
 
 # Actions, each with a bit for `did`.
@@ -336,7 +337,8 @@ def _move(s: State, p: int, card: int, zone: int) -> None:
         s.market = _replace(s.market, d, tuple(row))
     else:
         s.zones = tuple(
-            _replace(z, p, tuple(k for k in z[p] if k != card)) for z in s.zones
+            _replace(z, p, tuple(k for k in z[p] if k != card)) if _ZONE_CARDS[i] else z
+            for i, z in enumerate(s.zones)
         )
     if not _ZONE_HIDES[zone] and card in s.hidden:
         s.hidden = s.hidden - {card}
@@ -977,10 +979,12 @@ def view(s: State, player: int) -> dict[str, Any]:
     for p, seat in enumerate(data["seats"]):
         if p == player:
             continue
-        for name, cards in seat["zones"].items():
-            seat["zones"][name] = [
-                {"deck": _DECK_NAMES[_CARD_DECK[k]]} if k in s.hidden else k for k in cards
-            ]
+        for z, name in enumerate(_ZONES):
+            if _ZONE_CARDS[z]:
+                seat["zones"][name] = [
+                    {"deck": _DECK_NAMES[_CARD_DECK[k]]} if k in s.hidden else k
+                    for k in seat["zones"][name]
+                ]
     data["hidden"] = [k for k in data["hidden"] if any(k in z[player] for z in s.zones)]
     return data
 
