@@ -822,7 +822,7 @@ class InterpretedEngine:
             "market": {str(t): list(r) for t, r in zip(self._tiers, state.market, strict=True)},
             "tiles": {s.name: list(t)
                       for s, t in zip(self.model.tile_sets, state.tiles, strict=True)},
-            "hidden": list(state.hidden),
+            "hidden": sorted(state.hidden),
             "seats": [
                 {"tokens": self._nonzero(seat.tokens),
                  "zones": {z.name: list(c)
@@ -884,7 +884,7 @@ class InterpretedEngine:
             for z in self.model.zones:
                 if z.content == "cards":
                     seat["zones"][z.name] = [seen(c, p) for c in seat["zones"][z.name]]
-        data["hidden"] = [seen(c, owners.get(c, player)) for c in state.hidden]
+        data["hidden"] = [c for c in data["hidden"] if owners.get(c) == player]
         return data
 
     def action_to_json(self, action: Action) -> Json:
