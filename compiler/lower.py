@@ -371,27 +371,32 @@ class Lowering:
     def legal_payments(
         self, st: m.Pay, locals_: dict[str, str], loop_vars: set[str], hoisted: list[str]
     ) -> int:
-        """The loop over the ways to pay; returns how many blocks it opened."""
+        """The loop over the ways to pay; returns how many blocks it opened.
+
+        What the player can pay with in each colour (tokens plus discount) is
+        computed once when no choice changes it, and a cost beyond it plus the
+        wild tokens is rejected before any payment is enumerated. The vectors
+        are unpacked into locals: the colours are known here."""
         w = self.writer
         colours = range(len(self.edition.colours))
         wild = next((i for i, t in enumerate(self.edition.tokens) if t.role == "wild"), -1)
         hoisted.append("held = s.held[p]")
+        hoisted.append(f"wild = held[{wild}]" if wild >= 0 else "wild = 0")
+        means = [f"means{i} = held[{i}] + discount[{i}]" for i in colours]
         discount = self.expr(st.discount, "p", locals_)
         if any(uses(st.discount, v) for v in loop_vars):
             w.line(f"discount = {discount}")
-            available = [f"(held[{i}] + discount[{i}])" for i in colours]
+            for line in means:
+                w.line(line)
         else:
             hoisted.append(f"discount = {discount}")
-            hoisted.append(
-                "available = (" + ", ".join(f"held[{i}] + discount[{i}]" for i in colours) + ",)"
-            )
-            available = [f"available[{i}]" for i in colours]
+            hoisted.extend(means)
         w.line(f"cost = {self.expr(st.cost, 'p', locals_)}")
+        w.line(", ".join(f"cost{i}" for i in colours) + " = cost")
         shortfall = " + ".join(
-            f"(cost[{i}] - {a} if cost[{i}] > {a} else 0)"
-            for i, a in zip(colours, available, strict=True)
+            f"(cost{i} - means{i} if cost{i} > means{i} else 0)" for i in colours
         )
-        w.line(f"if {shortfall} <= {f'held[{wild}]' if wild >= 0 else '0'}:")
+        w.line(f"if {shortfall} <= wild:")
         w.line("    for v_pay in _payments(held, _price(cost, discount)):")
         w.level += 2
         return 2

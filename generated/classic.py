@@ -578,11 +578,17 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
     # editions/classic.rules:73 S-3.5
     d_bonus = _define_bonus(s, p)
     held = s.held[p]
+    wild = held[5]
     discount = d_bonus
-    available = (held[0] + discount[0], held[1] + discount[1], held[2] + discount[2], held[3] + discount[3], held[4] + discount[4],)
+    means0 = held[0] + discount[0]
+    means1 = held[1] + discount[1]
+    means2 = held[2] + discount[2]
+    means3 = held[3] + discount[3]
+    means4 = held[4] + discount[4]
     for v_k in _market(s) + s.zones[Z_reserved][p]:
         cost = CARD_cost[v_k]
-        if (cost[0] - available[0] if cost[0] > available[0] else 0) + (cost[1] - available[1] if cost[1] > available[1] else 0) + (cost[2] - available[2] if cost[2] > available[2] else 0) + (cost[3] - available[3] if cost[3] > available[3] else 0) + (cost[4] - available[4] if cost[4] > available[4] else 0) <= held[5]:
+        cost0, cost1, cost2, cost3, cost4 = cost
+        if (cost0 - means0 if cost0 > means0 else 0) + (cost1 - means1 if cost1 > means1 else 0) + (cost2 - means2 if cost2 > means2 else 0) + (cost3 - means3 if cost3 > means3 else 0) + (cost4 - means4 if cost4 > means4 else 0) <= wild:
             for v_pay in _payments(held, _price(cost, discount)):
                 out.append(('buy', v_k, v_pay))
 
