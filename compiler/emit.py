@@ -66,6 +66,70 @@ def defines_in(node: object) -> set[str]:
     return set()
 
 
+Aggregate = tuple[str, str, str]  # ("sum" or "tally", zone, column)
+
+
+def aggregate_of(e: object) -> Aggregate | None:
+    """The per-player zone aggregate an expression computes, if it is one:
+    `sum(Z.a)`, or `per colour c: count(x in Z where x.a == c)` (a tally).
+    Engines keep these up to date as cards and tiles move, instead of
+    recomputing them."""
+    if isinstance(e, m.Call) and e.function == "sum" and len(e.arguments) == 1:
+        total = e.arguments[0]
+        if (
+            isinstance(total, m.Attr)
+            and isinstance(total.subject, m.Ref)
+            and total.subject.kind == "zone"
+            and total.type == m.list_of(m.INT)
+        ):
+            return ("sum", total.subject.name, total.attribute)
+    if isinstance(e, m.PerColour) and isinstance(e.body, m.Call):
+        call = e.body
+        if call.function != "count" or not isinstance(call.arguments[0], m.Filter):
+            return None
+        found = call.arguments[0]
+        test = found.condition
+        if not (
+            isinstance(found.source, m.Ref)
+            and found.source.kind == "zone"
+            and isinstance(test, m.Binary)
+            and test.op == "=="
+        ):
+            return None
+        sides = (test.left, test.right)
+        for attr, colour in (sides, sides[::-1]):
+            if (
+                isinstance(attr, m.Attr)
+                and isinstance(attr.subject, m.Ref)
+                and attr.subject.name == found.variable
+                and attr.subject.type == m.CARD
+                and isinstance(colour, m.Ref)
+                and colour.name == e.variable
+            ):
+                return ("tally", found.source.name, attr.attribute)
+    return None
+
+
+def aggregates_in(node: object) -> list[Aggregate]:
+    """Every zone aggregate in a model tree, in first-seen order."""
+    found: dict[Aggregate, None] = {}
+
+    def visit(x: object) -> None:
+        aggregate = aggregate_of(x)
+        if aggregate is not None:
+            found.setdefault(aggregate)
+            return
+        if isinstance(x, tuple):
+            for item in x:
+                visit(item)
+        elif attrs.has(type(x)):
+            for f in attrs.fields(type(x)):
+                visit(getattr(x, f.name))
+
+    visit(node)
+    return list(found)
+
+
 def literal(value: object) -> str:
     """A Python literal for data from a rule or data file (inert by repr)."""
     if isinstance(value, bool | int | str | type(None)):
@@ -116,6 +180,7 @@ class Names:
             maj.name: first_majority + i for i, maj in enumerate(edition.majorities)
         }
         self.majority_zone = {maj.name: maj.zone for maj in edition.majorities}
+        self.aggregates = {a: i for i, a in enumerate(aggregates_in(edition))}
 
     def token(self, name: str) -> str:
         return ident("K_", name)
@@ -162,6 +227,9 @@ class ExprEmitter:
 
         s = self.state
         n = self.names
+        aggregate = aggregate_of(e)
+        if aggregate is not None and aggregate in n.aggregates:
+            return f"{s}.agg[{player}][{n.aggregates[aggregate]}]"
         if isinstance(e, m.Const):
             return repr(e.value)
         if isinstance(e, m.Ref):

@@ -141,6 +141,10 @@ class Lowering:
             "zone_names": tuple(z.name for z in e.zones),
             "zone_hides": tuple(z.hidden_from_deck for z in e.zones),
             "zone_cards": tuple(z.content == "cards" for z in e.zones),
+            "aggregate_zero": tuple(
+                0 if kind == "sum" else (0,) * len(e.colours)
+                for kind, _, _ in self.names.aggregates
+            ),
             "action_names": tuple(a.name for a in e.actions),
         }
 
@@ -229,6 +233,7 @@ class Lowering:
     # --------------------------------------------------------------- rules
 
     def rules(self) -> str:
+        self.count_in()
         for define in self.edition.defines:
             self.define(define, self.names.define(define.name))
         self.define(self.edition.score, "_score")
@@ -243,16 +248,71 @@ class Lowering:
         self.ranking()
         return self.writer.text()
 
+    def count_in(self) -> None:
+        """The upkeep of the zone aggregates as an item enters or leaves."""
+
+        def body() -> None:
+            w = self.writer
+            by_zone: dict[str, list[tuple[int, str, str]]] = {}
+            for (kind, zone, column), index in self.names.aggregates.items():
+                by_zone.setdefault(zone, []).append((index, kind, column))
+            if not by_zone:
+                w.line("return")
+                return
+            w.line("totals = list(s.agg[p])")
+            keyword = "if"
+            for zone, aggregates in by_zone.items():
+                cards = self.zone_content(zone) == "cards"
+                with w.block(f"{keyword} zone == {self.names.zone(zone)}:"):
+                    for index, kind, column in aggregates:
+                        table = (
+                            self.names.card_column(column)
+                            if cards
+                            else self.names.tile_column(column)
+                        )
+                        if kind == "sum":
+                            w.line(f"totals[{index}] += sign * {table}[item]")
+                        else:
+                            w.line(f"counts = list(totals[{index}])")
+                            w.line(f"counts[{table}[item]] += sign")
+                            w.line(f"totals[{index}] = tuple(counts)")
+                keyword = "elif"
+            w.line("else:")
+            w.line("    return")
+            w.line("s.agg = _replace(s.agg, p, tuple(totals))")
+
+        self.function(
+            "def _count_in(s: State, p: int, zone: int, item: int, sign: int) -> None:",
+            None,
+            body,
+        )
+
+    def zone_content(self, name: str) -> str:
+        return next(z.content for z in self.edition.zones if z.name == name)
+
     def define(self, define: m.Define, name: str) -> None:
         kind = _python_type(define.value.type)
 
         def body() -> None:
+            # A value computed with a loop is memoised on the state; one read
+            # off the state's aggregates is cheaper to compute again.
             w = self.writer
+            prebound = self.prebind(define.value)
+            value = self.expr(define.value, "p", {})
+            self.emitter.prebound = {}
+            if " for " not in value:
+                for line in prebound:
+                    w.line(line)
+                w.line(f"value: {kind} = {value}")
+                w.line("return value")
+                return
             w.line(f"key = ({define.name!r}, p)")
             w.line("if key in s.memo:")
             w.line(f"    known: {kind} = s.memo[key]")
             w.line("    return known")
-            w.line(f"value = {self.expr(define.value, 'p', {})}")
+            for line in prebound:
+                w.line(line)
+            w.line(f"value: {kind} = {value}")
             w.line("s.memo[key] = value")
             w.line("return value")
 
@@ -580,7 +640,8 @@ class Lowering:
         self.lines(
             f"def {measure}(s: State, p: int) -> int:",
             self.where(majority),
-            f"return {self.expr(majority.measure, 'p', {})}",
+            f"measure: int = {self.expr(majority.measure, 'p', {})}",
+            "return measure",
         )
 
         def contest() -> None:

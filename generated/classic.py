@@ -114,6 +114,7 @@ Z_reserved: Final = 1
 Z_won: Final = 2
 _ZONE_CARDS: Final = (True, True, False)  # True: a zone of cards; False: of tiles
 _ZONE_HIDES: Final = (False, True, False)
+_AGGREGATE_ZERO: Final[tuple[Any, ...]] = ((0, 0, 0, 0, 0), 0, 0)
 
 # Actions, each with a bit for `did`.
 _ACTIONS: Final = ('take_distinct', 'take_two', 'reserve', 'buy', 'pass')
@@ -132,8 +133,8 @@ class State:
     """A game state: a value. The engine never changes a state it returned."""
 
     __slots__ = (
-        "current", "decks", "did", "first", "held", "hidden", "last", "market", "memo",
-        "over", "pending", "players", "supply", "tiles", "turn", "zones",
+        "agg", "current", "decks", "did", "first", "held", "hidden", "last", "market",
+        "memo", "over", "pending", "players", "supply", "tiles", "turn", "zones",
     )
 
     def __init__(
@@ -153,6 +154,7 @@ class State:
         tiles: tuple[tuple[int, ...], ...],
         hidden: frozenset[int],
         did: tuple[int, ...],
+        agg: tuple[tuple[Any, ...], ...],
     ) -> None:
         self.players = players
         self.first = first
@@ -169,13 +171,14 @@ class State:
         self.tiles = tiles
         self.hidden = hidden
         self.did = did
+        self.agg = agg  # per player, the zone aggregates (_AGGREGATES), kept up to date
         self.memo: dict[Any, Any] = {}  # derived values of this state
 
     def copy(self) -> State:
         return State(
             self.players, self.first, self.current, self.turn, self.over, self.last,
             self.pending, self.supply, self.held, self.zones, self.decks, self.market,
-            self.tiles, self.hidden, self.did,
+            self.tiles, self.hidden, self.did, self.agg,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -213,6 +216,7 @@ def new_game(players: int, seed: int, first_player: int = 0) -> State:
         tuple(tuple(0 for _ in TOKENS) for _ in range(players)),
         tuple(tuple(() for _ in range(players)) for _ in _ZONES),
         tuple(decks), tuple(market), tuple(() for _ in _TILE_SETS), frozenset(), (0,) * players,
+        (_AGGREGATE_ZERO,) * players,
     )
     tiles: list[tuple[int, ...]] = list(s.tiles)
     # editions/classic.rules:44 C-2.3
@@ -300,26 +304,31 @@ def _move(s: State, p: int, card: int, zone: int) -> None:
             s.decks = _replace(s.decks, d, deck[:-1])
         s.market = _replace(s.market, d, tuple(row))
     else:
-        s.zones = tuple(
-            _replace(z, p, tuple(k for k in z[p] if k != card)) if _ZONE_CARDS[i] else z
-            for i, z in enumerate(s.zones)
-        )
+        for z, rows in enumerate(s.zones):
+            if _ZONE_CARDS[z] and card in rows[p]:
+                s.zones = _replace(s.zones, z, _replace(rows, p, tuple(k for k in rows[p] if k != card)))
+                _count_in(s, p, z, card, -1)
     if not _ZONE_HIDES[zone] and card in s.hidden:
         s.hidden = s.hidden - {card}
     rows = s.zones[zone]
     s.zones = _replace(s.zones, zone, _replace(rows, p, (*rows[p], card)))
+    _count_in(s, p, zone, card, 1)
     s.memo = {}
 
 
 def _take_tile(s: State, p: int, tile: int, zone: int) -> None:
     """Move a tile to a zone of player p, from play or from another player."""
     s.tiles = tuple(tuple(t for t in row if t != tile) for row in s.tiles)
-    s.zones = tuple(
-        tuple(tuple(t for t in z if t != tile) for z in rows) if i == zone else rows
-        for i, rows in enumerate(s.zones)
-    )
+    for z, rows in enumerate(s.zones):
+        if not _ZONE_CARDS[z]:
+            for q, tiles in enumerate(rows):
+                if tile in tiles:
+                    rows = _replace(rows, q, tuple(t for t in tiles if t != tile))
+                    s.zones = _replace(s.zones, z, rows)
+                    _count_in(s, q, z, tile, -1)
     rows = s.zones[zone]
     s.zones = _replace(s.zones, zone, _replace(rows, p, (*rows[p], tile)))
+    _count_in(s, p, zone, tile, 1)
     s.memo = {}
 
 
@@ -490,31 +499,35 @@ def _show(value: Any, kind: str) -> str:
 # ---------------------------------------------------------- the rules
 
 
+def _count_in(s: State, p: int, zone: int, item: int, sign: int) -> None:
+    totals = list(s.agg[p])
+    if zone == Z_bought:
+        counts = list(totals[0])
+        counts[CARD_bonus[item]] += sign
+        totals[0] = tuple(counts)
+        totals[1] += sign * CARD_points[item]
+    elif zone == Z_won:
+        totals[2] += sign * TILE_points[item]
+    else:
+        return
+    s.agg = _replace(s.agg, p, tuple(totals))
+
+
 def _define_bonus(s: State, p: int) -> tuple[int, ...]:
     # editions/classic.rules:33
-    key = ('bonus', p)
-    if key in s.memo:
-        known: tuple[int, ...] = s.memo[key]
-        return known
-    value = _tally(s.zones[Z_bought][p], CARD_bonus)
-    s.memo[key] = value
+    value: tuple[int, ...] = s.agg[p][0]
     return value
 
 
 def _score(s: State, p: int) -> int:
     # editions/classic.rules:92 C-5.1
-    key = ('score', p)
-    if key in s.memo:
-        known: int = s.memo[key]
-        return known
-    value = sum([CARD_points[_i1] for _i1 in s.zones[Z_bought][p]]) + sum([TILE_points[_i2] for _i2 in s.zones[Z_won][p]])
-    s.memo[key] = value
+    value: int = s.agg[p][1] + s.agg[p][2]
     return value
 
 
 def _legal_take_distinct(s: State, p: int, out: list[Action]) -> None:
     # editions/classic.rules:50 S-3.1
-    v_open = tuple(_c3 for _c3 in COLOUR_KINDS if (s.supply[_c3] > 0))
+    v_open = tuple(_c1 for _c1 in COLOUR_KINDS if (s.supply[_c1] > 0))
     if len(v_open) > 0:
         for _v_picks, a_picks in _combinations(tuple([(x, TOKENS[x]) for x in v_open]), min(3, len(v_open))):
             out.append(('take_distinct', a_picks))
@@ -524,7 +537,7 @@ def _apply_take_distinct(s: State, p: int, action: Action) -> State:
     # editions/classic.rules:50 S-3.1
     if len(action) != 2:
         raise IllegalAction('S-3.1: take_distinct takes 1 value (picks)')
-    v_open = tuple(_c4 for _c4 in COLOUR_KINDS if (s.supply[_c4] > 0))
+    v_open = tuple(_c2 for _c2 in COLOUR_KINDS if (s.supply[_c2] > 0))
     if not len(v_open) > 0:
         raise IllegalAction('S-3.1: ' + 'no colour has tokens left in the supply')
     v_picks = _pick(_combinations(tuple([(x, TOKENS[x]) for x in v_open]), min(3, len(v_open))), action[1], 'S-3.2, S-3.1', 'picks')
@@ -693,7 +706,7 @@ def _decide_end_check(s: State, p: int, option: Any) -> None:
 def _step_end_check(s: State, p: int) -> list[Any] | None:
     # editions/classic.rules:88 S-4.4
     # editions/classic.rules:93 C-5.2
-    if any((_score(s, _p5) >= 15) for _p5 in range(s.players)):
+    if any((_score(s, _p3) >= 15) for _p3 in range(s.players)):
         s.last = True
     return None
 
@@ -708,7 +721,7 @@ _STEP_RULES: Final = ('S-4.1', 'C-4.2', 'S-4.4')
 
 def _round_ends(s: State) -> bool:
     # editions/classic.rules:99 E-6.2
-    return (all(bool(s.did[_p6] & A_pass) for _p6 in range(s.players)))
+    return (all(bool(s.did[_p4] & A_pass) for _p4 in range(s.players)))
 
 
 def _eligible(s: State, p: int) -> bool:
@@ -903,7 +916,12 @@ def from_json(data: dict[str, Any]) -> State:
             tuple(
                 sum(1 << _ACTIONS.index(a) for a in seat.get("did", ())) for seat in seats
             ),
+            (_AGGREGATE_ZERO,) * players,
         )
+        for p in range(players):
+            for z, rows in enumerate(state.zones):
+                for item in rows[p]:
+                    _count_in(state, p, z, item, 1)
     except (KeyError, TypeError, IndexError) as error:
         raise ValueError(f"not a {EDITION} state: {error!r}") from error
     return state
