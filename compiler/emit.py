@@ -14,6 +14,7 @@ import keyword
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 import attrs
 
@@ -123,7 +124,8 @@ def aggregates_in(node: object) -> list[Aggregate]:
             for item in x:
                 visit(item)
         elif attrs.has(type(x)):
-            for f in attrs.fields(type(x)):
+            kind: Any = type(x)
+            for f in attrs.fields(kind):
                 visit(getattr(x, f.name))
 
     visit(node)
