@@ -338,6 +338,15 @@ class Lowering:
         joined = " + ".join(parts)
         return joined if locations or len(parts) == 1 else f"_unique({joined})"
 
+    def distinct_pairs(self, st: m.ChooseDistinct, locals_: dict[str, str]) -> str:
+        """Code for the (engine value, action value) pairs of each combination
+        of a `choose x: N distinct from S`, cached on the values of S."""
+        count = self.expr(st.count, "p", locals_)
+        source = self.expr(st.source, "p", locals_)
+        element = st.source.type.element or m.ERROR
+        shown = "token" if element.kind in ("colour", "token") else "plain"
+        return f"_{shown}_combinations(tuple({source}), {count})"
+
     def plain_values(self, st: m.Choose | m.ChooseDistinct) -> str | None:
         """Code for a choice's values when each is its own action value
         (cards from the market or a zone), so no pairs need building."""
@@ -388,9 +397,7 @@ class Lowering:
                     if isinstance(st, m.Choose):
                         pairs = self.choice_pairs(st.sources, locals_)
                     else:
-                        count = self.expr(st.count, "p", locals_)
-                        source = self.choice_pairs((st.source,), locals_)
-                        pairs = f"_combinations(tuple({source}), {count})"
+                        pairs = self.distinct_pairs(st, locals_)
                     var, public = self.loop_names(st.name, later)
                     if plain is not None:
                         var = public = ident("v_", st.name)
@@ -509,9 +516,7 @@ class Lowering:
                     if isinstance(st, m.Choose):
                         pairs = self.choice_pairs(st.sources, locals_)
                     else:
-                        count = self.expr(st.count, "p", locals_)
-                        source = self.choice_pairs((st.source,), locals_)
-                        pairs = f"_combinations(tuple({source}), {count})"
+                        pairs = self.distinct_pairs(st, locals_)
                     var = ident("v_", st.name)
                     plain = self.plain_values(st)
                     if plain is not None:
@@ -561,8 +566,7 @@ class Lowering:
             elif isinstance(st, m.GainEach):
                 tokens = self.expr(st.tokens, "p", locals_, "s2")
                 amount = self.expr(st.amount, "p", locals_, "s2")
-                w.line(f"for kind in {tokens}:")
-                w.line(f"    _gain(s2, p, kind, {amount})")
+                w.line(f"_gain_each(s2, p, {tokens}, {amount})")
             elif isinstance(st, m.Pay):
                 w.line("_give_back(s2, p, v_pay)")
             elif isinstance(st, m.Move):
@@ -755,6 +759,9 @@ class Lowering:
                     w.line("    s.last = True")
                 w.line("return None")
                 return
+            if isinstance(step, m.TokenLimit):
+                w.line(f"if sum(s.held[p]) <= {step.limit}:")
+                w.line("    return None")
             w.line(f"options = {options_fn}(s, p)")
             w.line("if len(options) > 1:")
             w.line("    return options")

@@ -317,6 +317,20 @@ def _gain(s: State, p: int, kind: int, amount: int) -> None:
         s.memo = {}
 
 
+def _gain_each(s: State, p: int, kinds: tuple[int, ...], amount: int) -> None:
+    """`_gain` of each kind in turn, with one rebuild of the state."""
+    supply = list(s.supply)
+    held = list(s.held[p])
+    for kind in kinds:
+        n = min(amount, supply[kind], _CAP[kind] - held[kind])
+        if n > 0:
+            supply[kind] -= n
+            held[kind] += n
+    s.supply = tuple(supply)
+    s.held = _replace(s.held, p, tuple(held))
+    s.memo = {}
+
+
 def _give_back(s: State, p: int, counts: tuple[int, ...]) -> None:
     s.supply = tuple(a + b for a, b in zip(s.supply, counts, strict=True))
     s.held = _replace(s.held, p, tuple(a - b for a, b in zip(s.held[p], counts, strict=True)))
@@ -461,13 +475,21 @@ def _tally(cards: tuple[int, ...], column: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _combinations(pairs: tuple[tuple[Any, Any], ...], count: int) -> list[tuple[Any, Any]]:
+def _token_combinations(values: tuple[int, ...], count: int) -> list[tuple[Any, Any]]:
+    """Each combination of token kinds, with its action value (names)."""
     if count < 0:
         return []
     return [
-        (tuple(x for x, _ in combo), tuple(y for _, y in combo))
-        for combo in itertools.combinations(pairs, count)
+        (combo, tuple(TOKENS[v] for v in combo)) for combo in itertools.combinations(values, count)
     ]
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_combinations(values: tuple[int, ...], count: int) -> list[tuple[Any, Any]]:
+    """Each combination of cards or tiles (their numbers are their action values)."""
+    if count < 0:
+        return []
+    return [(combo, combo) for combo in itertools.combinations(values, count)]
 
 
 def _unique(pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
@@ -573,7 +595,7 @@ def _legal_take_distinct(s: State, p: int, out: list[Action]) -> None:
     # editions/classic.rules:50 S-3.1
     v_open = tuple(_c1 for _c1 in COLOUR_KINDS if (s.supply[_c1] > 0))
     if len(v_open) > 0:
-        for _v_picks, a_picks in _combinations(tuple([(x, TOKENS[x]) for x in v_open]), min(3, len(v_open))):
+        for _v_picks, a_picks in _token_combinations(tuple(v_open), min(3, len(v_open))):
             out.append(('take_distinct', a_picks))
 
 
@@ -584,10 +606,9 @@ def _apply_take_distinct(s: State, p: int, action: Action) -> State:
     v_open = tuple(_c2 for _c2 in COLOUR_KINDS if (s.supply[_c2] > 0))
     if not len(v_open) > 0:
         raise IllegalAction('S-3.1: ' + 'no colour has tokens left in the supply')
-    v_picks = _pick(_combinations(tuple([(x, TOKENS[x]) for x in v_open]), min(3, len(v_open))), action[1], 'S-3.2, S-3.1', 'picks')
+    v_picks = _pick(_token_combinations(tuple(v_open), min(3, len(v_open))), action[1], 'S-3.2, S-3.1', 'picks')
     s2 = s.copy()
-    for kind in v_picks:
-        _gain(s2, p, kind, 1)
+    _gain_each(s2, p, v_picks, 1)
     return _done(s2, p, A_take_distinct)
 
 
@@ -734,6 +755,8 @@ def _decide_token_limit(s: State, p: int, option: Any) -> None:
 
 def _step_token_limit(s: State, p: int) -> list[Any] | None:
     # editions/classic.rules:85 S-4.1
+    if sum(s.held[p]) <= 10:
+        return None
     options = _options_token_limit(s, p)
     if len(options) > 1:
         return options
