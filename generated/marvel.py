@@ -525,21 +525,38 @@ def _pick_payment(
     if isinstance(given, list):
         given = tuple(given)
     if (
-        isinstance(given, tuple)
-        and len(given) == len(TOKENS)
-        and all(type(n) is int and n >= 0 for n in given)
-        and all(given[c] <= price[c] and given[c] <= held[c] for c in COLOUR_KINDS)
-        and all(given[t] == 0 for t in range(len(COLOUR_KINDS), len(TOKENS)) if t != _WILD)
-        and (_WILD < 0 or given[_WILD] <= held[_WILD])
-        and sum(price[c] - given[c] for c in COLOUR_KINDS) == (given[_WILD] if _WILD >= 0 else 0)
+        type(given) is tuple
+        and len(given) == 7
+        and type(given[0]) is int
+        and 0 <= given[0] <= price[0]
+        and given[0] <= held[0]
+        and type(given[1]) is int
+        and 0 <= given[1] <= price[1]
+        and given[1] <= held[1]
+        and type(given[2]) is int
+        and 0 <= given[2] <= price[2]
+        and given[2] <= held[2]
+        and type(given[3]) is int
+        and 0 <= given[3] <= price[3]
+        and given[3] <= held[3]
+        and type(given[4]) is int
+        and 0 <= given[4] <= price[4]
+        and given[4] <= held[4]
+        and type(given[5]) is int
+        and 0 <= given[5] <= held[5]
+        and type(given[6]) is int
+        and given[6] == 0
+        and price[0] - given[0] + price[1] - given[1] + price[2] - given[2] + price[3] - given[3] + price[4] - given[4] == given[5]
     ):
         payment: tuple[int, ...] = given
         return payment
     options = _payments(held, price)
     if not options:
         raise IllegalAction(f"{rule}: the player cannot pay for this")
-    raise IllegalAction(f"{rule}: {given!r} is not a way to pay here; the ways are "
-                        + "; ".join(repr(o) for o in options))
+    raise IllegalAction(
+        f"{rule}: {given!r} is not a way to pay here; the ways are "
+        + "; ".join(repr(o) for o in options)
+    )
 
 
 def _show(value: Any, kind: str) -> str:
