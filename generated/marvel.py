@@ -297,11 +297,9 @@ def _replace(rows: tuple[Any, ...], index: int, row: Any) -> tuple[Any, ...]:
 
 def _market(s: State) -> tuple[int, ...]:
     """The face-up cards: tier ascending, slot order."""
-    cards: tuple[int, ...] | None = s.memo.get("market")
-    if cards is None:
-        cards = tuple(k for row in s.market for k in row if k >= 0)
-        s.memo["market"] = cards
-    return cards
+    rows = s.market
+    cards = rows[0] + rows[1] + rows[2]
+    return tuple(k for k in cards if k >= 0) if -1 in cards else cards
 
 
 def _deck_tops(s: State) -> list[tuple[int, Any]]:
