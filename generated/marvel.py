@@ -330,8 +330,28 @@ def _gain_each(s: State, p: int, kinds: tuple[int, ...], amount: int) -> None:
 
 
 def _give_back(s: State, p: int, counts: tuple[int, ...]) -> None:
-    s.supply = tuple(a + b for a, b in zip(s.supply, counts, strict=True))
-    s.held = _replace(s.held, p, tuple(a - b for a, b in zip(s.held[p], counts, strict=True)))
+    """Tokens from player p to the supply (a payment or a return)."""
+    supply = s.supply
+    held = s.held[p]
+    s.supply = (
+        supply[0] + counts[0],
+        supply[1] + counts[1],
+        supply[2] + counts[2],
+        supply[3] + counts[3],
+        supply[4] + counts[4],
+        supply[5] + counts[5],
+        supply[6] + counts[6],
+    )
+    held = (
+        held[0] - counts[0],
+        held[1] - counts[1],
+        held[2] - counts[2],
+        held[3] - counts[3],
+        held[4] - counts[4],
+        held[5] - counts[5],
+        held[6] - counts[6],
+    )
+    s.held = _replace(s.held, p, held)
     s.memo = {}
 
 
