@@ -146,6 +146,7 @@ class Lowering:
                 for kind, _, _ in self.names.aggregates
             ),
             "action_names": tuple(a.name for a in e.actions),
+            "ending_rules": ", ".join(i for ending in e.endings for i in ending.rule_ids),
         }
 
     @staticmethod

@@ -154,6 +154,7 @@ _AGGREGATE_ZERO: Final[tuple[Any, ...]] = (0, (0, 0, 0, 0, 0), 0, 0)
 
 # Actions, each with a bit for `did`.
 _ACTIONS: Final = ('take_distinct', 'take_two', 'reserve', 'buy', 'pass')
+_ENDING_RULES: Final = 'E-6.2, M-5.3, M-5.5'  # the rules that end a game
 A_take_distinct: Final = 1
 A_take_two: Final = 2
 A_reserve: Final = 4
@@ -880,7 +881,7 @@ def legal_actions(s: State) -> list[Action]:
 def apply(s: State, action: Action) -> State:
     """The state after the action; the given state is unchanged."""
     if s.over:
-        raise IllegalAction("the game is over")
+        raise IllegalAction(f"{_ENDING_RULES}: the game is over")
     if not isinstance(action, tuple) or not action or not isinstance(action[0], str):
         raise IllegalAction(f"not an action: {action!r}")
     p = s.current
