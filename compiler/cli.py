@@ -1,7 +1,9 @@
 """The command line: `splendor-rules SUBCOMMAND`.
 
-Exit codes: 0 all is well, 1 the input (a rule file, a record) is wrong,
-2 the command line itself is wrong (click's convention for usage errors).
+Exit codes: 0 all is well, 1 the input is wrong (a rule file with mistakes,
+a record whose expectations fail), 2 the command line is wrong (click's
+convention for usage errors) or a record is unreadable, so nothing could be
+checked.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 import click
 
+from compiler import records
 from compiler.codegen import BuildError, build_all
 from compiler.pipeline import (
     Compiled,
@@ -241,3 +244,7 @@ def bench(
         for count in counts:
             ratio = rates["generated", count] / rates["interpreted", count]
             click.echo(f"generated engine is {ratio:.1f}x the interpreter with {count} players")
+
+
+main.add_command(records.play)
+main.add_command(records.replay)

@@ -153,8 +153,10 @@ class InterpretedEngine:
     def new_game(self, players: int, seed: int, first_player: int = 0) -> State:
         """The setup of docs/engine.md, with the random calls in its order."""
         if players not in self.PLAYERS:
-            raise ValueError(f"{self.EDITION} is for {self.PLAYERS.start} to "
-                             f"{self.PLAYERS.stop - 1} players, not {players}")
+            raise ValueError(
+                f"{self.EDITION} is for {self.PLAYERS.start} to "
+                f"{self.PLAYERS.stop - 1} players, not {players}"
+            )
         if not 0 <= first_player < players:
             raise ValueError(f"first player {first_player} is not a seat of {players} players")
         rng = random.Random(seed)
@@ -167,15 +169,26 @@ class InterpretedEngine:
             decks.append(tuple(deck))
             market.append(tuple(slots))
         state = State(
-            players=players, first_player=first_player, current=first_player, turn=0,
-            over=False, last_round=False, pending=None,
+            players=players,
+            first_player=first_player,
+            current=first_player,
+            turn=0,
+            over=False,
+            last_round=False,
+            pending=None,
             supply=tuple(t.supply[players] for t in self.model.tokens),
-            decks=tuple(decks), market=tuple(market),
-            tiles=tuple(() for _ in self.model.tile_sets), hidden=(),
+            decks=tuple(decks),
+            market=tuple(market),
+            tiles=tuple(() for _ in self.model.tile_sets),
+            hidden=(),
             seats=tuple(
-                Seat(tokens=(0,) * len(self.TOKENS),
-                     zones=tuple(() for _ in self.model.zones), did=())
-                for _ in range(players)),
+                Seat(
+                    tokens=(0,) * len(self.TOKENS),
+                    zones=tuple(() for _ in self.model.zones),
+                    did=(),
+                )
+                for _ in range(players)
+            ),
         )
         tiles = list(state.tiles)
         for reveal in self.model.reveals:
@@ -185,14 +198,14 @@ class InterpretedEngine:
             if table.sides_by is None:
                 order = list(numbers)
                 rng.shuffle(order)
-                kept = order[:max(0, min(wanted, len(order)))]
+                kept = order[: max(0, min(wanted, len(order)))]
             else:
                 physical: dict[Value, list[int]] = {}
                 for number, row in zip(numbers, table.rows, strict=True):
                     physical.setdefault(row[table.sides_by], []).append(number)
                 shuffled = list(physical.values())
                 rng.shuffle(shuffled)
-                chosen = shuffled[:max(0, min(wanted, len(shuffled)))]
+                chosen = shuffled[: max(0, min(wanted, len(shuffled)))]
                 kept = [faces[rng.randrange(len(faces))] for faces in chosen]
             tiles[self._set_index[reveal.tiles]] = tuple(kept)
         return evolve(state, tiles=tuple(tiles))
@@ -206,23 +219,28 @@ class InterpretedEngine:
         return state.over
 
     def scores(self, state: State) -> tuple[int, ...]:
-        return tuple(int(self._definition(self.model.score, state, p))
-                     for p in range(state.players))
+        return tuple(
+            int(self._definition(self.model.score, state, p)) for p in range(state.players)
+        )
 
     def winners(self, state: State) -> frozenset[int]:
         """Players for whom `among` holds, best on every key in order."""
         if not state.over:
             return frozenset()
         rule = self.model.winners
-        among = [p for p in range(state.players)
-                 if rule.among is None or self._holds(rule.among, Env(state, p))]
+        among = [
+            p
+            for p in range(state.players)
+            if rule.among is None or self._holds(rule.among, Env(state, p))
+        ]
         if not among:
             return frozenset()
 
         def rank(player: int) -> tuple[int, ...]:
             values = (int(self.evaluate(k.value, Env(state, player))) for k in rule.keys)
-            return tuple(v if k.order == "highest" else -v
-                         for k, v in zip(rule.keys, values, strict=True))
+            return tuple(
+                v if k.order == "highest" else -v for k, v in zip(rule.keys, values, strict=True)
+            )
 
         best = max(rank(p) for p in among)
         return frozenset(p for p in among if rank(p) == best)
@@ -236,8 +254,12 @@ class InterpretedEngine:
         if state.pending is not None:
             _, step = self._steps[state.pending]
             return [(step.name, option) for option in self._decision_options(state, step)]
-        found = [action for a in self.model.actions if a.body is not None
-                 for action in self._ways(a, state)]
+        found = [
+            action
+            for a in self.model.actions
+            if a.body is not None
+            for action in self._ways(a, state)
+        ]
         if not found and self._fallback is not None:
             return [(self._fallback.name,)]
         return found
@@ -248,20 +270,20 @@ class InterpretedEngine:
         assert action.body is not None
         part = [st for st in action.body if isinstance(st, _CHOICES)]
 
-        def walk(index: int, env: Env, values: tuple[Value, ...],
-                 payment: tuple[int, ...] | None) -> Iterator[Action]:
+        def walk(
+            index: int, env: Env, values: tuple[Value, ...], payment: tuple[int, ...] | None
+        ) -> Iterator[Action]:
             if index == len(part):
-                yield (action.name, *values) if payment is None else (
-                    action.name, *values, payment)
+                yield (action.name, *values) if payment is None else (action.name, *values, payment)
                 return
             st = part[index]
             if isinstance(st, m.Let):
-                yield from walk(index + 1, env.bind(st.name, self.evaluate(st.value, env)),
-                                values, payment)
+                yield from walk(
+                    index + 1, env.bind(st.name, self.evaluate(st.value, env)), values, payment
+                )
             elif isinstance(st, m.Choose | m.ChooseDistinct):
                 for shown, value in self._options(st, env):
-                    yield from walk(index + 1, env.bind(st.name, value), (*values, shown),
-                                    payment)
+                    yield from walk(index + 1, env.bind(st.name, value), (*values, shown), payment)
             elif isinstance(st, m.Require):
                 if self._holds(st.condition, env):
                     yield from walk(index + 1, env, values, payment)
@@ -272,9 +294,7 @@ class InterpretedEngine:
 
         yield from walk(0, Env(state, state.current), (), None)
 
-    def _options(
-        self, st: m.Choose | m.ChooseDistinct, env: Env
-    ) -> list[tuple[Value, Value]]:
+    def _options(self, st: m.Choose | m.ChooseDistinct, env: Env) -> list[tuple[Value, Value]]:
         """A choice's values, in the spec's order: each as the move shows it
         and as the names bind it (a deck top is shown as ("deck", tier) but
         binds the card itself)."""
@@ -291,8 +311,10 @@ class InterpretedEngine:
         if count < 0 or count > len(elements):
             return []
         element_type = st.source.type.element
-        return [(tuple(self._shown(x, element_type, env.state) for x in combo), combo)
-                for combo in itertools.combinations(elements, count)]
+        return [
+            (tuple(self._shown(x, element_type, env.state) for x in combo), combo)
+            for combo in itertools.combinations(elements, count)
+        ]
 
     def _shown(self, value: Value, type_: m.Type | None, state: State) -> Value:
         """A chosen element as a move shows it: a card on top of its deck is
@@ -313,8 +335,9 @@ class InterpretedEngine:
         held = self._seat(env).tokens
         colour_index = [self._token[c] for c in self.COLOURS]
         wild = held[self._wild] if self._wild is not None else 0
-        ranges = [range(max(0, p - held[i]), p + 1)
-                  for p, i in zip(price, colour_index, strict=True)]
+        ranges = [
+            range(max(0, p - held[i]), p + 1) for p, i in zip(price, colour_index, strict=True)
+        ]
         payments = []
         for split in itertools.product(*ranges):
             if sum(split) > wild:
@@ -339,16 +362,21 @@ class InterpretedEngine:
         total = sum(held)
         if total <= step.limit:
             return []
-        returnable = [h if self._kinds[k].returnable else 0
-                      for k, h in zip(self.TOKENS, held, strict=True)]
+        returnable = [
+            h if self._kinds[k].returnable else 0 for k, h in zip(self.TOKENS, held, strict=True)
+        ]
         excess = min(total - step.limit, sum(returnable))
-        return [r for r in itertools.product(*(range(h + 1) for h in returnable))
-                if sum(r) == excess]
+        return [
+            r for r in itertools.product(*(range(h + 1) for h in returnable)) if sum(r) == excess
+        ]
 
     def _claimable(self, state: State, step: m.Claim) -> list[int]:
         env = Env(state, state.current)
-        return [t for t in state.tiles[self._set_index[step.tiles]]
-                if self._holds(step.condition, env.bind(step.variable, t))]
+        return [
+            t
+            for t in state.tiles[self._set_index[step.tiles]]
+            if self._holds(step.condition, env.bind(step.variable, t))
+        ]
 
     # ------------------------------------------------------------ apply
 
@@ -364,8 +392,9 @@ class InterpretedEngine:
         if state.pending is not None:
             index, step = self._steps[state.pending]
             if name != step.name:
-                raise IllegalAction(f"{_ids(step)}: the decision '{step.name}' is pending; "
-                                    f"'{name}' must wait")
+                raise IllegalAction(
+                    f"{_ids(step)}: the decision '{step.name}' is pending; '{name}' must wait"
+                )
             return self._decide(state, index, step, action)
         if name in self._steps:
             _, step = self._steps[name]
@@ -376,10 +405,12 @@ class InterpretedEngine:
         if definition.body is None:
             if len(action) != 1:
                 raise IllegalAction(f"{_ids(definition)}: '{name}' takes no values")
-            if any(True for a in self.model.actions if a.body is not None
-                   for _ in self._ways(a, state)):
-                raise IllegalAction(f"{_ids(definition)}: '{name}' is legal only when no "
-                                    "other action is")
+            if any(
+                True for a in self.model.actions if a.body is not None for _ in self._ways(a, state)
+            ):
+                raise IllegalAction(
+                    f"{_ids(definition)}: '{name}' is legal only when no other action is"
+                )
             after = state
         else:
             env, payment = self._check(definition, state, action)
@@ -402,9 +433,11 @@ class InterpretedEngine:
         pays = any(isinstance(st, m.Pay) for st in part)
         wanted = len(choices) + int(pays)
         if len(given) - 1 != wanted:
-            raise IllegalAction(f"{_ids(action)}: '{action.name}' takes {wanted} value(s) "
-                                f"after its name, not {len(given) - 1}")
-        values = iter(given[1:len(choices) + 1])
+            raise IllegalAction(
+                f"{_ids(action)}: '{action.name}' takes {wanted} value(s) "
+                f"after its name, not {len(given) - 1}"
+            )
+        values = iter(given[1 : len(choices) + 1])
         payment = given[-1] if pays else None
         env = Env(state, state.current)
         for st in part:
@@ -414,22 +447,27 @@ class InterpretedEngine:
                 value = next(values)
                 match = [bound for shown, bound in self._options(st, env) if _same(shown, value)]
                 if not match:
-                    raise IllegalAction(f"{_ids(st)}: {self._describe(st, value)} is not one "
-                                        "you may choose here")
+                    raise IllegalAction(
+                        f"{_ids(st)}: {self._describe(st, value)} is not one you may choose here"
+                    )
                 env = env.bind(st.name, match[0])
             elif isinstance(st, m.Require):
                 self._require(st, env)
             else:
                 assert isinstance(st, m.Pay)
                 if not any(_same(payment, way) for way in self._payments(st, env)):
-                    raise IllegalAction(f"{_ids(st)}: paying {self._counts(payment)} is not a "
-                                        "valid payment here")
+                    self._refuse_kind(payment, "special", _ids(st), "never pays")
+                    raise IllegalAction(
+                        f"{_ids(st)}: paying {self._counts(payment)} is not a valid payment here"
+                    )
         return env, payment
 
     def _require(self, st: m.Require, env: Env) -> None:
         if not self._holds(st.condition, env):
-            message = "".join(part if isinstance(part, str) else _show(self.evaluate(part, env))
-                              for part in st.message)
+            message = "".join(
+                part if isinstance(part, str) else _show(self.evaluate(part, env))
+                for part in st.message
+            )
             raise IllegalAction(f"{_ids(st)}: {message}")
 
     def _describe(self, st: m.Choose | m.ChooseDistinct, value: Value) -> str:
@@ -456,6 +494,21 @@ class InterpretedEngine:
         shown = [f"{n} {k}" for k, n in zip(self.TOKENS, counts, strict=True) if n]
         return ", ".join(shown) or "nothing"
 
+    def _refuse_kind(self, counts: object, what: str, ids: str, reason: str) -> None:
+        """Refuse counts that use a token kind the rules keep out (one that
+        never pays, or is never returned), citing that kind's own rule."""
+        if not isinstance(counts, tuple) or len(counts) != len(self.TOKENS):
+            return
+        for kind, n in zip(self.model.tokens, counts, strict=True):
+            if not (isinstance(n, int) and n > 0):
+                continue
+            if what == "special" and kind.role == "special" and kind.rule_ids:
+                raise IllegalAction(f"{', '.join(kind.rule_ids)}, {ids}: {kind.name} {reason}")
+            if what == "returned" and not kind.returnable and kind.returnable_ids:
+                raise IllegalAction(
+                    f"{', '.join(kind.returnable_ids)}, {ids}: {kind.name} {reason}"
+                )
+
     def _decide(self, state: State, index: int, step: m.Step, action: Action) -> State:
         """Apply the pending decision, then the steps after it."""
         if len(action) != 2:
@@ -464,21 +517,24 @@ class InterpretedEngine:
         if isinstance(step, m.TokenLimit):
             options = self._returns(state, step)
             if not any(_same(value, o) for o in options):
-                raise IllegalAction(f"{_ids(step)}: returning {self._counts(value)} is not an "
-                                    f"option; return {sum(options[0])} token(s) in all")
+                self._refuse_kind(value, "returned", _ids(step), "is never returned")
+                raise IllegalAction(
+                    f"{_ids(step)}: returning {self._counts(value)} is not an "
+                    f"option; return {sum(options[0])} token(s) in all"
+                )
             state = self._give_back(state, value)
         else:
             assert isinstance(step, m.Claim)
             if not any(_same(value, t) for t in self._claimable(state, step)):
-                raise IllegalAction(f"{_ids(step)}: tile {value!r} is not one you may "
-                                    "claim here")
+                raise IllegalAction(f"{_ids(step)}: tile {value!r} is not one you may claim here")
             state = self._claim(state, step, value)
         return self._end_turn(evolve(state, pending=None), index + 1)
 
     # ---------------------------------------------------------- effects
 
-    def _run(self, statements: Sequence[m.Statement], env: Env,
-             payment: tuple[int, ...] | None) -> Env:
+    def _run(
+        self, statements: Sequence[m.Statement], env: Env, payment: tuple[int, ...] | None
+    ) -> Env:
         """Run effects in order; each sees the state the previous left."""
         for st in statements:
             if isinstance(st, m.Let):
@@ -486,8 +542,9 @@ class InterpretedEngine:
             elif isinstance(st, m.Require):  # inside an `if` (the checker allows it)
                 self._require(st, env)
             elif isinstance(st, m.Gain):
-                env = env.at(self._gain(env, self.evaluate(st.token, env),
-                                        self.evaluate(st.amount, env)))
+                env = env.at(
+                    self._gain(env, self.evaluate(st.token, env), self.evaluate(st.amount, env))
+                )
             elif isinstance(st, m.GainEach):
                 amount = self.evaluate(st.amount, env)
                 for kind in self.evaluate(st.tokens, env):
@@ -532,8 +589,9 @@ class InterpretedEngine:
         supply = list(state.supply)
         tokens[kind] += n
         supply[kind] -= n
-        return evolve(self._with_seat(state, player, evolve(seat, tokens=tuple(tokens))),
-                      supply=tuple(supply))
+        return evolve(
+            self._with_seat(state, player, evolve(seat, tokens=tuple(tokens))), supply=tuple(supply)
+        )
 
     def _move(self, env: Env, card: int, zone: str) -> State:
         """Move a card into the player's zone, then run the triggers and
@@ -546,8 +604,7 @@ class InterpretedEngine:
         hidden = tuple(c for c in state.hidden if c != card)
         if from_deck and self._zones[zone].hidden_from_deck:
             hidden += (card,)
-        state = evolve(self._with_seat(state, q, evolve(seat, zones=tuple(zones))),
-                       hidden=hidden)
+        state = evolve(self._with_seat(state, q, evolve(seat, zones=tuple(zones))), hidden=hidden)
         for trigger in self.model.triggers:
             if trigger.zone == zone:
                 state = self._run(trigger.body, Env(state, q, {trigger.card: card}), None).state
@@ -567,8 +624,11 @@ class InterpretedEngine:
                 if self.model.market.refill and deck:
                     refill, deck = deck[-1], deck[:-1]
                 slots = tuple(refill if c == card else c for c in row)
-                return evolve(state, market=self._replace(state.market, t, slots),
-                              decks=self._replace(state.decks, t, deck)), False
+                return evolve(
+                    state,
+                    market=self._replace(state.market, t, slots),
+                    decks=self._replace(state.decks, t, deck),
+                ), False
         for t, deck in enumerate(state.decks):
             if deck and deck[-1] == card:
                 return evolve(state, decks=self._replace(state.decks, t, deck[:-1])), True
@@ -623,16 +683,19 @@ class InterpretedEngine:
                 elif options:
                     assert isinstance(step, m.Claim)
                     state = self._claim(state, step, options[0])
-            elif any(e.mode == "once" and self._holds(e.condition, Env(state, None))
-                     for e in self.model.endings):
+            elif any(
+                e.mode == "once" and self._holds(e.condition, Env(state, None))
+                for e in self.model.endings
+            ):
                 state = evolve(state, last_round=True)
         after = (q + 1) % state.players
         state = evolve(state, current=after, turn=state.turn + 1, pending=None)
         if after != state.first_player:
             return state
-        if state.last_round or any(e.mode == "at_round_end"
-                                   and self._holds(e.condition, Env(state, None))
-                                   for e in self.model.endings):
+        if state.last_round or any(
+            e.mode == "at_round_end" and self._holds(e.condition, Env(state, None))
+            for e in self.model.endings
+        ):
             return evolve(state, over=True)
         return evolve(state, seats=tuple(evolve(s, did=()) for s in state.seats))
 
@@ -663,8 +726,9 @@ class InterpretedEngine:
             operand = self.evaluate(expr.operand, env)
             return -operand if expr.op == "-" else not operand
         if isinstance(expr, m.Binary):
-            return self._binary(expr.op, self.evaluate(expr.left, env),
-                                self.evaluate(expr.right, env))
+            return self._binary(
+                expr.op, self.evaluate(expr.left, env), self.evaluate(expr.right, env)
+            )
         if isinstance(expr, m.Logic):
             if expr.op == "and":
                 return all(self._holds(o, env) for o in expr.operands)
@@ -673,11 +737,13 @@ class InterpretedEngine:
             chosen = expr.then if self._holds(expr.condition, env) else expr.otherwise
             return self.evaluate(chosen, env)
         if isinstance(expr, m.Filter):
-            return tuple(x for x in self.evaluate(expr.source, env)
-                         if self._holds(expr.condition, env.bind(expr.variable, x)))
+            return tuple(
+                x
+                for x in self.evaluate(expr.source, env)
+                if self._holds(expr.condition, env.bind(expr.variable, x))
+            )
         if isinstance(expr, m.PerColour):
-            return tuple(self.evaluate(expr.body, env.bind(expr.variable, c))
-                         for c in self.COLOURS)
+            return tuple(self.evaluate(expr.body, env.bind(expr.variable, c)) for c in self.COLOURS)
         if isinstance(expr, m.Quantifier):
             if expr.variable is None:  # over the players: each in turn is in context
                 envs = [env.of(p) for p in range(env.state.players)]
@@ -799,7 +865,7 @@ class InterpretedEngine:
 
     @staticmethod
     def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-        return (*items[:index], value, *items[index + 1:])
+        return (*items[:index], value, *items[index + 1 :])
 
     def _with_seat(self, state: State, player: int, seat: Seat) -> State:
         return evolve(state, seats=self._replace(state.seats, player, seat))
@@ -820,23 +886,27 @@ class InterpretedEngine:
             "supply": dict(zip(self.TOKENS, state.supply, strict=True)),
             "decks": {str(t): list(d) for t, d in zip(self._tiers, state.decks, strict=True)},
             "market": {str(t): list(r) for t, r in zip(self._tiers, state.market, strict=True)},
-            "tiles": {s.name: list(t)
-                      for s, t in zip(self.model.tile_sets, state.tiles, strict=True)},
+            "tiles": {
+                s.name: list(t) for s, t in zip(self.model.tile_sets, state.tiles, strict=True)
+            },
             "hidden": sorted(state.hidden),
             "seats": [
-                {"tokens": self._nonzero(seat.tokens),
-                 "zones": {z.name: list(c)
-                           for z, c in zip(self.model.zones, seat.zones, strict=True)},
-                 "did": list(seat.did)}
-                for seat in state.seats],
+                {
+                    "tokens": self._nonzero(seat.tokens),
+                    "zones": {
+                        z.name: list(c) for z, c in zip(self.model.zones, seat.zones, strict=True)
+                    },
+                    "did": list(seat.did),
+                }
+                for seat in state.seats
+            ],
         }
 
     def from_json(self, data: Json) -> State:
         """A state from its JSON form; ValueError if it is not one."""
         try:
             if data["edition"] != self.EDITION:
-                raise ValueError(f"a state of edition '{data['edition']}', not "
-                                 f"'{self.EDITION}'")
+                raise ValueError(f"a state of edition '{data['edition']}', not '{self.EDITION}'")
             if len(data["seats"]) != data["players"]:
                 raise ValueError(f"{data['players']} players but {len(data['seats'])} seats")
             if data["pending"] is not None and data["pending"] not in self._steps:
@@ -851,17 +921,24 @@ class InterpretedEngine:
                 pending=data["pending"],
                 supply=tuple(int(data["supply"][k]) for k in self.TOKENS),
                 decks=tuple(tuple(int(c) for c in data["decks"][str(t)]) for t in self._tiers),
-                market=tuple(tuple(None if c is None else int(c)
-                                   for c in data["market"][str(t)]) for t in self._tiers),
-                tiles=tuple(tuple(int(t) for t in data["tiles"][s.name])
-                            for s in self.model.tile_sets),
+                market=tuple(
+                    tuple(None if c is None else int(c) for c in data["market"][str(t)])
+                    for t in self._tiers
+                ),
+                tiles=tuple(
+                    tuple(int(t) for t in data["tiles"][s.name]) for s in self.model.tile_sets
+                ),
                 hidden=tuple(int(c) for c in data["hidden"]),
                 seats=tuple(
-                    Seat(tokens=self._counts_from(seat["tokens"]),
-                         zones=tuple(tuple(int(c) for c in seat["zones"][z.name])
-                                     for z in self.model.zones),
-                         did=tuple(str(a) for a in seat["did"]))
-                    for seat in data["seats"]),
+                    Seat(
+                        tokens=self._counts_from(seat["tokens"]),
+                        zones=tuple(
+                            tuple(int(c) for c in seat["zones"][z.name]) for z in self.model.zones
+                        ),
+                        did=tuple(str(a) for a in seat["did"]),
+                    )
+                    for seat in data["seats"]
+                ),
             )
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"not a {self.EDITION} state: {error!r}") from error
@@ -877,9 +954,13 @@ class InterpretedEngine:
                 return {_DECK: self._tier(card)}
             return card
 
-        owners = {c: p for p, seat in enumerate(state.seats)
-                  for z, cards in zip(self.model.zones, seat.zones, strict=True)
-                  if z.content == "cards" for c in cards}
+        owners = {
+            c: p
+            for p, seat in enumerate(state.seats)
+            for z, cards in zip(self.model.zones, seat.zones, strict=True)
+            if z.content == "cards"
+            for c in cards
+        }
         for p, seat in enumerate(data["seats"]):
             for z in self.model.zones:
                 if z.content == "cards":

@@ -116,6 +116,12 @@ class Lowering:
             "wild": wild,
             "returnable": tuple(t.returnable for t in tokens),
             "caps": tuple(t.cap if t.cap is not None else 1_000_000 for t in tokens),
+            "never_pays": tuple(
+                ", ".join(t.rule_ids) if t.role == "special" else "" for t in tokens
+            ),
+            "never_returned": tuple(
+                "" if t.returnable else ", ".join(t.returnable_ids) for t in tokens
+            ),
             "supply": [(n, tuple(t.supply.get(n, 0) for t in tokens)) for n in counts],
             "cards_file": self.shown(e.cards.file),
             "card_columns": [

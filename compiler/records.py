@@ -81,7 +81,7 @@ CHECK_KEYS = (
     "seen_by",
 )
 _IDS = re.compile(r"^\s*([A-Z]+-\d+(?:\.\d+)*[a-z]?(?:\s*,\s*[A-Z]+-\d+(?:\.\d+)*[a-z]?)*)\s*:")
-_SHORT_TOKEN = re.compile(r"\s*(\[|\]|\{|\}|,|:|-?\d+|[A-Za-z_][A-Za-z0-9_.'-]*)")
+_SHORT_TOKEN = re.compile(r"\s*(\[|\]|\{|\}|,|:|-?\d+|[A-Za-z_]\w*)")
 
 
 class RecordError(Exception):
@@ -208,10 +208,12 @@ def engine(edition: str, kind: str = "generated") -> Engine:
         raise RecordError(f"unknown edition {edition!r}; the editions are {', '.join(known)}")
     if kind == "generated":
         return importlib.import_module("generated").load_edition(edition)
+    if kind != "interpreted":
+        raise RecordError(f"unknown engine kind {kind!r}: generated or interpreted")
     try:
         interpreter = importlib.import_module("compiler.interpreter")
         return interpreter.load_interpreted(edition)
-    except (ImportError, AttributeError, ValueError) as error:
+    except Exception as error:  # optional and maybe unfinished: report, never crash
         raise RecordError(f"the interpreted engine is not available: {error}") from error
 
 
@@ -279,7 +281,7 @@ def parse_short(text: str, cat: Catalog) -> dict[str, Json]:
             if i >= len(rest):
                 raise RecordError(f"unclosed {{ in action {text!r}")
             return counts, i + 1
-        if token == "deck" and i + 2 < len(rest) + 1 and rest[i + 1 : i + 2] == [":"]:
+        if token == "deck" and rest[i + 1 : i + 2] == [":"]:
             if i + 2 >= len(rest) or not _is_number(rest[i + 2]):
                 raise RecordError(f"write a deck top as deck:TIER in {text!r}")
             return {"deck": int(rest[i + 2])}, i + 3
@@ -388,9 +390,11 @@ def _check_value(value: Json, kind: str, cat: Catalog, what: str) -> None:
 
 def action_data(step: Json, cat: Catalog) -> dict[str, Json]:
     """A step's action in JSON form, validated: known name, every choice
-    given with a value of its kind, no stray key."""
+    given with a value of its kind, no stray key. A set of token kinds may be
+    written in any order: it is put in the edition's token order, the order
+    the engines give it in."""
     if isinstance(step, str):
-        return parse_short(step, cat)
+        step = parse_short(step, cat)
     if not isinstance(step, dict):
         raise RecordError(f"a step is an action object or a short-form string, not {step!r}")
     if "do" in step:
@@ -411,6 +415,8 @@ def action_data(step: Json, cat: Catalog) -> dict[str, Json]:
         if choice not in data:
             raise RecordError(f"{name} needs a value for {choice!r}")
         _check_value(data[choice], kind, cat, f"{name} {choice}")
+        if kind in ("set:colour", "set:token"):
+            data[choice] = sorted(data[choice], key=cat.tokens.index)
     return data
 
 
@@ -432,13 +438,13 @@ def canonical(action: tuple[Any, ...], eng: Engine) -> dict[str, Json]:
 # ------------------------------------------------------------------ setup
 
 
-def _seat_index(key: Json, players: int) -> int:
+def _seat_index(key: Json, players: int, what: str) -> int:
     try:
         seat = int(key)
     except (TypeError, ValueError):
-        raise RecordError(f"setup: seat {key!r} is not a seat number") from None
+        raise RecordError(f"{what}: seat {key!r} is not a seat number") from None
     if not 0 <= seat < players or isinstance(key, bool):
-        raise RecordError(f"setup: seat {key!r} is not a seat of {players} players")
+        raise RecordError(f"{what}: seat {key!r} is not a seat of {players} players")
     return seat
 
 
@@ -448,7 +454,7 @@ def _seats(patch: Json, players: int, what: str) -> dict[int, Json]:
             raise RecordError(f"{what}: {len(patch)} seats for {players} players")
         return dict(enumerate(patch))
     if isinstance(patch, dict):
-        return {_seat_index(key, players): value for key, value in patch.items()}
+        return {_seat_index(key, players, what): value for key, value in patch.items()}
     raise RecordError(f"{what} must be a list or an object keyed by seat")
 
 
@@ -848,7 +854,11 @@ def _add_checks(record: Record, k: int, checks: Json, cat: Catalog, eng: Engine)
                 _check_counts(value, cat, f"expect holdings {seat} tokens")
             elif key not in cat.zones:
                 raise RecordError(f"expect holdings {seat}: no key {key!r}")
-    record.checks.setdefault(k, {}).update(checks)
+    known = record.checks.setdefault(k, {})
+    for key, value in checks.items():
+        if key in known and known[key] != value:
+            raise RecordError(f"expect after step {k}: two different {key} checks")
+        known[key] = value
 
 
 # ------------------------------------------------------------------ replay
@@ -966,48 +976,42 @@ def _check(checks: Mapping[str, Json], state: Any, eng: Engine) -> list[tuple[st
 
 
 def replay_record(record: Record, eng: Engine) -> Failure | None:
-    """Replay a record; the first step where it does not hold, if any."""
+    """Replay a record; the first step where it does not hold, if any. A
+    check that cannot be read against the state is a RecordError."""
     illegal = illegal_action_class(eng)
     state = record.start
-    problems = _check(record.checks.get(0, {}), state, eng)
-    if problems:
-        return Failure(0, None, problems)
-    for step in record.steps:
-        shown = short_form(step.data)
+    for step in [None, *record.steps]:
+        index = 0 if step is None else step.index
+        shown = None if step is None else short_form(step.data)
+        if step is not None:
+            wanted = "applied" if step.illegal is None else f"refused by {', '.join(step.illegal)}"
+            try:
+                after = eng.apply(state, step.action)
+            except illegal as error:
+                message = str(error)
+                if step.illegal is None or not set(step.illegal) <= set(leading_ids(message)):
+                    return Failure(index, shown, [("the action", wanted, f"refused: {message}")])
+                after = state
+            except Exception as error:  # an engine crash is a finding, not a traceback
+                return Failure(index, shown, [("the action", wanted, f"engine error: {error!r}")])
+            else:
+                if step.illegal is not None:
+                    return Failure(index, shown, [("the action", wanted, "applied")])
+            state = after
         try:
-            after = eng.apply(state, step.action)
-        except illegal as error:
-            message = str(error)
-            if step.illegal is None:
-                return Failure(
-                    step.index, shown, [("the action", "applied", f"refused: {message}")]
-                )
-            if not set(step.illegal) <= set(leading_ids(message)):
-                expected = f"refused by {', '.join(step.illegal)}"
-                return Failure(step.index, shown, [("the action", expected, f"refused: {message}")])
-            after = state
-        except Exception as error:  # an engine crash is a finding, not a traceback
-            return Failure(
-                step.index, shown, [("the action", "applied", f"engine error: {error!r}")]
-            )
-        else:
-            if step.illegal is not None:
-                expected = f"refused by {', '.join(step.illegal)}"
-                return Failure(step.index, shown, [("the action", expected, "applied")])
-        state = after
-        problems = _check(record.checks.get(step.index, {}), state, eng)
+            problems = _check(record.checks.get(index, {}), state, eng)
+        except RecordError as error:
+            error.step = index
+            raise
         if problems:
-            return Failure(step.index, shown, problems)
+            return Failure(index, shown, problems)
     return None
 
 
 def check_file(path: Path, kind: str = "generated") -> tuple[Record, Failure | None]:
     """Read, set up and replay one record file (RecordError if it is bad)."""
     record, eng = load_record(read_json(path), str(path), kind)
-    try:
-        return record, replay_record(record, eng)
-    except RecordError as error:
-        raise RecordError(error.message, error.step) from error
+    return record, replay_record(record, eng)
 
 
 # -------------------------------------------------------------------- play
@@ -1063,7 +1067,9 @@ def play_game(
     max_plies: int = 100_000,
 ) -> dict[str, Json]:
     """Play a game with the given bots; its record, ending with the final
-    scores and winners as expectations so that a replay checks them."""
+    scores and winners as expectations so that a replay checks them. The
+    record names the determinism rule (E-6.1) when the edition states it:
+    replaying it from the seed must give the same game."""
     rng = random.Random(seed)
     seats: list[Bot] = [
         random_bot(rng) if bot == "random" else human_bot(eng, seat)
@@ -1086,7 +1092,7 @@ def play_game(
     }
     return {
         "title": f"{eng.EDITION}, {players} players, seed {seed}: {', '.join(bots)}",
-        "rules": ["E-6.1"],
+        "rules": [r for r in ("E-6.1",) if r in catalog(eng.EDITION).rule_ids],
         "edition": eng.EDITION,
         "players": players,
         "seed": seed,

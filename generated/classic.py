@@ -33,6 +33,8 @@ _TOKEN_INDEX: Final = {name: index for index, name in enumerate(TOKENS)}
 _WILD: Final = 5
 _RETURNABLE: Final = (True, True, True, True, True, True)
 _CAP: Final = (1000000, 1000000, 1000000, 1000000, 1000000, 1000000)
+_NEVER_PAYS: Final = ('', '', '', '', '', '')  # the rules that keep a kind from paying
+_NEVER_RETURNED: Final = ('', '', '', '', '', '')  # the rules that keep a kind from being returned
 _SUPPLY: Final = {
     2: (4, 4, 4, 4, 4, 5),
     3: (5, 5, 5, 5, 5, 5),
@@ -529,6 +531,7 @@ def _pick_payment(
     ):
         payment: tuple[int, ...] = given
         return payment
+    _refuse_kind(given, _NEVER_PAYS, rule, "never pays")
     options = _payments(held, price)
     if not options:
         raise IllegalAction(f"{rule}: the player cannot pay for this")
@@ -536,6 +539,16 @@ def _pick_payment(
         f"{rule}: {given!r} is not a way to pay here; the ways are "
         + "; ".join(repr(o) for o in options)
     )
+
+
+def _refuse_kind(counts: Any, rules: tuple[str, ...], rule: str, reason: str) -> None:
+    """Refuse counts that use a token kind the rules keep out (one that never
+    pays, or is never returned), citing that kind's own rule."""
+    if type(counts) is not tuple or len(counts) != len(TOKENS):
+        return
+    for kind, n in enumerate(counts):
+        if rules[kind] and type(n) is int and n > 0:
+            raise IllegalAction(f"{rules[kind]}, {rule}: {TOKENS[kind]} {reason}")
 
 
 def _show(value: Any, kind: str) -> str:
@@ -818,6 +831,9 @@ def apply(s: State, action: Action) -> State:
     if s.pending >= 0:
         return _decide(s, p, action)
     handler = _APPLY.get(action[0])
+    if handler is None and action[0] in _STEP_NAMES:
+        step = _STEP_NAMES.index(action[0])
+        raise IllegalAction(f"{_STEP_RULES[step]}: no '{action[0]}' decision is pending")
     if handler is None:
         raise IllegalAction(f"no action {action[0]!r} in {EDITION}; the actions are "
                             + ", ".join(_ACTIONS))
@@ -840,6 +856,8 @@ def _decide(s: State, p: int, action: Action) -> State:
         raise IllegalAction(f"{_STEP_RULES[step]}: the player must first decide {name}")
     option = tuple(action[1]) if isinstance(action[1], list) else action[1]
     if option not in _pending_options(s, p):
+        if _STEP_KINDS[step] == "tokens":
+            _refuse_kind(option, _NEVER_RETURNED, _STEP_RULES[step], "is never returned")
         raise IllegalAction(f"{_STEP_RULES[step]}: {option!r} is not an option of {name}")
     s2 = s.copy()
     _STEP_DECIDE[step](s2, p, option)
