@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from compiler import records
+from compiler import conformance, records
 from compiler.codegen import BuildError, build_all
 from compiler.pipeline import (
     Compiled,
@@ -248,3 +248,5 @@ def bench(
 
 main.add_command(records.play)
 main.add_command(records.replay)
+main.add_command(conformance.diff_command)
+main.add_command(conformance.conform_command)

@@ -603,7 +603,7 @@ class InterpretedEngine:
         zones[self._zone[zone]] += (card,)
         hidden = tuple(c for c in state.hidden if c != card)
         if from_deck and self._zones[zone].hidden_from_deck:
-            hidden += (card,)
+            hidden = tuple(sorted((*hidden, card)))  # kept in ascending order
         state = evolve(self._with_seat(state, q, evolve(seat, zones=tuple(zones))), hidden=hidden)
         for trigger in self.model.triggers:
             if trigger.zone == zone:

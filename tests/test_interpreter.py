@@ -346,7 +346,7 @@ def test_reserve_a_deck_top_unseen_by_the_others_S_3_4_E_6_3() -> None:
     own, other = classic.view(after, 0), classic.view(after, 1)
     assert own["seats"][0]["zones"]["reserved"] == [card] and own["hidden"] == [card]
     assert other["seats"][0]["zones"]["reserved"] == [{"deck": 2}]
-    assert other["hidden"] == [{"deck": 2}]
+    assert other["hidden"] == []  # a view lists only the viewer's own hidden cards
     assert other["decks"] == own["decks"] == {"1": 36, "2": 25, "3": 16}
     json.dumps(other)
     # Bought from the hand, it is face up for everyone again.
@@ -483,8 +483,9 @@ def test_the_time_stone_is_never_returned_M_4_1a() -> None:
     options = [o[1] for o in marvel.legal_actions(state)]
     assert state.pending == "token_limit" and len(options) > 1
     assert all(sum(o) == 2 and o[-1] == 0 for o in options)
+    # The refusal cites the time stone's own rule first, then the step's.
     assert illegal(marvel, state, ("token_limit", (1, 0, 0, 0, 0, 0, 1))).startswith(
-        "S-4.1: ")
+        "M-4.1a, M-3.7, S-4.1: ")
 
 
 def test_noble_claim_chooses_among_those_met_C_4_2() -> None:
