@@ -132,6 +132,12 @@ def aggregates_in(node: object) -> list[Aggregate]:
     return list(found)
 
 
+def comment_text(text: str) -> str:
+    """Text from a file path or rule file, safe inside a comment or docstring:
+    anything but letters, digits and `_./-:` becomes `_`."""
+    return re.sub(r"[^A-Za-z0-9_./:-]", "_", text)
+
+
 def literal(value: object) -> str:
     """A Python literal for data from a rule or data file (inert by repr)."""
     if isinstance(value, bool | int | str | type(None)):

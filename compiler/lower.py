@@ -15,7 +15,16 @@ from typing import Any
 from attrs import frozen
 
 from compiler import model as m
-from compiler.emit import ExprEmitter, Names, Writer, bare, defines_in, ident, uses
+from compiler.emit import (
+    ExprEmitter,
+    Names,
+    Writer,
+    bare,
+    comment_text,
+    defines_in,
+    ident,
+    uses,
+)
 
 _MISSING: dict[str, Any] = {"int": 0, "bool": False, "text": "", "colour": -1}
 
@@ -60,15 +69,16 @@ class Lowering:
 
     # ------------------------------------------------------------ helpers
 
-    def where(self, part: m.Part | m.Statement) -> str:
-        """`# file:line ids` for a generated rule."""
-        path = Path(part.span.file)
-        try:
-            shown = path.resolve().relative_to(self.root).as_posix()
-        except ValueError:
-            shown = path.name
-        ids = " ".join(part.rule_ids)
-        return f"# {shown}:{part.span.line}" + (f" {ids}" if ids else "")
+    def where(self, part: m.Part | m.Statement, own: tuple[str, ...] | None = None) -> str:
+        """`# file:line ids` for a generated rule (or only the ids `own`)."""
+        ids = " ".join(part.rule_ids if own is None else own)
+        return f"# {self.shown(part.span.file)}:{part.span.line}" + (f" {ids}" if ids else "")
+
+    def statement_comment(self, st: m.Statement, action: m.Action) -> None:
+        """A statement that states rules of its own gets its own comment."""
+        own = tuple(i for i in st.rule_ids if i not in action.rule_ids)
+        if own:
+            self.writer.line(self.where(st, own))
 
     def expr(self, e: m.Expr, player: str, locals_: dict[str, str], state: str = "s") -> str:
         self.emitter.state = state
@@ -171,10 +181,13 @@ class Lowering:
         return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
 
     def shown(self, file: str) -> str:
+        """A source file as the generated code names it: relative to the
+        project, and made safe for a comment or docstring."""
         try:
-            return Path(file).resolve().relative_to(self.root).as_posix()
+            shown = Path(file).resolve().relative_to(self.root).as_posix()
         except ValueError:
-            return Path(file).name
+            shown = Path(file).name
+        return comment_text(shown)
 
     def missing(self, kind: str) -> Any:
         """The value of a column that a tile set does not have (never read:
@@ -396,6 +409,7 @@ class Lowering:
             hoisted.extend(self.prebind(tuple(part)))
             for index, st in enumerate(part):
                 later = tuple(part[index + 1 :])
+                self.statement_comment(st, action)
                 if isinstance(st, m.Let):
                     locals_[st.name] = ident("v_", st.name)
                     w.line(f"{locals_[st.name]} = {self.expr(st.value, 'p', locals_)}")
@@ -516,6 +530,8 @@ class Lowering:
             locals_: dict[str, str] = {}
             position = 1
             for st in action.body:
+                if not isinstance(st, m.Gain | m.GainEach | m.Pay | m.Move | m.If):
+                    self.statement_comment(st, action)
                 if isinstance(st, m.Let):
                     locals_[st.name] = ident("v_", st.name)
                     w.line(f"{locals_[st.name]} = {self.expr(st.value, 'p', locals_)}")
