@@ -228,17 +228,21 @@ def bench(
     click.echo(
         f"{edition}: {games} random games per player count, seeds {seed}..{seed + games - 1}"
     )
-    click.echo(f"{'engine':<12} {'players':>7} {'games/s':>9} {'actions/s':>10} {'plies/game':>11}")
+    click.echo("rates per second of this process's CPU time (one core); wall clock beside")
+    click.echo(
+        f"{'engine':<12} {'players':>7} {'games/s':>9} {'actions/s':>10} {'wall':>9} "
+        f"{'plies/game':>11}"
+    )
     rates: dict[tuple[str, int], float] = {}
     for count in counts:
         for kind, engine in engines.items():
-            start = time.perf_counter()
+            wall, cpu = time.perf_counter(), time.process_time()
             plies = sum(_play(engine, count, seed + i) for i in range(games))
-            elapsed = time.perf_counter() - start
-            rates[kind, count] = plies / elapsed
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            rates[kind, count] = plies / cpu
             click.echo(
-                f"{kind:<12} {count:>7} {games / elapsed:>9.1f} {plies / elapsed:>10.0f} "
-                f"{plies / games:>11.1f}"
+                f"{kind:<12} {count:>7} {games / cpu:>9.1f} {plies / cpu:>10.0f} "
+                f"{plies / wall:>9.0f} {plies / games:>11.1f}"
             )
     if len(engines) == 2:
         for count in counts:
