@@ -484,7 +484,10 @@ class Lowering:
         shortfall = " + ".join(
             f"(cost{i} - means{i} if cost{i} > means{i} else 0)" for i in colours
         )
-        w.line(f"if {shortfall} <= wild:")
+        within = " and ".join(f"cost{i} <= means{i}" for i in colours)
+        # Within the means colour by colour is a quick yes; without wild
+        # tokens nothing else is; only then is the shortfall summed.
+        w.line(f"if ({within}) or (wild and {shortfall} <= wild):")
         w.line("    for v_pay in _payments(held, _price(cost, discount)):")
         w.level += 2
         return 2

@@ -669,7 +669,7 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
     for v_k in _market(s) + s.zones[Z_reserved][p]:
         cost = CARD_cost[v_k]
         cost0, cost1, cost2, cost3, cost4 = cost
-        if (cost0 - means0 if cost0 > means0 else 0) + (cost1 - means1 if cost1 > means1 else 0) + (cost2 - means2 if cost2 > means2 else 0) + (cost3 - means3 if cost3 > means3 else 0) + (cost4 - means4 if cost4 > means4 else 0) <= wild:
+        if (cost0 <= means0 and cost1 <= means1 and cost2 <= means2 and cost3 <= means3 and cost4 <= means4) or (wild and (cost0 - means0 if cost0 > means0 else 0) + (cost1 - means1 if cost1 > means1 else 0) + (cost2 - means2 if cost2 > means2 else 0) + (cost3 - means3 if cost3 > means3 else 0) + (cost4 - means4 if cost4 > means4 else 0) <= wild):
             for v_pay in _payments(held, _price(cost, discount)):
                 out.append(('buy', v_k, v_pay))
 
