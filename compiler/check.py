@@ -9,6 +9,7 @@ everywhere, so that one mistake is not reported again by what contains it.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,6 +33,11 @@ from dsl.parser import parse_expression
 BUILTINS = ("supply", "tokens", "count", "sum", "min", "max", "any", "all", "holds", "did")
 DECISIONS = ("pay", "return", "claim")
 RESERVED_LOCALS = ("action", "pay", "tokens", "tile")
+# One character of a string as written: an escape sequence, or any other character.
+_ESCAPE_UNIT = re.compile(
+    r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[0-7]{1,3}|.)|.", re.S
+)
+MAX_PLAYERS = 100  # amounts are tabled per player count, so the counts are bounded
 _PLAYER_REFS = {"zone", "define", "score"}
 _KIND_WORDS = {
     "colour": "a colour",
@@ -203,12 +209,17 @@ class Checker:
         if not 1 <= decl.low <= decl.high:
             self.error(f"player counts {decl.low}..{decl.high} are empty or below 1", decl.span)
             return None
+        if decl.high > MAX_PLAYERS:
+            self.error(f"player counts {decl.low}..{decl.high} go above {MAX_PLAYERS}", decl.span)
+            return None
         return (decl.low, decl.high)
 
     @property
     def player_counts(self) -> range:
         entry = next(iter(self.of(s.Players)), None)
         if entry is None or not isinstance(entry.decl, s.Players):
+            return range(0)
+        if entry.decl.high > MAX_PLAYERS:  # reported by check_players; table nothing
             return range(0)
         return range(entry.decl.low, entry.decl.high + 1)
 
@@ -376,7 +387,7 @@ class Checker:
                     f"the game is for {counts.start}..{counts.stop - 1} players",
                 )
         for count in given:
-            if count not in counts:
+            if counts and count not in counts:  # no counts: their error is reported
                 self.error(
                     f"an amount for {count} players, outside the player counts "
                     f"{counts.start}..{counts.stop - 1}",
@@ -712,7 +723,11 @@ class Checker:
             if match.start() > position:
                 parts.append(text.value[position : match.start()])
             line = text.span.line
-            column = text.span.column + 1 + match.start(1)
+            column = text.span.column + 1 + self.written_offset(text, match.start(1))
+            if "\n" in match.group(1):  # an escaped line break: it has no place in the file
+                self.error("a {...} part of a message cannot hold a line break", text.span)
+                position = match.end()
+                continue
             expr, errors = parse_expression(match.group(1), text.span.file, line, column)
             self.diagnostics.extend(errors)
             if expr is not None:
@@ -721,6 +736,22 @@ class Checker:
         if position < len(text.value):
             parts.append(text.value[position:])
         return tuple(parts)
+
+    def written_offset(self, text: s.StringLit, index: int) -> int:
+        """Where character `index` of a string's value is written, from just after
+        its opening quote: escapes such as \\" make the two differ."""
+        line = self.sources.line(text.span.file, text.span.line) or ""
+        written = line[text.span.column : text.span.end_column - 2]
+        if written == text.value:
+            return index
+        offsets: list[int] = []
+        for unit in _ESCAPE_UNIT.finditer(written):
+            try:
+                value = ast.literal_eval(f'"{unit.group()}"') if len(unit.group()) > 1 else "."
+            except (ValueError, SyntaxError):
+                return index
+            offsets.extend([unit.start()] * len(value))
+        return offsets[index] if len(offsets) == len(text.value) else index
 
     def bind(self, scope: Scope, name: s.Name, type_: Type) -> None:
         bound = scope.find(name.text)

@@ -18,6 +18,11 @@ from dsl.diagnostics import Diagnostic, Sources, did_you_mean
 
 Value = int | bool | str | tuple[int, ...]
 
+# ASCII digits only (str.isdigit accepts '²', which int() refuses), and few
+# enough of them for int() (Python refuses more than 4300).
+_WHOLE = re.compile(r"[0-9]{1,100}")
+_SIGNED = re.compile(r"-?[0-9]{1,100}")
+
 
 def _cell_columns(line: str) -> list[int]:
     """The 1-based column where each cell of a CSV line starts."""
@@ -97,7 +102,7 @@ class TableReader:
             return None
         file = _display(path)
         self.sources.add(file, text)
-        lines = text.splitlines()
+        lines = text.split("\n")  # as csv counts them: not at '\u2028' or a form feed
         rows = list(csv.reader(io.StringIO(text)))
         if not rows:
             self.error(f"data file '{decl.path.value}' is empty", decl.path.span)
@@ -262,14 +267,14 @@ class TableReader:
         if kind.kind == "per_colour":
             numbers = []
             for index, cell in cells:
-                if not cell.isdigit():
+                if not _WHOLE.fullmatch(cell):
                     bad(f"'{cell}' is not a whole number (column '{column.name.text}')", index)
                     return None
                 numbers.append(int(cell))
             return tuple(numbers)
         index, cell = cells[0]
         if kind.kind in ("int", "int_range"):
-            if not cell.lstrip("-").isdigit():
+            if not _SIGNED.fullmatch(cell):
                 bad(f"'{cell}' is not a whole number (column '{column.name.text}')", index)
                 return None
             value = int(cell)

@@ -42,8 +42,10 @@ class Sources:
         text = self._texts.get(file)
         if text is None:
             return None
-        lines = text.splitlines()
-        return lines[number - 1] if 0 < number <= len(lines) else None
+        # Lines as the parser counts them: ended by '\n' only (splitlines would
+        # also break at form feeds and at '\u2028' in comments and strings).
+        lines = text.split("\n")
+        return lines[number - 1].removesuffix("\r") if 0 < number <= len(lines) else None
 
 
 def render(diagnostic: Diagnostic, sources: Sources) -> str:

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 import attrs
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -64,13 +64,51 @@ def _lark() -> Lark:
 
 
 def _span(file: str, meta: Meta | Token) -> s.Span:
+    # An empty Meta (a rule that matched no token) has no position at all.
+    line = getattr(meta, "line", None) or 1
+    column = getattr(meta, "column", None) or 1
     return s.Span(
         file,
-        meta.line or 1,
-        meta.column or 1,
-        meta.end_line or meta.line or 1,
-        meta.end_column or meta.column or 1,
+        line,
+        column,
+        getattr(meta, "end_line", None) or line,
+        getattr(meta, "end_column", None) or column,
     )
+
+
+# Beyond these, a tree is refused with a located error rather than passed on:
+# every later stage walks the tree recursively, and Python's int() refuses
+# numbers of more than 4300 digits.
+MAX_DEPTH = 100  # levels of the parse tree; the shipped editions use under 20
+MAX_DIGITS = 100
+_CHAINS = {"sum_expr", "product"}
+
+
+def _limits(tree: Tree[Token], file: str) -> Diagnostic | None:
+    """The first place where the tree nests too deeply or a number is too long."""
+    stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return Diagnostic(
+                "error",
+                f"this nests too deeply (over {MAX_DEPTH} levels)",
+                _span(file, node.meta),
+                "name a part of it with 'define'",
+            )
+        # `a + b + c` is one flat node here, but nests to the left once built.
+        step = len(node.children) // 2 + 1 if node.data in _CHAINS else 1
+        for child in reversed(node.children):
+            if isinstance(child, Tree):
+                stack.append((child, depth + step))
+            elif isinstance(child, Token) and child.type == "INT" and len(child) > MAX_DIGITS:
+                return Diagnostic(
+                    "error",
+                    f"a number of {len(child)} digits is too long",
+                    _span(file, child),
+                    f"at most {MAX_DIGITS} digits",
+                )
+    return None
 
 
 def _string(token: Token) -> str:
@@ -241,7 +279,9 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def int_map(self, meta: Meta, children: list[Token]) -> s.IntMap:
         numbers = [int(t) for t in children]
-        return s.IntMap(span=self.at(meta), entries=tuple(zip(numbers[::2], numbers[1::2], strict=True)))
+        return s.IntMap(
+            span=self.at(meta), entries=tuple(zip(numbers[::2], numbers[1::2], strict=True))
+        )
 
     @v_args(meta=True)
     def cards(self, meta: Meta, children: list[Any]) -> s.Cards:
@@ -305,7 +345,8 @@ class _Builder(Transformer[Token, Any]):
 
     def column_map(self, children: list[Token]) -> tuple[tuple[s.Name, s.StringLit], ...]:
         return tuple(
-            (self.ident(children[i]), self.text(children[i + 1])) for i in range(0, len(children), 2)
+            (self.ident(children[i]), self.text(children[i + 1]))
+            for i in range(0, len(children), 2)
         )
 
     @v_args(meta=True)
@@ -320,7 +361,10 @@ class _Builder(Transformer[Token, Any]):
     def market(self, meta: Meta, children: list[Any]) -> s.Market:
         group_by, sizes, face_up = children
         return s.Market(
-            span=self.at(meta), group_by=self.ident(group_by), deck_sizes=sizes, face_up=int(face_up)
+            span=self.at(meta),
+            group_by=self.ident(group_by),
+            deck_sizes=sizes,
+            face_up=int(face_up),
         )
 
     @v_args(meta=True)
@@ -411,7 +455,9 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def require(self, meta: Meta, children: list[Any]) -> s.Require:
         condition, message = children
-        return s.Require(span=self.at(meta), tags=(), condition=condition, message=self.text(message))
+        return s.Require(
+            span=self.at(meta), tags=(), condition=condition, message=self.text(message)
+        )
 
     @v_args(meta=True)
     def gain(self, meta: Meta, children: list[Any]) -> s.Gain:
@@ -570,7 +616,9 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def conditional(self, meta: Meta, children: list[s.Expr]) -> s.Conditional:
         then, condition, otherwise = children
-        return s.Conditional(span=self.at(meta), then=then, condition=condition, otherwise=otherwise)
+        return s.Conditional(
+            span=self.at(meta), then=then, condition=condition, otherwise=otherwise
+        )
 
     @v_args(meta=True)
     def or_(self, meta: Meta, children: list[s.Expr]) -> s.Expr:
@@ -645,7 +693,9 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def over_set(self, meta: Meta, children: list[Any]) -> s.OverSet:
         variable, source, body = children
-        return s.OverSet(span=self.at(meta), variable=self.ident(variable), source=source, body=body)
+        return s.OverSet(
+            span=self.at(meta), variable=self.ident(variable), source=source, body=body
+        )
 
     @v_args(meta=True)
     def int_literal(self, meta: Meta, children: list[Token]) -> s.IntLit:
@@ -763,6 +813,9 @@ def parse_edition(text: str, file: str) -> tuple[s.Edition | None, list[Diagnost
         tree = _lark().parse(text, start="start")
     except UnexpectedInput as error:
         return None, [_syntax_error(error, file, text)]
+    too_far = _limits(tree, file)
+    if too_far is not None:
+        return None, [too_far]
     edition: s.Edition = _Builder(file).transform(tree)
     return edition, []
 
@@ -774,8 +827,10 @@ def parse_expression(
     `{supply(c)}` placeholders of a requirement's message."""
     try:
         tree = _lark().parse(text, start="expr")
+        diagnostic = _limits(tree, file)
     except UnexpectedInput as error:
         diagnostic = _syntax_error(error, file, text)
+    if diagnostic is not None:
         at = diagnostic.span
         shifted = s.Span(
             file,
