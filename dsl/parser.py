@@ -770,16 +770,16 @@ def _syntax_error(error: UnexpectedInput, file: str, text: str) -> Diagnostic:
         return Diagnostic("error", f"unexpected character {char!r}", span, quote_hint)
 
     expected: set[str] = set()
-    found = "the end of the file"
+    found = "end of file"
     end_column = column + 1
     hint: str | None = None
     if isinstance(error, UnexpectedToken):
         expected = set(error.expected)
         token = error.token
         if token.type == "$END":
-            found = "the end of the file"
+            found = "end of file"
         elif token.type == "_NL":
-            found = "the end of the line"
+            found = "end of line"
         else:
             found = repr(str(token))
             end_column = (token.end_column or column + 1) if token.end_line == line else column + 1

@@ -490,7 +490,7 @@ def test_single_equals_in_a_comparison() -> None:
 
 def test_unclosed_brace() -> None:
     d = _error('edition x "X" {\n  action a {\n    gain 1 c\n}\n')
-    assert "end of the file" in d.message
+    assert "end of file" in d.message
     assert d.hint is not None and "never closed" in d.hint
     assert d.span.line == 4
 
@@ -517,7 +517,7 @@ def test_unterminated_string() -> None:
 def test_line_ends_too_early() -> None:
     d = _error('edition x "X" {\n  players 2..\n}\n')
     assert (d.span.line, d.span.column) == (2, 14)
-    assert "end of the line" in d.message
+    assert "end of line" in d.message
     assert "a number" in d.message
     assert d.hint == "the line ends before the statement is complete"
 
