@@ -280,6 +280,17 @@ class Checker:
             elif isinstance(decl, s.Define):
                 add(decl.name, "define", ERROR, entry)
                 self.defines[self.global_name(decl.name)] = entry
+        # Steps, endings and triggers are not values, but share the namespace:
+        # a rename renames a name whatever it names.
+        others: set[str] = set()
+        for entry in self.entries:
+            decl = entry.decl
+            if isinstance(decl, s.Step | s.Ending | s.Trigger):
+                self.enter(entry)
+                text = self.global_name(decl.name)
+                if text in self.globals or text in others:
+                    self.error(f"the name '{text}' is declared twice", decl.name.span)
+                others.add(text)
 
     def check_tokens(self) -> tuple[m.TokenKind, ...]:
         supplies = self.check_supply()
