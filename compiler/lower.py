@@ -547,7 +547,7 @@ class Lowering:
                     plain = self.plain_values(st)
                     if plain is not None:
                         w.line(f"{var} = action[{position}]")
-                        w.line(f"if {var} not in {plain}:")
+                        w.line(f"if type({var}) is not int or {var} not in {plain}:")
                         w.line(f"    _not_a_choice({var}, {self.ids(st)!r}, {st.name!r})")
                     else:
                         pick = f"_pick({pairs}, action[{position}], {self.ids(st)!r}, {st.name!r})"

@@ -523,12 +523,20 @@ def _unique(pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     return kept
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Equality that does not confuse True with 1 or a list with a tuple: an
+    action value must be exactly one the engine offers."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is tuple:
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
 def _pick(options: list[tuple[Any, Any]], given: Any, rule: str, what: str) -> Any:
     """The engine's value of a choice the player gave, if it is an option."""
-    if isinstance(given, list):
-        given = tuple(given)
     for value, shown in options:
-        if shown == given:
+        if _same(shown, given):
             return value
     _not_a_choice(given, rule, what)
 
@@ -543,8 +551,6 @@ def _pick_payment(
     """The payment the player gave, if it is one of the ways to pay: each
     colour pays at most its price from the player's tokens, the wild tokens
     pay the rest, and no other kind pays."""
-    if isinstance(given, list):
-        given = tuple(given)
     if (
         type(given) is tuple
         and len(given) == 7
@@ -727,7 +733,7 @@ def _apply_buy(s: State, p: int, action: Action) -> State:
     if len(action) != 3:
         raise IllegalAction('S-3.5: buy takes 2 values (k, payment)')
     v_k = action[1]
-    if v_k not in _market(s) + s.zones[Z_reserved][p]:
+    if type(v_k) is not int or v_k not in _market(s) + s.zones[Z_reserved][p]:
         _not_a_choice(v_k, 'S-3.5', 'k')
     v_pay = _pick_payment(s.held[p], _price(CARD_cost[v_k], _define_bonus(s, p)), action[2], 'S-3.5')
     s2 = s.copy()
@@ -926,8 +932,8 @@ def _decide(s: State, p: int, action: Action) -> State:
     name = _STEP_NAMES[step]
     if action[0] != name or len(action) != 2:
         raise IllegalAction(f"{_STEP_RULES[step]}: the player must first decide {name}")
-    option = tuple(action[1]) if isinstance(action[1], list) else action[1]
-    if option not in _pending_options(s, p):
+    option = action[1]
+    if not any(_same(option, o) for o in _pending_options(s, p)):
         if _STEP_KINDS[step] == "tokens":
             _refuse_kind(option, _NEVER_RETURNED, _STEP_RULES[step], "is never returned")
         raise IllegalAction(f"{_STEP_RULES[step]}: {option!r} is not an option of {name}")

@@ -1,0 +1,205 @@
+"""Regenerate the golden files of tests/test_goldens.py from the generated engines.
+
+    python tests/goldens/regenerate.py           # rewrite the files
+    python tests/goldens/regenerate.py --check   # exit 1 if any file differs
+
+Run it after a change that is meant to change how games play (a rule file,
+the compiler, the engine template), then read the diff: every changed line
+is a changed state, legal action or count.
+
+- playthroughs/<edition>-<players>p-seed<seed>.txt: a whole game from
+  new_game(players, seed), with the actions drawn by
+  random.Random("<edition>-<players>p-seed<seed>").randrange(len(legal)). For
+  the first MAX_PLIES actions, at every step: the state (to_json: its plain
+  fields on one line, then a line per other key and per seat), every legal
+  action in order (action_to_json), then the action taken; after that only
+  the actions taken; then the final state, scores and winners.
+- perft.json: for fixed positions (new_game(players, seed), played on by
+  `prefix`, a list of actions in action_to_json form), the number of legal
+  action sequences of each length up to `depth` (a decision step counts as an
+  action: docs/engine.md, "Legal actions").
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+PLAYTHROUGH_DIR = HERE / "playthroughs"
+PERFT_FILE = HERE / "perft.json"
+MAX_PLIES = 40  # actions shown in full (state and legal actions)
+LAST_PLY = 1000  # a game stops here if it has not ended
+
+# (edition, players, seed): one game per player count and edition.
+PLAYTHROUGHS = (
+    ("classic", 2, 1), ("classic", 3, 2), ("classic", 4, 3),
+    ("marvel", 2, 4), ("marvel", 3, 5), ("marvel", 4, 6),
+)
+
+# (edition, players, seed, plies played by random.Random(seed) first, depth).
+# From the setup, depth 3 (depth 4 takes seconds); later positions, where
+# cards can be bought and tokens must be returned, to depth 4.
+PERFT_POSITIONS = (
+    ("classic", 2, 1, 0, 3), ("classic", 3, 2, 0, 3), ("classic", 4, 3, 0, 3),
+    ("classic", 2, 7, 30, 4), ("classic", 3, 9, 60, 3),
+    ("marvel", 2, 1, 0, 3), ("marvel", 3, 2, 0, 3), ("marvel", 4, 3, 0, 3),
+    ("marvel", 2, 7, 30, 4), ("marvel", 4, 9, 60, 3),
+)
+
+Json = dict[str, Any]
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def state_lines(data: Json) -> list[str]:
+    """A state's JSON form: the plain fields on one line, then a line per
+    other key and per seat."""
+    plain = {k: v for k, v in data.items() if not isinstance(v, dict | list)}
+    lines = [f"  {compact(plain)}"]
+    for key, value in data.items():
+        if key == "seats":
+            lines.append("  seats:")
+            lines.extend(f"    {compact(seat)}" for seat in value)
+        elif key not in plain:
+            lines.append(f"  {key}: {compact(value)}")
+    return lines
+
+
+def playthrough(engine: Any, edition: str, players: int, seed: int) -> str:
+    """The text of a golden playthrough, played by `engine`."""
+    name = f"{edition}-{players}p-seed{seed}"
+    moves = random.Random(name)
+    state = engine.new_game(players, seed)
+    lines = [
+        f"# Golden playthrough: {edition}, {players} players, seed {seed}, first player 0.",
+        f"# Actions drawn by random.Random({name!r}).randrange(len(legal)). The first "
+        f"{MAX_PLIES} in full,",
+        "# then only the actions, then the final state.",
+        "# Regenerate: python tests/goldens/regenerate.py",
+    ]
+    ply = 0
+    while not engine.is_over(state) and ply < LAST_PLY:
+        legal = engine.legal_actions(state)
+        choice = moves.randrange(len(legal))
+        played = compact(engine.action_to_json(legal[choice]))
+        if ply < MAX_PLIES:
+            lines += ["", f"ply {ply}: player {engine.current_player(state)} to move",
+                      "state:", *state_lines(engine.to_json(state)), f"legal ({len(legal)}):"]
+            lines += [f"  {i} {compact(engine.action_to_json(a))}" for i, a in enumerate(legal)]
+            lines.append(f"play {choice} {played}")
+        else:
+            if ply == MAX_PLIES:
+                lines += ["", "then:"]
+            lines.append(f"ply {ply}: player {engine.current_player(state)} plays {choice} "
+                         f"of {len(legal)} {played}")
+        state = engine.apply(state, legal[choice])
+        ply += 1
+    lines += ["", f"end after {ply} actions:", "state:", *state_lines(engine.to_json(state)),
+              f"legal: {compact([engine.action_to_json(a) for a in engine.legal_actions(state)])}",
+              f"over {compact(engine.is_over(state))}; scores "
+              f"{compact(list(engine.scores(state)))}; winners "
+              f"{compact(sorted(engine.winners(state)))}"]
+    return "\n".join(lines) + "\n"
+
+
+def playthrough_path(edition: str, players: int, seed: int) -> Path:
+    return PLAYTHROUGH_DIR / f"{edition}-{players}p-seed{seed}.txt"
+
+
+def perft(engine: Any, state: Any, depth: int) -> int:
+    """The number of legal action sequences of length `depth` from `state`
+    (the last level counted from the length of legal_actions)."""
+    legal = engine.legal_actions(state)
+    if depth <= 1:
+        return len(legal) if depth == 1 else 1
+    return sum(perft(engine, engine.apply(state, a), depth - 1) for a in legal)
+
+
+def start(engine: Any, position: Json) -> Any:
+    """The state of a perft position."""
+    state = engine.new_game(position["players"], position["seed"], position["first_player"])
+    for wire in position["prefix"]:
+        state = engine.apply(state, engine.action_from_json(wire))
+    return state
+
+
+def perft_position(engine: Any, edition: str, players: int, seed: int, plies: int,
+                   depth: int) -> Json:
+    """A perft position with its counts for depths 1..depth."""
+    moves = random.Random(seed)
+    state = engine.new_game(players, seed)
+    prefix = []
+    for _ in range(plies):
+        legal = engine.legal_actions(state)
+        action = legal[moves.randrange(len(legal))]
+        prefix.append(engine.action_to_json(action))
+        state = engine.apply(state, action)
+    position: Json = {"edition": edition, "players": players, "seed": seed, "first_player": 0,
+                      "prefix": prefix}
+    position["counts"] = {str(d): perft(engine, state, d) for d in range(1, depth + 1)}
+    return position
+
+
+def perft_table(engines: dict[str, Any]) -> Json:
+    return {
+        "about": "perft: legal action sequences of each length from each position; "
+                 "regenerate with python tests/goldens/regenerate.py",
+        "positions": [perft_position(engines[p[0]], *p) for p in PERFT_POSITIONS],
+    }
+
+
+def perft_text(engines: dict[str, Any]) -> str:
+    """perft.json: JSON, a line per field of a position (a prefix on one line)."""
+    table = perft_table(engines)
+    positions = table["positions"]
+    lines = ["{", f'  "about": {json.dumps(table["about"])},', '  "positions": [']
+    for i, position in enumerate(positions):
+        lines.append("    {")
+        items = list(position.items())
+        lines += [f'      "{key}": {json.dumps(value)}' + ("," if j < len(items) - 1 else "")
+                  for j, (key, value) in enumerate(items)]
+        lines.append("    }" + ("," if i < len(positions) - 1 else ""))
+    return "\n".join([*lines, "  ]", "}"]) + "\n"
+
+
+def expected_files(engines: dict[str, Any]) -> dict[Path, str]:
+    files = {playthrough_path(*spec): playthrough(engines[spec[0]], *spec)
+             for spec in PLAYTHROUGHS}
+    files[PERFT_FILE] = perft_text(engines)
+    return files
+
+
+def generated_engines() -> dict[str, Any]:
+    import generated
+
+    return {name: generated.load_edition(name) for name in ("classic", "marvel")}
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    files = expected_files(generated_engines())
+    stale = sorted(p for p in PLAYTHROUGH_DIR.glob("*.txt") if p not in files)
+    differ = [p for p, text in files.items()
+              if not p.is_file() or p.read_text(encoding="utf-8") != text]
+    if check:
+        for path in differ + stale:
+            print(f"{path.relative_to(HERE.parent.parent)}: out of date", file=sys.stderr)
+        return 1 if differ or stale else 0
+    PLAYTHROUGH_DIR.mkdir(parents=True, exist_ok=True)
+    for path in stale:
+        path.unlink()
+    for path in differ:
+        path.write_text(files[path], encoding="utf-8")
+    print(f"{len(differ)} file(s) written, {len(stale)} removed, "
+          f"{len(files) - len(differ)} unchanged")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
