@@ -536,7 +536,7 @@ def _same(a: Any, b: Any) -> bool:
 def _pick(options: list[tuple[Any, Any]], given: Any, rule: str, what: str) -> Any:
     """The engine's value of a choice the player gave, if it is an option."""
     for value, shown in options:
-        if _same(shown, given):
+        if shown == given and _same(shown, given):
             return value
     _not_a_choice(given, rule, what)
 
@@ -933,7 +933,8 @@ def _decide(s: State, p: int, action: Action) -> State:
     if action[0] != name or len(action) != 2:
         raise IllegalAction(f"{_STEP_RULES[step]}: the player must first decide {name}")
     option = action[1]
-    if not any(_same(option, o) for o in _pending_options(s, p)):
+    options = _pending_options(s, p)
+    if option not in options or not _same(option, options[options.index(option)]):
         if _STEP_KINDS[step] == "tokens":
             _refuse_kind(option, _NEVER_RETURNED, _STEP_RULES[step], "is never returned")
         raise IllegalAction(f"{_STEP_RULES[step]}: {option!r} is not an option of {name}")
