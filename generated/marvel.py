@@ -524,13 +524,16 @@ def _unique(pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Equality that does not confuse True with 1 or a list with a tuple: an
-    action value must be exactly one the engine offers."""
+    """For values already equal by ==: are they also of the same types
+    throughout? An action value must be exactly one the engine offers, and
+    == takes True for 1."""
     if type(a) is not type(b):
         return False
     if type(a) is tuple:
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+        for x, y in zip(a, b, strict=True):
+            if type(x) is not type(y) or (type(x) is tuple and not _same(x, y)):
+                return False
+    return True
 
 
 def _pick(options: list[tuple[Any, Any]], given: Any, rule: str, what: str) -> Any:
