@@ -351,6 +351,9 @@ class Lowering:
                 continue
             if not (isinstance(source, m.Ref) and source.kind == "zone"):
                 locations = False
+            if isinstance(source, m.Ref) and source.kind == "colours":
+                parts.append("list(_COLOUR_PAIRS)")
+                continue
             code = self.expr(source, "p", locals_)
             element = source.type.element or m.ERROR
             shown = "TOKENS[x]" if element.kind in ("colour", "token") else "x"
@@ -488,7 +491,14 @@ class Lowering:
         # Within the means colour by colour is a quick yes; without wild
         # tokens nothing else is; only then is the shortfall summed.
         w.line(f"if ({within}) or (wild and {shortfall} <= wild):")
-        w.line("    for v_pay in _payments(held, _price(cost, discount)):")
+        # Without wild tokens there is one way to pay: the price itself.
+        exact = self.payment_code(
+            self.edition.tokens,
+            wild,
+            lambda c: f"cost{c} - discount[{c}] if cost{c} > discount[{c}] else 0",
+            "0",
+        )
+        w.line(f"    for v_pay in _payments(held, _price(cost, discount)) if wild else ({exact},):")
         w.level += 2
         return 2
 

@@ -31,6 +31,7 @@ K_power: Final = 4
 K_shield: Final = 5
 K_time_stone: Final = 6
 _TOKEN_INDEX: Final = {name: index for index, name in enumerate(TOKENS)}
+_COLOUR_PAIRS: Final = tuple((c, TOKENS[c]) for c in COLOUR_KINDS)  # a choice among all colours
 _WILD: Final = 5
 _RETURNABLE: Final = (True, True, True, True, True, True, False)
 _CAP: Final = (1000000, 1000000, 1000000, 1000000, 1000000, 1000000, 1)
@@ -674,7 +675,7 @@ def _apply_take_distinct(s: State, p: int, action: Action) -> State:
 
 def _legal_take_two(s: State, p: int, out: list[Action]) -> None:
     # editions/classic.rules:58 S-3.3
-    for v_c, a_c in [(x, TOKENS[x]) for x in COLOUR_KINDS]:
+    for v_c, a_c in list(_COLOUR_PAIRS):
         if s.supply[v_c] >= 4:
             out.append(('take_two', a_c))
 
@@ -683,7 +684,7 @@ def _apply_take_two(s: State, p: int, action: Action) -> State:
     # editions/classic.rules:58 S-3.3
     if len(action) != 2:
         raise IllegalAction('S-3.3: take_two takes 1 value (c)')
-    v_c = _pick([(x, TOKENS[x]) for x in COLOUR_KINDS], action[1], 'S-3.3', 'c')
+    v_c = _pick(list(_COLOUR_PAIRS), action[1], 'S-3.3', 'c')
     if not s.supply[v_c] >= 4:
         raise IllegalAction('S-3.3: ' + 'take two needs at least 4 ' + _show(v_c, 'colour') + ' in the supply; there are ' + _show(s.supply[v_c], 'int'))
     s2 = s.copy()
@@ -727,7 +728,7 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
         cost = CARD_cost[v_k]
         cost0, cost1, cost2, cost3, cost4 = cost
         if (cost0 <= means0 and cost1 <= means1 and cost2 <= means2 and cost3 <= means3 and cost4 <= means4) or (wild and (cost0 - means0 if cost0 > means0 else 0) + (cost1 - means1 if cost1 > means1 else 0) + (cost2 - means2 if cost2 > means2 else 0) + (cost3 - means3 if cost3 > means3 else 0) + (cost4 - means4 if cost4 > means4 else 0) <= wild):
-            for v_pay in _payments(held, _price(cost, discount)):
+            for v_pay in _payments(held, _price(cost, discount)) if wild else ((cost0 - discount[0] if cost0 > discount[0] else 0, cost1 - discount[1] if cost1 > discount[1] else 0, cost2 - discount[2] if cost2 > discount[2] else 0, cost3 - discount[3] if cost3 > discount[3] else 0, cost4 - discount[4] if cost4 > discount[4] else 0, 0, 0),):
                 out.append(('buy', v_k, v_pay))
 
 
