@@ -28,6 +28,7 @@ from attrs import define, field, frozen
 
 from compiler import model as m
 from compiler.codegen import render_engine
+from compiler.data import COLUMN_TYPES
 from compiler.editions import Key, ResolvedEdition, describe_key
 from compiler.pipeline import Compiled, compile_file, display_path, editions_folder
 from compiler.rule_ids import RULE_ID_FORM, rule_ids_in
@@ -413,16 +414,6 @@ def _tags(decl: s.Decl) -> str:
     return f"[{', '.join(t.text for t in decl.tags)}] " if decl.tags else ""
 
 
-_COLUMN_KINDS: dict[str, m.ColumnType] = {
-    "int": "int",
-    "int_range": "int",
-    "bool": "bool",
-    "text": "text",
-    "colour": "colour",
-    "per_colour": "vector",
-}
-
-
 class _ProbeCards:
     """The shared probe cards: edition a's cards in one CSV that both probes
     read. A column both editions declare holds a's values, read by each probe
@@ -435,7 +426,7 @@ class _ProbeCards:
     ) -> None:
         self.a = a
         self.colours_b = colours_b  # a's colour -> b's
-        kinds = [{c.name.text: _COLUMN_KINDS[c.type.kind] for c in d.columns} for d in decls]
+        kinds = [{c.name.text: COLUMN_TYPES[c.type.kind] for c in d.columns} for d in decls]
         self.shared = {
             c.name
             for c in a.cards.columns

@@ -161,7 +161,7 @@ class TableReader:
             span=decl.span,
             name=name,
             file=file,
-            columns=tuple(m.Column(c.name.text, _model_type(c.type.kind)) for c, _, _ in columns),
+            columns=tuple(m.Column(c.name.text, COLUMN_TYPES[c.type.kind]) for c, _, _ in columns),
             rows=tuple(table_rows),
             sides_by=sides,
         )
@@ -376,15 +376,15 @@ class TableReader:
                 )
 
 
-def _model_type(kind: str) -> m.ColumnType:
-    return {
-        "int": "int",
-        "int_range": "int",
-        "bool": "bool",
-        "text": "text",
-        "colour": "colour",
-        "per_colour": "vector",
-    }[kind]  # type: ignore[return-value]
+# A declared column type (dsl.syntax.ColumnKind) -> the model's column type.
+COLUMN_TYPES: dict[str, m.ColumnType] = {
+    "int": "int",
+    "int_range": "int",
+    "bool": "bool",
+    "text": "text",
+    "colour": "colour",
+    "per_colour": "vector",
+}
 
 
 def _display(path: Path) -> str:
