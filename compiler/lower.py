@@ -231,7 +231,6 @@ class Lowering:
             "majority_tiles": [
                 (maj.name, self.names.majority_tile[maj.name]) for maj in e.majorities
             ],
-            "tile_count": number + len(e.majorities),
         }
 
     # --------------------------------------------------------------- setup

@@ -29,9 +29,7 @@ K_green: Final = 2
 K_red: Final = 3
 K_black: Final = 4
 K_gold: Final = 5
-_TOKEN_INDEX: Final = {name: index for index, name in enumerate(TOKENS)}
 _COLOUR_PAIRS: Final = tuple((c, TOKENS[c]) for c in COLOUR_KINDS)  # a choice among all colours
-_WILD: Final = 5
 _RETURNABLE: Final = (True, True, True, True, True, True)
 _CAP: Final = (1000000, 1000000, 1000000, 1000000, 1000000, 1000000)
 _NEVER_PAYS: Final = ('', '', '', '', '', '')  # the rules that keep a kind from paying
@@ -108,7 +106,6 @@ TILE_requires: Final = (
 _TILE_SETS: Final = ('noble',)
 S_noble: Final = 0
 _TILE_SET_FACES: Final = (((0,), (1,), (2,), (3,), (4,), (5,), (6,), (7,), (8,), (9,)),)
-_TILE_COUNT: Final = 10
 
 # Per-player zones.
 _ZONES: Final = ('bought', 'reserved', 'won')
@@ -450,14 +447,6 @@ def _returns(held: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
     return options
 
 
-def _tally(cards: tuple[int, ...], column: tuple[int, ...]) -> tuple[int, ...]:
-    """How many of the cards have each colour in the column."""
-    counts = [0] * len(COLOUR_KINDS)
-    for card in cards:
-        counts[column[card]] += 1
-    return tuple(counts)
-
-
 @functools.lru_cache(maxsize=4096)
 def _token_combinations(values: tuple[int, ...], count: int) -> list[tuple[Any, Any]]:
     """Each combination of token kinds, with its action value (names)."""
@@ -466,24 +455,6 @@ def _token_combinations(values: tuple[int, ...], count: int) -> list[tuple[Any, 
     return [
         (combo, tuple(TOKENS[v] for v in combo)) for combo in itertools.combinations(values, count)
     ]
-
-
-@functools.lru_cache(maxsize=4096)
-def _plain_combinations(values: tuple[int, ...], count: int) -> list[tuple[Any, Any]]:
-    """Each combination of cards or tiles (their numbers are their action values)."""
-    if count < 0:
-        return []
-    return [(combo, combo) for combo in itertools.combinations(values, count)]
-
-
-def _unique(pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    seen = set()
-    kept = []
-    for pair in pairs:
-        if pair[1] not in seen:
-            seen.add(pair[1])
-            kept.append(pair)
-    return kept
 
 
 def _same(a: Any, b: Any) -> bool:
