@@ -70,11 +70,36 @@ def defines_in(node: object) -> set[str]:
 Aggregate = tuple[str, str, str]  # ("sum" or "tally", zone, column)
 
 
+def tally_of(e: object) -> tuple[m.Expr, str] | None:
+    """`per colour c: count(x in S where x.a == c)` counts S by the colour
+    column a: its source S and column a, if e has that shape."""
+    if not (isinstance(e, m.PerColour) and isinstance(e.body, m.Call)):
+        return None
+    call = e.body
+    if call.function != "count" or not isinstance(call.arguments[0], m.Filter):
+        return None
+    found = call.arguments[0]
+    test = found.condition
+    if not (isinstance(test, m.Binary) and test.op == "=="):
+        return None
+    sides = (test.left, test.right)
+    for attr, colour in (sides, sides[::-1]):
+        if (
+            isinstance(attr, m.Attr)
+            and isinstance(attr.subject, m.Ref)
+            and attr.subject.name == found.variable
+            and attr.subject.type == m.CARD
+            and isinstance(colour, m.Ref)
+            and colour.name == e.variable
+        ):
+            return found.source, attr.attribute
+    return None
+
+
 def aggregate_of(e: object) -> Aggregate | None:
     """The per-player zone aggregate an expression computes, if it is one:
-    `sum(Z.a)`, or `per colour c: count(x in Z where x.a == c)` (a tally).
-    Engines keep these up to date as cards and tiles move, instead of
-    recomputing them."""
+    `sum(Z.a)`, or a tally of a zone (tally_of). Engines keep these up to
+    date as cards and tiles move, instead of recomputing them."""
     if isinstance(e, m.Call) and e.function == "sum" and len(e.arguments) == 1:
         total = e.arguments[0]
         if (
@@ -84,30 +109,9 @@ def aggregate_of(e: object) -> Aggregate | None:
             and total.type == m.list_of(m.INT)
         ):
             return ("sum", total.subject.name, total.attribute)
-    if isinstance(e, m.PerColour) and isinstance(e.body, m.Call):
-        call = e.body
-        if call.function != "count" or not isinstance(call.arguments[0], m.Filter):
-            return None
-        found = call.arguments[0]
-        test = found.condition
-        if not (
-            isinstance(found.source, m.Ref)
-            and found.source.kind == "zone"
-            and isinstance(test, m.Binary)
-            and test.op == "=="
-        ):
-            return None
-        sides = (test.left, test.right)
-        for attr, colour in (sides, sides[::-1]):
-            if (
-                isinstance(attr, m.Attr)
-                and isinstance(attr.subject, m.Ref)
-                and attr.subject.name == found.variable
-                and attr.subject.type == m.CARD
-                and isinstance(colour, m.Ref)
-                and colour.name == e.variable
-            ):
-                return ("tally", found.source.name, attr.attribute)
+    tally = tally_of(e)
+    if tally is not None and isinstance(tally[0], m.Ref) and tally[0].kind == "zone":
+        return ("tally", tally[0].name, tally[1])
     return None
 
 
@@ -180,9 +184,6 @@ class Names:
     def __init__(self, edition: m.Edition) -> None:
         self.edition = edition
         self.token_index = {t.name: i for i, t in enumerate(edition.tokens)}
-        self.zone_index = {z.name: i for i, z in enumerate(edition.zones)}
-        self.tile_set_index = {t.name: i for i, t in enumerate(edition.tile_sets)}
-        self.action_index = {a.name: i for i, a in enumerate(edition.actions)}
         first_majority = sum(len(t.rows) for t in edition.tile_sets)
         self.majority_tile = {
             maj.name: first_majority + i for i, maj in enumerate(edition.majorities)
@@ -308,31 +309,12 @@ class ExprEmitter:
         raise AssertionError(f"cannot emit {type(e).__name__}")
 
     def tally(self, e: m.Expr, player: str, locals_: Mapping[str, str]) -> str | None:
-        """`per colour c: count(x in S where x.A == c)` counts S by a colour
-        attribute: one pass over S instead of one per colour."""
-        if not (isinstance(e, m.PerColour) and isinstance(e.body, m.Call)):
+        """A tally (tally_of) of any source: one pass over it, not one per colour."""
+        tally = tally_of(e)
+        if tally is None:
             return None
-        call = e.body
-        if call.function != "count" or not isinstance(call.arguments[0], m.Filter):
-            return None
-        found = call.arguments[0]
-        test = found.condition
-        if not (isinstance(test, m.Binary) and test.op == "=="):
-            return None
-        sides = (test.left, test.right)
-        for attr, colour in (sides, sides[::-1]):
-            if (
-                isinstance(attr, m.Attr)
-                and isinstance(attr.subject, m.Ref)
-                and attr.subject.name == found.variable
-                and isinstance(colour, m.Ref)
-                and colour.name == e.variable
-                and attr.subject.type == m.CARD
-            ):
-                source = self.emit(found.source, player, locals_)
-                column = self.names.card_column(attr.attribute)
-                return f"_tally({source}, {column})"
-        return None
+        source, column = tally
+        return f"_tally({self.emit(source, player, locals_)}, {self.names.card_column(column)})"
 
     def ref(self, e: m.Ref, player: str, locals_: Mapping[str, str]) -> str:
         s = self.state
