@@ -590,31 +590,39 @@ class Lowering:
                 parts.append(f"_show({value}, {part.type.kind!r})")
         return " + ".join(parts)
 
-    def effects(self, body: tuple[m.Statement, ...], locals_: dict[str, str]) -> None:
+    def effects(
+        self,
+        body: tuple[m.Statement, ...],
+        locals_: dict[str, str],
+        state: str = "s2",
+        hooks: bool = True,
+    ) -> None:
+        """The effects of an action (on the copy `s2`) or of a trigger (on
+        the state being built, `s`; its moves run no further triggers)."""
         w = self.writer
-        hooks = self.hooked_zones()
+        hooked = self.hooked_zones() if hooks else []
         for st in body:
             if isinstance(st, m.Gain):
-                token = self.expr(st.token, "p", locals_, "s2")
-                amount = self.expr(st.amount, "p", locals_, "s2")
-                w.line(f"_gain(s2, p, {token}, {amount})")
+                token = self.expr(st.token, "p", locals_, state)
+                amount = self.expr(st.amount, "p", locals_, state)
+                w.line(f"_gain({state}, p, {token}, {amount})")
             elif isinstance(st, m.GainEach):
-                tokens = self.expr(st.tokens, "p", locals_, "s2")
-                amount = self.expr(st.amount, "p", locals_, "s2")
-                w.line(f"_gain_each(s2, p, {tokens}, {amount})")
+                tokens = self.expr(st.tokens, "p", locals_, state)
+                amount = self.expr(st.amount, "p", locals_, state)
+                w.line(f"_gain_each({state}, p, {tokens}, {amount})")
             elif isinstance(st, m.Pay):
-                w.line("_give_back(s2, p, v_pay)")
+                w.line(f"_give_back({state}, p, v_pay)")
             elif isinstance(st, m.Move):
                 zone = self.names.zone(st.zone)
-                w.line(f"_move(s2, p, {locals_[st.card]}, {zone})")
-                if st.zone in hooks:
-                    w.line(f"{ident('_entered_', st.zone)}(s2, p, {locals_[st.card]})")
+                w.line(f"_move({state}, p, {locals_[st.card]}, {zone})")
+                if st.zone in hooked:
+                    w.line(f"{ident('_entered_', st.zone)}({state}, p, {locals_[st.card]})")
             elif isinstance(st, m.If):
-                with w.block(f"if {self.expr(st.condition, 'p', locals_, 's2')}:"):
-                    self.effects(st.body, locals_)
+                with w.block(f"if {self.expr(st.condition, 'p', locals_, state)}:"):
+                    self.effects(st.body, locals_, state, hooks)
             elif isinstance(st, m.Let) and st.name not in locals_:
                 locals_[st.name] = ident("v_", st.name)
-                w.line(f"{locals_[st.name]} = {self.expr(st.value, 'p', locals_, 's2')}")
+                w.line(f"{locals_[st.name]} = {self.expr(st.value, 'p', locals_, state)}")
 
     def main_actions(self) -> None:
         def body() -> None:
@@ -708,7 +716,7 @@ class Lowering:
                 if trigger.zone == zone:
                     w.line(self.where(trigger))
                     locals_ = {trigger.card: "card"}
-                    self.trigger_effects(trigger.body, locals_)
+                    self.effects(trigger.body, locals_, state="s", hooks=False)
             for majority in self.edition.majorities:
                 if majority.event_zone == zone:
                     w.line(f"{ident('_contest_', majority.name)}(s, p)")
@@ -716,27 +724,6 @@ class Lowering:
         self.function(
             f"def {ident('_entered_', zone)}(s: State, p: int, card: int) -> None:", None, body
         )
-
-    def trigger_effects(self, body: tuple[m.Statement, ...], locals_: dict[str, str]) -> None:
-        # A trigger's effects act on the state being built, named s here.
-        w = self.writer
-        for st in body:
-            if isinstance(st, m.Gain):
-                w.line(
-                    f"_gain(s, p, {self.expr(st.token, 'p', locals_)}, "
-                    f"{self.expr(st.amount, 'p', locals_)})"
-                )
-            elif isinstance(st, m.GainEach):
-                w.line(f"for kind in {self.expr(st.tokens, 'p', locals_)}:")
-                w.line(f"    _gain(s, p, kind, {self.expr(st.amount, 'p', locals_)})")
-            elif isinstance(st, m.If):
-                with w.block(f"if {self.expr(st.condition, 'p', locals_)}:"):
-                    self.trigger_effects(st.body, locals_)
-            elif isinstance(st, m.Let):
-                locals_[st.name] = ident("v_", st.name)
-                w.line(f"{locals_[st.name]} = {self.expr(st.value, 'p', locals_)}")
-            elif isinstance(st, m.Move):
-                w.line(f"_move(s, p, {locals_[st.card]}, {self.names.zone(st.zone)})")
 
     # ----------------------------------------------------------------- steps
 
