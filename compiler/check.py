@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler import model as m
-from compiler.data import TableReader
+from compiler.data import COLUMN_TYPES, TableReader
 from compiler.editions import Entry, Renames, ResolvedEdition, declared_name, describe_key
 from compiler.model import BOOL, CARD, COLOUR, ERROR, INT, TEXT, TOKEN, VECTOR, Type
 from compiler.rule_ids import (
@@ -52,14 +52,8 @@ _KIND_WORDS = {
     "market": "the market",
     "score": "a player's score",
 }
-_COLUMN_TYPES = {
-    "int": INT,
-    "int_range": INT,
-    "bool": BOOL,
-    "text": TEXT,
-    "colour": COLOUR,
-    "per_colour": VECTOR,
-}
+# The type of a value read from a column, by the model's column type.
+_VALUE_TYPES = {"int": INT, "bool": BOOL, "text": TEXT, "colour": COLOUR, "vector": VECTOR}
 
 
 class Scope:
@@ -422,7 +416,9 @@ class Checker:
         decl = entry.decl
         assert isinstance(decl, s.Cards | s.Tiles)
         self.enter(entry)
-        self.columns[name] = {c.name.text: _COLUMN_TYPES[c.type.kind] for c in decl.columns}
+        self.columns[name] = {
+            c.name.text: _VALUE_TYPES[COLUMN_TYPES[c.type.kind]] for c in decl.columns
+        }
         reader = TableReader(
             decl,
             self.folder(entry),
