@@ -9,7 +9,6 @@ the engine's internals.
 from __future__ import annotations
 
 import copy
-import csv
 import itertools
 import json
 import random
@@ -19,47 +18,15 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 import pytest
+from edition_facts import COLOUR_WORDS, COST_COLUMNS, REQUIRE_COLUMNS, read_csv
 
 import generated
-from compiler.pipeline import editions_folder
 
 EDITIONS = ("classic", "marvel")
 Json = dict[str, Any]
 
 # --------------------------------------------------------------- the data
 
-DATA = editions_folder() / "data"
-# RULES.md section 1: the payable colours in order, and the data's colour words.
-COLOUR_WORDS = {
-    "classic": {c: c for c in ("white", "blue", "green", "red", "black")},
-    "marvel": {
-        "yellow": "mind",
-        "blue": "space",
-        "orange": "soul",
-        "red": "reality",
-        "purple": "power",
-    },
-}
-COST_COLUMNS = {
-    "classic": ("white", "blue", "green", "red", "black"),
-    "marvel": (
-        "cost_yellow_mind",
-        "cost_blue_space",
-        "cost_orange_soul",
-        "cost_red_reality",
-        "cost_purple_power",
-    ),
-}
-REQUIRE_COLUMNS = {
-    "classic": COST_COLUMNS["classic"],
-    "marvel": (
-        "req_yellow_mind",
-        "req_blue_space",
-        "req_orange_soul",
-        "req_red_reality",
-        "req_purple_power",
-    ),
-}
 CARD_FILES = {"classic": "classic_cards.csv", "marvel": "marvel_cards.csv"}
 TILE_FILES = {"classic": "classic_nobles.csv", "marvel": "marvel_locations.csv"}
 WILD = {"classic": "gold", "marvel": "shield"}
@@ -77,11 +44,6 @@ class Tile(NamedTuple):
     points: int
     requires: tuple[int, ...]
     physical: int  # the physical tile: faces sharing it are one tile
-
-
-def read_csv(name: str) -> list[dict[str, str]]:
-    with (DATA / name).open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 def cards(edition: str) -> list[Card]:

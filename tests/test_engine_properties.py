@@ -20,7 +20,6 @@ and ENGINE_SHRINK=1 to shrink a failing game (slow).
 
 from __future__ import annotations
 
-import csv
 import itertools
 import json
 import os
@@ -29,6 +28,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from edition_facts import COLOUR_WORDS, REQUIRE_COLUMNS, read_csv
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
@@ -59,35 +59,8 @@ Json = dict[str, Any]
 
 # ------------------------------------------------------------------- data
 
-DATA = editions_folder() / "data"
-# RULES.md section 1: the colours in order, and the data files' colour words.
-COLOUR_WORDS = {
-    "classic": {c: c for c in ("white", "blue", "green", "red", "black")},
-    "marvel": {
-        "yellow": "mind",
-        "blue": "space",
-        "orange": "soul",
-        "red": "reality",
-        "purple": "power",
-    },
-}
-REQUIRE_COLUMNS = {
-    "classic": ("white", "blue", "green", "red", "black"),
-    "marvel": (
-        "req_yellow_mind",
-        "req_blue_space",
-        "req_orange_soul",
-        "req_red_reality",
-        "req_purple_power",
-    ),
-}
 CARD_FILES = {"classic": "classic_cards.csv", "marvel": "marvel_cards.csv"}
 TILE_FILES = {"classic": "classic_nobles.csv", "marvel": "marvel_locations.csv"}
-
-
-def read_csv(name: str) -> list[dict[str, str]]:
-    with (DATA / name).open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 class Edition:
