@@ -12,7 +12,7 @@ from typing import Literal
 
 from attrs import frozen
 
-from dsl.syntax import Span
+from splendor_rules.dsl.syntax import Span
 
 Severity = Literal["error", "warning"]
 

@@ -25,8 +25,8 @@ from lark.exceptions import (
 )
 from lark.tree import Meta
 
-from dsl import syntax as s
-from dsl.diagnostics import Diagnostic, did_you_mean
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Diagnostic, did_you_mean
 
 _OPENING = {"LPAR", "LSQB"}
 _CLOSING = {"RPAR", "RSQB"}
@@ -51,7 +51,8 @@ class _JoinBracketedLines:
 
 @cache
 def _lark() -> Lark:
-    grammar = resources.files("dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+    grammar_file = resources.files("splendor_rules.dsl").joinpath("grammar.lark")
+    grammar = grammar_file.read_text(encoding="utf-8")
     return Lark(
         grammar,
         parser="lalr",

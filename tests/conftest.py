@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.pipeline import Compiled, compile_file, editions_folder
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, editions_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 

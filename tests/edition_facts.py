@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 
-from compiler.pipeline import editions_folder
+from splendor_rules.compiler.frontend.pipeline import editions_folder
 
 DATA = editions_folder() / "data"
 # RULES.md section 1: the payable colours in order, and the data's colour words.

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.pipeline import Compiled, compile_file
-from dsl.diagnostics import Sources, render
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
+from splendor_rules.dsl.diagnostics import Sources, render
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = Path("tests") / "broken"  # relative, so that diagnostics name it so

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from splendor_rules.compiler.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = Path("tests") / "broken"

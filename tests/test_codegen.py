@@ -29,10 +29,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import compiler.cli as cli
-import generated
-from compiler.codegen import build_all, render_engine
-from compiler.pipeline import Compiled, compile_file, editions_folder
+import splendor_rules.compiler.cli as cli
+from splendor_rules import generated
+from splendor_rules.compiler.backend.python.codegen import build_all, render_engine
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, editions_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = ("classic", "marvel")
@@ -102,8 +102,8 @@ def test_rendering_does_not_depend_on_the_hash_seed(fresh: dict[Path, str]):
     """Set and dict orders must not leak into the text (PYTHONHASHSEED)."""
     script = (
         "import hashlib, generated, pathlib\n"
-        "from compiler.codegen import build_all\n"
-        "from compiler.pipeline import editions_folder\n"
+        "from splendor_rules.compiler.backend.python.codegen import build_all\n"
+        "from splendor_rules.compiler.frontend.pipeline import editions_folder\n"
         "out = pathlib.Path(generated.__file__).resolve().parent\n"
         "for p, t in sorted(build_all(editions_folder(), out).items()):\n"
         "    print(p.name, hashlib.sha256(t.encode()).hexdigest())\n"

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from compiler.conformance import (
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
+from splendor_rules.compiler.tools.conformance import (
     EditionDiff,
     build_probes,
     conform_command,
     diff_command,
     diff_editions,
 )
-from compiler.pipeline import Compiled, compile_file
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "tests" / "variants" / "house.rules"

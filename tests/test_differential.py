@@ -63,10 +63,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, event, given, note, settings
 from hypothesis import strategies as st
 
-import generated
-from compiler import model as m
-from compiler.codegen import render_engine
-from compiler.interpreter import InterpretedEngine, load_interpreted
+from splendor_rules import generated
+from splendor_rules.compiler.backend.python.codegen import render_engine
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.runtime.interpreter import InterpretedEngine, load_interpreted
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = ("classic", "marvel")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.model import Claim, Ending, TokenLimit
-from compiler.pipeline import Compiled, compile_file, editions_folder
-from compiler.rule_ids import ids_in_reference
+from splendor_rules.compiler.frontend.model import Claim, Ending, TokenLimit
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, editions_folder
+from splendor_rules.compiler.frontend.rule_ids import ids_in_reference
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFIXES = {"classic": "SCE", "marvel": "SME"}

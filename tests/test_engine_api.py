@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import pytest
 from edition_facts import COLOUR_WORDS, COST_COLUMNS, REQUIRE_COLUMNS, read_csv
 
-import generated
+from splendor_rules import generated
 
 EDITIONS = ("classic", "marvel")
 Json = dict[str, Any]

@@ -32,8 +32,8 @@ from edition_facts import COLOUR_WORDS, REQUIRE_COLUMNS, read_csv
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-import generated
-from compiler.pipeline import compile_file, editions_folder
+from splendor_rules import generated
+from splendor_rules.compiler.frontend.pipeline import compile_file, editions_folder
 
 EDITIONS = ("classic", "marvel")
 PLY_CAP = 2000

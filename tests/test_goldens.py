@@ -31,8 +31,8 @@ from typing import Any
 
 import pytest
 
-import generated
-from compiler.interpreter import load_interpreted
+from splendor_rules import generated
+from splendor_rules.compiler.runtime.interpreter import load_interpreted
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = Path(__file__).resolve().parent / "goldens"

@@ -19,9 +19,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import compiler.interpreter as interpreter
-from compiler.interpreter import IllegalAction, InterpretedEngine, State, load_interpreted
-from compiler.pipeline import compile_file
+import splendor_rules.compiler.runtime.interpreter as interpreter
+from splendor_rules.compiler.frontend.pipeline import compile_file
+from splendor_rules.compiler.runtime.interpreter import (
+    IllegalAction,
+    InterpretedEngine,
+    State,
+    load_interpreted,
+)
 
 ENGINES = {name: load_interpreted(name) for name in ("classic", "marvel")}
 classic = ENGINES["classic"]

@@ -24,9 +24,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from compiler.pipeline import Compiled, compile_file
-from dsl.diagnostics import Sources, has_errors, render
-from dsl.parser import _lark
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
+from splendor_rules.dsl.diagnostics import Sources, has_errors, render
+from splendor_rules.dsl.parser import _lark
 
 EDITIONS = Path(__file__).resolve().parent.parent / "editions"
 ORIGINAL = {

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from dsl import syntax as s
-from dsl.diagnostics import Diagnostic
-from dsl.parser import MAX_DEPTH, MAX_DIGITS, parse_edition, parse_expression
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Diagnostic
+from splendor_rules.dsl.parser import MAX_DEPTH, MAX_DIGITS, parse_edition, parse_expression
 
 EDITIONS = Path(__file__).resolve().parent.parent / "editions"
 

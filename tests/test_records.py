@@ -13,8 +13,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from compiler import records
-from compiler.records import RecordError, apply_setup, catalog, engine, leading_ids, play, replay
+from splendor_rules.compiler.tools import records
+from splendor_rules.compiler.tools.records import (
+    RecordError,
+    apply_setup,
+    catalog,
+    engine,
+    leading_ids,
+    play,
+    replay,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -393,7 +401,7 @@ def test_the_example_of_the_documentation_holds(tmp_path: Path) -> None:
 
 def test_the_record_module_names_no_edition_noun() -> None:
     """compiler/records.py is generic: every edition noun comes from the model."""
-    source = (ROOT / "compiler" / "records.py").read_text(encoding="utf-8").lower()
+    source = (ROOT / "compiler" / "tools" / "records.py").read_text(encoding="utf-8").lower()
     nouns = ("noble", "gold", "shield", "gauntlet", "avenger", "marvel", "time stone", "time_stone")
     for word in nouns:
         assert word not in source, word

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.records import (
+from splendor_rules.compiler.tools.records import (
     RecordError,
     check_file,
     engine,

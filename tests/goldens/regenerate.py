@@ -176,7 +176,7 @@ def expected_files(engines: dict[str, Any]) -> dict[Path, str]:
 
 
 def generated_engines() -> dict[str, Any]:
-    import generated
+    from splendor_rules import generated
 
     return {name: generated.load_edition(name) for name in ("classic", "marvel")}
 

@@ -14,8 +14,7 @@ from typing import Any
 
 from attrs import frozen
 
-from compiler import model as m
-from compiler.emit import (
+from splendor_rules.compiler.backend.python.emit import (
     ExprEmitter,
     Names,
     Writer,
@@ -25,6 +24,7 @@ from compiler.emit import (
     ident,
     uses,
 )
+from splendor_rules.compiler.frontend import model as m
 
 _MISSING: dict[str, Any] = {"int": 0, "bool": False, "text": "", "colour": -1}
 

@@ -11,15 +11,15 @@ from pathlib import Path
 
 from attrs import define, field
 
-from compiler import model as m
-from compiler.check import Checker
-from compiler.editions import EditionLoader, ResolvedEdition
-from dsl.diagnostics import Diagnostic, Sources, has_errors
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.check import Checker
+from splendor_rules.compiler.frontend.editions import EditionLoader, ResolvedEdition
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, has_errors
 
 
 def editions_folder() -> Path:
     """The folder of the editions that ship with the compiler."""
-    return Path(str(resources.files("editions")))
+    return Path(str(resources.files("splendor_rules.editions")))
 
 
 def display_path(path: Path) -> str:

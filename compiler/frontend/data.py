@@ -12,9 +12,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from compiler import model as m
-from dsl import syntax as s
-from dsl.diagnostics import Diagnostic, Sources, did_you_mean
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, did_you_mean
 
 Value = int | bool | str | tuple[int, ...]
 

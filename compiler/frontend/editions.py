@@ -17,9 +17,9 @@ from typing import Literal
 
 from attrs import evolve, frozen
 
-from dsl import syntax as s
-from dsl.diagnostics import Diagnostic, Sources, did_you_mean
-from dsl.parser import parse_edition
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, did_you_mean
+from splendor_rules.dsl.parser import parse_edition
 
 Key = tuple[str, str | None]
 
@@ -402,7 +402,7 @@ def _where(decl: s.Decl) -> s.Span:
 
 def _ids(decl: s.Decl) -> tuple[str, ...]:
     """Every rule id a declaration states, its own and its parts'."""
-    from compiler.rule_ids import rule_ids_in
+    from splendor_rules.compiler.frontend.rule_ids import rule_ids_in
 
     return tuple(rule_id.text for rule_id in rule_ids_in(decl))
 

@@ -14,7 +14,7 @@ from typing import Literal
 
 from attrs import field, frozen
 
-from dsl.syntax import Span
+from splendor_rules.dsl.syntax import Span
 
 # --------------------------------------------------------------------- types
 

@@ -15,20 +15,36 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from compiler import model as m
-from compiler.data import COLUMN_TYPES, TableReader
-from compiler.editions import Entry, Renames, ResolvedEdition, declared_name, describe_key
-from compiler.model import BOOL, CARD, COLOUR, ERROR, INT, TEXT, TOKEN, VECTOR, Type
-from compiler.rule_ids import (
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.data import COLUMN_TYPES, TableReader
+from splendor_rules.compiler.frontend.editions import (
+    Entry,
+    Renames,
+    ResolvedEdition,
+    declared_name,
+    describe_key,
+)
+from splendor_rules.compiler.frontend.model import (
+    BOOL,
+    CARD,
+    COLOUR,
+    ERROR,
+    INT,
+    TEXT,
+    TOKEN,
+    VECTOR,
+    Type,
+)
+from splendor_rules.compiler.frontend.rule_ids import (
     check_coverage,
     check_rule_ids,
     ids_in_reference,
     meant_ids,
     rule_ids_in,
 )
-from dsl import syntax as s
-from dsl.diagnostics import Diagnostic, Sources, did_you_mean
-from dsl.parser import parse_expression
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, did_you_mean
+from splendor_rules.dsl.parser import parse_expression
 
 BUILTINS = ("supply", "tokens", "count", "sum", "min", "max", "any", "all", "holds", "did")
 DECISIONS = ("pay", "return", "claim")

@@ -26,14 +26,19 @@ from typing import Any
 import click
 from attrs import define, field, frozen
 
-from compiler import model as m
-from compiler.codegen import render_engine
-from compiler.data import COLUMN_TYPES
-from compiler.editions import Key, ResolvedEdition, describe_key
-from compiler.pipeline import Compiled, compile_file, display_path, editions_folder
-from compiler.rule_ids import RULE_ID_FORM, rule_ids_in
-from dsl import syntax as s
-from dsl.diagnostics import Sources, render
+from splendor_rules.compiler.backend.python.codegen import render_engine
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.data import COLUMN_TYPES
+from splendor_rules.compiler.frontend.editions import Key, ResolvedEdition, describe_key
+from splendor_rules.compiler.frontend.pipeline import (
+    Compiled,
+    compile_file,
+    display_path,
+    editions_folder,
+)
+from splendor_rules.compiler.frontend.rule_ids import RULE_ID_FORM, rule_ids_in
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Sources, render
 
 Json = dict[str, Any]
 

@@ -32,8 +32,8 @@ from typing import Any
 
 import click
 
-from compiler import model as m
-from compiler.pipeline import compile_file, editions_folder
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.pipeline import compile_file, editions_folder
 
 Json = Any  # a value read from or written to JSON
 Engine = Any  # a module (or object) with the engine API of docs/engine.md
@@ -185,7 +185,7 @@ def catalog_of(model: m.Edition) -> Catalog:
 
 def editions() -> list[str]:
     """The editions that have a generated engine."""
-    generated = importlib.import_module("generated")
+    generated = importlib.import_module("splendor_rules.generated")
     names: list[str] = generated.editions()
     return names
 
@@ -207,11 +207,11 @@ def engine(edition: str, kind: str = "generated") -> Engine:
     if edition not in known:
         raise RecordError(f"unknown edition {edition!r}; the editions are {', '.join(known)}")
     if kind == "generated":
-        return importlib.import_module("generated").load_edition(edition)
+        return importlib.import_module("splendor_rules.generated").load_edition(edition)
     if kind != "interpreted":
         raise RecordError(f"unknown engine kind {kind!r}: generated or interpreted")
     try:
-        interpreter = importlib.import_module("compiler.interpreter")
+        interpreter = importlib.import_module("splendor_rules.compiler.runtime.interpreter")
         return interpreter.load_interpreted(edition)
     except Exception as error:  # optional and maybe unfinished: report, never crash
         raise RecordError(f"the interpreted engine is not available: {error}") from error

@@ -18,18 +18,18 @@ from typing import Any
 
 import click
 
-from compiler import conformance, records
-from compiler.codegen import BuildError, build_all
-from compiler.pipeline import (
+from splendor_rules.compiler.backend.python.codegen import BuildError, build_all
+from splendor_rules.compiler.frontend.pipeline import (
     Compiled,
     compile_file,
     display_path,
     edition_files,
     editions_folder,
 )
-from compiler.rule_ids import ids_in_reference
-from dsl import syntax as s
-from dsl.diagnostics import Sources, render
+from splendor_rules.compiler.frontend.rule_ids import ids_in_reference
+from splendor_rules.compiler.tools import conformance, records
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Sources, render
 
 
 def _summary(compiled: Compiled) -> str:
@@ -102,7 +102,7 @@ def check(files: tuple[Path, ...], quiet: bool) -> None:
 
 
 def _generated_folder() -> Path:
-    return Path(str(importlib.import_module("generated").__path__[0]))
+    return Path(str(importlib.import_module("splendor_rules.generated").__path__[0]))
 
 
 def _report(error: BuildError) -> None:
@@ -158,9 +158,9 @@ def build(check_only: bool) -> None:
 
 def _engine(edition: str, kind: str) -> Any:
     if kind == "interpreted":
-        interpreter = importlib.import_module("compiler.interpreter")
+        interpreter = importlib.import_module("splendor_rules.compiler.runtime.interpreter")
         return interpreter.load_interpreted(edition)
-    loader: ModuleType = importlib.import_module("generated")
+    loader: ModuleType = importlib.import_module("splendor_rules.generated")
     return loader.load_edition(edition)
 
 

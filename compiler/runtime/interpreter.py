@@ -21,9 +21,9 @@ from typing import Any
 
 from attrs import evolve, field, frozen
 
-from compiler import model as m
-from compiler.pipeline import compile_file, editions_folder
-from dsl.diagnostics import Sources, render
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.pipeline import compile_file, editions_folder
+from splendor_rules.dsl.diagnostics import Sources, render
 
 Value = Any  # int | bool | str | tuple[Value, ...]: see the module docstring
 Action = tuple[Any, ...]

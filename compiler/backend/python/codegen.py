@@ -12,9 +12,9 @@ from typing import Any
 
 import jinja2
 
-from compiler import model as m
-from compiler.emit import ident, literal
-from compiler.lower import Lowering
+from splendor_rules.compiler.backend.python.emit import ident, literal
+from splendor_rules.compiler.backend.python.lower import Lowering
+from splendor_rules.compiler.frontend import model as m
 
 WIDTH = 99
 
@@ -46,7 +46,7 @@ def wrapped(value: Any, indent: int = 0) -> str:
 
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("compiler", "templates"),
+        loader=jinja2.PackageLoader("splendor_rules.compiler.backend.python", "templates"),
         autoescape=False,
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -73,7 +73,7 @@ def build_all(folder: Path, out: Path) -> dict[Path, str]:
 
     Raises BuildError when an edition does not check.
     """
-    from compiler.pipeline import compile_file, edition_files
+    from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
 
     texts: dict[Path, str] = {}
     for path in edition_files(folder):

@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from compiler import model as m
+from splendor_rules.compiler.frontend import model as m
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 

@@ -10,8 +10,8 @@ import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 
-from dsl import syntax as s
-from dsl.diagnostics import Diagnostic, did_you_mean
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Diagnostic, did_you_mean
 
 RULE_ID_FORM = re.compile(r"[A-Z]-\d+(?:\.\d+)*[a-z]?")
 
