@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Literal
 
 from attrs import frozen
@@ -62,6 +63,15 @@ def render(diagnostic: Diagnostic, sources: Sources) -> str:
         out.append(f"    {shown}")
         out.append("    " + " " * (span.column - 1) + "^" + "~" * (width - 1))
     return "\n".join(out)
+
+
+def display_path(path: Path) -> str:
+    """A path as the user would write it, the same in every message: relative
+    to the working folder when inside it, absolute otherwise."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:

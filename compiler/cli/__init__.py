@@ -22,14 +22,13 @@ from splendor_rules.compiler.backend.python.codegen import BuildError, build_all
 from splendor_rules.compiler.frontend.pipeline import (
     Compiled,
     compile_file,
-    display_path,
     edition_files,
     editions_folder,
 )
 from splendor_rules.compiler.frontend.rule_ids import ids_in_reference
 from splendor_rules.compiler.tools import conformance, records
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.diagnostics import Sources, render
+from splendor_rules.dsl.diagnostics import Sources, display_path, render
 
 
 def _summary(compiled: Compiled) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.diagnostics import Diagnostic, Sources, did_you_mean
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, did_you_mean, display_path
 
 Value = int | bool | str | tuple[int, ...]
 
@@ -100,7 +100,7 @@ class TableReader:
             )
             self.error(f"cannot read data file '{decl.path.value}': {reason}", decl.path.span)
             return None
-        file = _display(path)
+        file = display_path(path)
         self.sources.add(file, text)
         lines = text.split("\n")  # as csv counts them: not at '\u2028' or a form feed
         rows = list(csv.reader(io.StringIO(text)))
@@ -385,10 +385,3 @@ COLUMN_TYPES: dict[str, m.ColumnType] = {
     "colour": "colour",
     "per_colour": "vector",
 }
-
-
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)

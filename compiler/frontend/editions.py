@@ -18,7 +18,7 @@ from typing import Literal
 from attrs import evolve, frozen
 
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.diagnostics import Diagnostic, Sources, did_you_mean
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, did_you_mean, display_path
 from splendor_rules.dsl.parser import parse_edition
 
 Key = tuple[str, str | None]
@@ -175,7 +175,7 @@ class EditionLoader:
         path = path.resolve()
         if path in self._done:
             return self._done[path]
-        file = display or _display_path(path)
+        file = display or display_path(path)
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
@@ -405,10 +405,3 @@ def _ids(decl: s.Decl) -> tuple[str, ...]:
     from splendor_rules.compiler.frontend.rule_ids import rule_ids_in
 
     return tuple(rule_id.text for rule_id in rule_ids_in(decl))
-
-
-def _display_path(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)

@@ -22,14 +22,6 @@ def editions_folder() -> Path:
     return Path(str(resources.files("splendor_rules.editions")))
 
 
-def display_path(path: Path) -> str:
-    """A path as the user would write it: relative to here when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
 def edition_files(folder: Path | None = None) -> list[Path]:
     return sorted((folder or editions_folder()).glob("*.rules"))
 

@@ -33,12 +33,11 @@ from splendor_rules.compiler.frontend.editions import Key, ResolvedEdition, desc
 from splendor_rules.compiler.frontend.pipeline import (
     Compiled,
     compile_file,
-    display_path,
     editions_folder,
 )
 from splendor_rules.compiler.frontend.rule_ids import RULE_ID_FORM, rule_ids_in
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.diagnostics import Sources, render
+from splendor_rules.dsl.diagnostics import Sources, display_path, render
 
 Json = dict[str, Any]
 
