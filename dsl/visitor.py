@@ -1,0 +1,79 @@
+"""One way to walk the compiler's trees: the syntax tree and the checked model.
+
+Both trees are frozen attrs classes whose children sit in fields, alone or in
+tuples; a node's span is not a child. `children` and `walk` iterate them generically; `Visitor` dispatches a
+node to the method named `visit_<ClassName>` (falling back to the nearest base
+class's method, then to `generic_visit`), with the lookup done once per class,
+as jinja2's NodeVisitor and sqlglot's generator do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+import attrs
+
+
+def children(node: object) -> Iterator[Any]:
+    """The attrs nodes directly inside a node, in field order. A field that
+    takes no part in equality (a node's span) holds no children."""
+    kind: Any = type(node)
+    for field in attrs.fields(kind):
+        if field.eq:
+            yield from _nodes_in(getattr(node, field.name))
+
+
+def _nodes_in(value: object) -> Iterator[Any]:
+    if isinstance(value, tuple):
+        for element in value:
+            yield from _nodes_in(element)
+    elif attrs.has(type(value)):
+        yield value
+
+
+def walk(node: object) -> Iterator[Any]:
+    """Every node of a tree, parents before children, in source order,
+    without recursion (a rule file may nest deeply)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(list(children(current))))
+
+
+class Visitor:
+    """Dispatch by node class: `visit(node)` calls `visit_<ClassName>(node)`.
+
+    Subclasses define the methods they need; a node whose class (and bases)
+    has none goes to `generic_visit`, which visits its children and returns
+    None. The method for each class is found once and cached per visitor
+    class.
+    """
+
+    _dispatch: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._dispatch = {}
+
+    def visit(self, node: Any) -> Any:
+        kind = type(node)
+        method = self._dispatch.get(kind)
+        if method is None:
+            method = self._find(kind)
+            self._dispatch[kind] = method
+        return method(self, node)
+
+    @classmethod
+    def _find(cls, kind: type) -> Callable[[Any, Any], Any]:
+        for base in kind.__mro__:
+            found = getattr(cls, f"visit_{base.__name__}", None)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        return cls.generic_visit
+
+    def generic_visit(self, node: Any) -> Any:
+        for child in children(node):
+            self.visit(child)
+        return None
