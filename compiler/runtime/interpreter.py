@@ -115,6 +115,8 @@ def _ids(part: m.Statement | m.Part) -> str:
 class InterpretedEngine:
     """The engine API of docs/engine.md over one edition's checked model."""
 
+    IllegalAction = IllegalAction
+
     def __init__(self, edition: m.Edition) -> None:
         self.model = edition
         self.EDITION = edition.name
