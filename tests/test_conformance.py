@@ -1,4 +1,4 @@
-"""Edition conformance (compiler/conformance.py).
+"""Edition conformance (compiler/tools/conformance/).
 
 `diff` lists what an edition renames, overrides, adds and removes relative to
 another, computed from the rule files; `conform` checks that every rule the
@@ -14,11 +14,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
+from splendor_rules.compiler.cli.conform import command as conform_command
+from splendor_rules.compiler.cli.diff import command as diff_command
 from splendor_rules.compiler.tools.conformance import (
     EditionDiff,
     build_probes,
-    conform_command,
-    diff_command,
     diff_editions,
 )
 

@@ -1,0 +1,163 @@
+"""`splendor-rules bench`: random games timed (games/s, actions/s), or with
+--instructions counted in machine instructions per action under valgrind."""
+
+from __future__ import annotations
+
+import sys
+from typing import cast
+
+import click
+
+from splendor_rules.compiler.runtime.api import Engine
+from splendor_rules.compiler.runtime.loading import (
+    ENGINE_KINDS,
+    EngineKind,
+    EngineUnavailable,
+    load_engine,
+)
+from splendor_rules.compiler.tools.bench import (
+    BenchError,
+    Timing,
+    count_instructions,
+    time_games,
+    valgrind,
+)
+
+GAMES = 100  # per player count, timed
+GAMES_COUNTED = 20  # per player count, under valgrind (the README's figures)
+
+
+def _engines(edition: str, kinds: tuple[str, ...]) -> dict[EngineKind, Engine]:
+    engines = {}
+    for kind in cast(tuple[EngineKind, ...], kinds or ("generated",)):
+        try:
+            engines[kind] = load_engine(edition, kind)
+        except (EngineUnavailable, ImportError) as error:
+            raise click.BadParameter(str(error), param_hint="EDITION") from error
+    return engines
+
+
+def _counts(edition: str, engine: Engine, players: tuple[int, ...]) -> tuple[int, ...]:
+    for count in players:
+        if count not in engine.PLAYERS:
+            raise click.BadParameter(
+                f"{edition} is for {engine.PLAYERS.start} to {engine.PLAYERS.stop - 1} players",
+                param_hint="--players",
+            )
+    return players or tuple(engine.PLAYERS)
+
+
+def _timed(
+    engines: dict[EngineKind, Engine], counts: tuple[int, ...], games: int, seed: int
+) -> None:
+    click.echo("rates per second of this process's CPU time (one core); wall clock beside")
+    click.echo(
+        f"{'engine':<12} {'players':>7} {'games/s':>9} {'actions/s':>10} {'wall':>9} "
+        f"{'plies/game':>11}"
+    )
+    rates: dict[tuple[str, int], Timing] = {}
+    for count in counts:
+        for kind, engine in engines.items():
+            timing = rates[kind, count] = time_games(engine, kind, count, games, seed)
+            click.echo(
+                f"{kind:<12} {count:>7} {timing.games_per_second:>9.1f} "
+                f"{timing.actions_per_second:>10.0f} {timing.actions_per_wall_second:>9.0f} "
+                f"{timing.plies_per_game:>11.1f}"
+            )
+    if len(engines) == 2:
+        for count in counts:
+            ratio = (
+                rates["generated", count].actions_per_second
+                / rates["interpreted", count].actions_per_second
+            )
+            click.echo(f"generated engine is {ratio:.1f}x the interpreter with {count} players")
+
+
+def _counted(
+    edition: str, kinds: tuple[EngineKind, ...], counts: tuple[int, ...], games: int, seed: int
+) -> None:
+    click.echo("instructions counted by valgrind --tool=callgrind in a child process, less")
+    click.echo("its start-up (the same process playing 0 games): stable from run to run")
+    click.echo(
+        f"{'engine':<12} {'players':>7} {'actions':>8} {'instructions':>14} "
+        f"{'per action':>11} {'start-up':>14}"
+    )
+    for kind in kinds:
+        try:
+            found = count_instructions(edition, kind, counts, games, seed)
+        except BenchError as error:
+            click.echo(f"cannot count instructions: {error}", err=True)
+            sys.exit(1)
+        for count in found:
+            click.echo(
+                f"{count.kind:<12} {count.players:>7} {count.actions:>8} "
+                f"{count.instructions:>14,} {count.per_action:>11,.0f} {count.startup:>14,}"
+            )
+
+
+@click.command("bench")
+@click.argument("edition")
+@click.option(
+    "--players",
+    "-p",
+    type=click.IntRange(1),
+    multiple=True,
+    help="Player count (repeatable); default: every count the edition allows.",
+)
+@click.option(
+    "--games",
+    "-g",
+    type=click.IntRange(1),
+    default=None,
+    help=f"Games per player count.  [default: {GAMES}; {GAMES_COUNTED} with --instructions]",
+)
+@click.option(
+    "--seed",
+    "-s",
+    type=int,
+    default=0,
+    show_default=True,
+    help="The first game's seed; game i uses seed + i.",
+)
+@click.option(
+    "--engine",
+    "kinds",
+    type=click.Choice(ENGINE_KINDS),
+    multiple=True,
+    help="Engine(s) to time (repeatable); default: generated.",
+)
+@click.option(
+    "--instructions",
+    is_flag=True,
+    help="Count machine instructions per action under valgrind (the figure that does not "
+    "drift with the machine's load) instead of timing.",
+)
+def command(
+    edition: str,
+    players: tuple[int, ...],
+    games: int | None,
+    seed: int,
+    kinds: tuple[str, ...],
+    instructions: bool,
+) -> None:
+    """Time random games: games/s, actions/s and plies per game.
+
+    With --instructions, count instructions per action instead: exit 1 if
+    valgrind is not installed.
+    """
+    engines = _engines(edition, kinds)
+    counts = _counts(edition, next(iter(engines.values())), players)
+    if instructions:
+        try:
+            valgrind()
+        except BenchError as error:
+            click.echo(f"cannot count instructions: {error}", err=True)
+            sys.exit(1)
+    games = games or (GAMES_COUNTED if instructions else GAMES)
+    click.echo(
+        f"{edition}: {games} random games per player count, seeds {seed}..{seed + games - 1}"
+    )
+    if instructions:
+        _counted(edition, tuple(engines), counts, games, seed)
+    else:
+        _timed(engines, counts, games, seed)

@@ -1,0 +1,76 @@
+"""`splendor-rules check`: rule files checked, every mistake located, and a
+one-line summary of each edition that checks."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from splendor_rules.compiler.frontend.identities import tile_numbering
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, edition_files
+from splendor_rules.compiler.frontend.rule_ids import ids_in_reference
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Sources, display_path, render
+
+
+def _summary(compiled: Compiled) -> str:
+    model = compiled.model
+    assert model is not None and compiled.resolved is not None
+    numbering = tile_numbering(model)
+    faces = sum(len(faces) for faces in numbering.set_faces.values())
+    tiles = numbering.physical_count
+    parts = [
+        f"{len(model.tokens)} token kinds",
+        f"{len(model.cards.rows)} cards",
+        f"{tiles} tiles ({faces} faces)" if faces != tiles else f"{tiles} tiles",
+        f"{len(model.actions)} actions",
+        _coverage(compiled),
+    ]
+    parent = f", extends {model.parent}" if model.parent else ""
+    return f"{model.name} ({display_path(compiled.path)}{parent}): " + ", ".join(parts)
+
+
+def _coverage(compiled: Compiled) -> str:
+    model = compiled.model
+    assert model is not None and compiled.resolved is not None
+    reference = next(
+        (e for e in compiled.resolved.entries if isinstance(e.decl, s.Reference)), None
+    )
+    if reference is None:
+        return f"{len(model.rule_ids)} rule ids"
+    assert isinstance(reference.decl, s.Reference)
+    path = Path(reference.decl.span.file).parent / reference.decl.path.value
+    wanted = [i for i in ids_in_reference(path) if i[0] in reference.decl.prefixes]
+    present = sum(1 for i in wanted if i in model.rule_ids)
+    return f"rule ids {present}/{len(wanted)} of {reference.decl.path.value} present"
+
+
+@click.command("check")
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--quiet", "-q", is_flag=True, help="Print errors only, no summaries or warnings.")
+def command(files: tuple[Path, ...], quiet: bool) -> None:
+    """Check rule files and report every mistake, located.
+
+    With no FILES, checks every edition in the editions folder.
+    """
+    paths = list(files) or edition_files()
+    if not paths:
+        raise click.UsageError("no rule files given and none found in the editions folder")
+    failed = False
+    for path in paths:
+        sources = Sources()
+        compiled = compile_file(path, sources)
+        for diagnostic in compiled.diagnostics:
+            if quiet and diagnostic.severity != "error":
+                continue
+            click.echo(render(diagnostic, sources), err=True)
+        if compiled.ok:
+            if not quiet:
+                click.echo(_summary(compiled))
+        else:
+            failed = True
+            errors = sum(d.severity == "error" for d in compiled.diagnostics)
+            click.echo(f"{path}: {errors} error{'s' if errors != 1 else ''}", err=True)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,77 @@
+"""`splendor-rules replay`: records replayed and their expectations checked.
+
+Exit 0 every record holds, 1 some record does not hold, 2 some record cannot
+be read (or the command line is wrong).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import click
+
+from splendor_rules.compiler.cli.options import engine_option, plural
+from splendor_rules.compiler.tools.records import Failure, Record, RecordError, check_file
+from splendor_rules.compiler.tools.records.form import Json
+
+
+def _files(paths: Iterable[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(path.glob("*.json"))
+            if not found:
+                raise click.BadParameter(f"{path} holds no .json record", param_hint="FILES")
+            files.extend(found)
+        else:
+            files.append(path)
+    return files
+
+
+def _show(value: Json) -> str:
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+
+
+def _show_failure(path: Path, record: Record, failure: Failure) -> None:
+    where = "the start" if failure.step == 0 else f"step {failure.step}"
+    click.echo(f"{path}: FAILED at {where}: {record.title}")
+    if failure.action is not None:
+        click.echo(f"  action:   {failure.action}")
+    for what, expected, actual in failure.problems:
+        click.echo(f"  {what}:")
+        click.echo(f"    expected: {_show(expected)}")
+        click.echo(f"    actual:   {_show(actual)}")
+
+
+@click.command("replay")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--quiet", "-q", is_flag=True, help="Print only what fails.")
+@engine_option
+def command(files: tuple[Path, ...], quiet: bool, kind: str) -> None:
+    """Replay game records and check every action and expectation.
+
+    A directory stands for the .json records in it. Exit 0 all hold, 1 some
+    record does not hold, 2 some record cannot be read.
+    """
+    ok = failed = bad = 0
+    for path in _files(files):
+        try:
+            record, failure = check_file(path, kind)
+        except RecordError as error:
+            bad += 1
+            click.echo(f"{path}: error: {error}", err=True)
+            continue
+        if failure is None:
+            ok += 1
+            if not quiet:
+                click.echo(f"{path}: ok ({plural(len(record.steps), 'step')}): {record.title}")
+            continue
+        failed += 1
+        _show_failure(path, record, failure)
+    total = ok + failed + bad
+    if not quiet or failed or bad:
+        click.echo(f"{plural(total, 'record')}: {ok} ok, {failed} failed, {bad} bad")
+    sys.exit(2 if bad else 1 if failed else 0)

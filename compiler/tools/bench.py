@@ -1,0 +1,185 @@
+"""Engine speed: random games timed, or counted in machine instructions.
+
+A random game picks uniformly among the legal actions at every step, to the
+end. Timing gives actions per second of CPU time, which on a shared machine
+drifts by a third from one moment to the next; the instruction count, taken
+by running the same games under `valgrind --tool=callgrind` in a child
+process, does not drift, and is the figure to compare two versions of an
+engine by. The start-up of the child (Python, the imports, the engine) is
+measured by a run of 0 games and subtracted.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from attrs import frozen
+
+from splendor_rules.compiler.runtime.api import Engine
+from splendor_rules.compiler.runtime.loading import ENGINE_KINDS, EngineKind, load_engine
+
+
+def play_random_game(engine: Engine, players: int, seed: int) -> int:
+    """One random game (uniform choice among the legal actions); its plies."""
+    rng = random.Random(seed)
+    state = engine.new_game(players, seed)
+    plies = 0
+    while not engine.is_over(state):
+        state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+        plies += 1
+    return plies
+
+
+def play_random_games(engine: Engine, players: int, games: int, seed: int) -> int:
+    """Games seed, seed + 1, ...; their plies in all."""
+    return sum(play_random_game(engine, players, seed + i) for i in range(games))
+
+
+# ---------------------------------------------------------------- timing
+
+
+@frozen
+class Timing:
+    """Random games of one engine and player count, timed."""
+
+    kind: str
+    players: int
+    games: int
+    plies: int
+    cpu: float  # seconds of this process's CPU time
+    wall: float  # seconds of wall-clock time
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.cpu
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.plies / self.cpu
+
+    @property
+    def actions_per_wall_second(self) -> float:
+        return self.plies / self.wall
+
+    @property
+    def plies_per_game(self) -> float:
+        return self.plies / self.games
+
+
+def time_games(engine: Engine, kind: str, players: int, games: int, seed: int) -> Timing:
+    """Play `games` random games and time them."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    plies = play_random_games(engine, players, games, seed)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return Timing(kind, players, games, plies, cpu, wall)
+
+
+# ------------------------------------------------------------ instructions
+
+
+class BenchError(Exception):
+    """The instruction count cannot be taken; the message says why."""
+
+
+@frozen
+class InstructionCount:
+    """Random games of one engine and player count, counted in instructions."""
+
+    kind: str
+    players: int
+    games: int
+    actions: int
+    instructions: int  # of the games alone: the start-up subtracted
+    startup: int  # of a run of 0 games
+
+    @property
+    def per_action(self) -> float:
+        return self.instructions / self.actions
+
+
+# The child process: play the games, print nothing (its argv: edition, kind,
+# players, games, seed).
+_CHILD = (
+    "import sys\n"
+    "from splendor_rules.compiler.tools.bench import play_in_child\n"
+    "play_in_child(sys.argv[1:])\n"
+)
+_SUMMARY = re.compile(r"^(?:summary|totals):\s*(\d+)", re.M)
+
+
+def play_in_child(argv: Sequence[str]) -> int:
+    """What the child process under valgrind runs; its plies."""
+    edition, kind, players, games, seed = argv
+    engine = load_engine(edition, _kind(kind))
+    return play_random_games(engine, int(players), int(games), int(seed))
+
+
+def _kind(kind: str) -> EngineKind:
+    for known in ENGINE_KINDS:
+        if kind == known:
+            return known
+    raise BenchError(f"unknown engine kind {kind!r}: {' or '.join(ENGINE_KINDS)}")
+
+
+def valgrind() -> str:
+    """The valgrind program; BenchError if it is not installed."""
+    found = shutil.which("valgrind")
+    if found is None:
+        raise BenchError(
+            "valgrind is not installed (or not on PATH): the instruction count runs the games "
+            "under `valgrind --tool=callgrind`; install valgrind (e.g. apt-get install valgrind) "
+            "or bench without --instructions"
+        )
+    return found
+
+
+def _instructions(args: Sequence[str], folder: Path) -> int:
+    """The instructions a child process playing `args` executes."""
+    out = folder / f"callgrind.{'.'.join(args)}"
+    command = [
+        valgrind(),
+        "--tool=callgrind",
+        f"--callgrind-out-file={out}",
+        sys.executable,
+        "-c",
+        _CHILD,
+        *args,
+    ]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # the same dict orders every run
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if done.returncode != 0:
+        tail = "\n".join(done.stderr.splitlines()[-12:])
+        raise BenchError(f"the games under valgrind failed (exit {done.returncode}):\n{tail}")
+    found = _SUMMARY.search(out.read_text(encoding="utf-8")) if out.is_file() else None
+    if found is None:
+        raise BenchError(f"callgrind wrote no instruction count to {out}")
+    return int(found.group(1))
+
+
+def count_instructions(
+    edition: str, kind: EngineKind, counts: Sequence[int], games: int, seed: int
+) -> list[InstructionCount]:
+    """Play `games` random games per player count under callgrind in a child
+    process, and once with 0 games for the start-up; the instructions per
+    action of each count. The actions are counted by playing the same games
+    here (they are determined by their seeds)."""
+    valgrind()
+    engine = load_engine(edition, kind)
+    with tempfile.TemporaryDirectory(prefix="bench-") as name:
+        folder = Path(name)
+        startup = _instructions((edition, kind, str(counts[0]), "0", str(seed)), folder)
+        found = []
+        for players in counts:
+            total = _instructions((edition, kind, str(players), str(games), str(seed)), folder)
+            actions = play_random_games(engine, players, games, seed)
+            found.append(InstructionCount(kind, players, games, actions, total - startup, startup))
+    return found

@@ -1,0 +1,48 @@
+"""The editions a comparison names: a shipped edition's name or a rule file,
+compiled, or refused with the reason.
+
+`diff` and `conform` both start here; the command line turns UnknownEdition
+into a usage error and CannotCompare into a report of the input's mistakes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, editions_folder
+from splendor_rules.dsl.diagnostics import Sources, display_path, render
+
+
+class UnknownEdition(ValueError):
+    """A name that is neither a shipped edition nor a rule file."""
+
+
+class CannotCompare(Exception):
+    """The two editions cannot be compared; the message says why."""
+
+
+def edition_path(name: str) -> Path:
+    """An edition named on the command line: the name of an edition in the
+    editions folder, or a rule file."""
+    path = Path(name)
+    if path.suffix == ".rules" or len(path.parts) > 1:
+        if path.is_file():
+            return path
+        raise UnknownEdition(f"no rule file '{name}'")
+    shipped = editions_folder() / f"{name}.rules"
+    if shipped.is_file():
+        return shipped
+    known = ", ".join(sorted(p.stem for p in editions_folder().glob("*.rules")))
+    raise UnknownEdition(
+        f"unknown edition '{name}'; the editions are {known} (or name a .rules file)"
+    )
+
+
+def compile_edition(path: Path) -> Compiled:
+    """A rule file compiled; CannotCompare, with its mistakes, if it has any."""
+    sources = Sources()
+    compiled = compile_file(path, sources)
+    if not compiled.ok:
+        shown = "\n".join(render(d, sources) for d in compiled.diagnostics)
+        raise CannotCompare(f"{display_path(path)} does not check:\n{shown}")
+    return compiled

@@ -1,0 +1,237 @@
+"""Probe editions: the two real editions, made comparable, with their engines.
+
+A probe extends its real edition: its cards are read from one CSV shared by
+both probes (edition a's cards, under each probe's own names), and its
+edition-specific endings are made inert, so that whatever differs between
+the two probes' behaviour is a difference of the rules they share
+(docs/conformance.md gives the design). Probe engines live in memory only.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import types
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from attrs import frozen
+
+from splendor_rules.compiler.backend.python.codegen import render_engine
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.data import COLUMN_TYPES
+from splendor_rules.compiler.frontend.editions import Key, ResolvedEdition
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
+from splendor_rules.compiler.tools.conformance.correspondence import pairs_of
+from splendor_rules.compiler.tools.conformance.diff import EditionDiff
+from splendor_rules.compiler.tools.conformance.editions import CannotCompare
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Sources, render
+
+
+@frozen
+class Probe:
+    """A probe edition (the real one, with its cards read from the shared
+    probe data and its edition-specific endings made inert) and its engine."""
+
+    compiled: Compiled
+    text: str  # the probe's rule file
+    engine: types.ModuleType
+
+    @property
+    def model(self) -> m.Edition:
+        assert self.compiled.model is not None
+        return self.compiled.model
+
+
+def _tags(decl: s.Decl) -> str:
+    return f"[{', '.join(t.text for t in decl.tags)}] " if decl.tags else ""
+
+
+class _ProbeCards:
+    """The shared probe cards: edition a's cards in one CSV that both probes
+    read. A column both editions declare holds a's values, read by each probe
+    under its own names (b's colours through mappings); a column only one
+    declares holds a neutral value: 0 (or its range's end nearest 0), false,
+    a unique text, so that the rules reading it stay inert."""
+
+    def __init__(
+        self, a: m.Edition, decls: tuple[s.Cards, s.Cards], colours_b: Mapping[str, str]
+    ) -> None:
+        self.a = a
+        self.colours_b = colours_b  # a's colour -> b's
+        kinds = [{c.name.text: COLUMN_TYPES[c.type.kind] for c in d.columns} for d in decls]
+        self.shared = {
+            c.name
+            for c in a.cards.columns
+            if kinds[0].get(c.name) == kinds[1].get(c.name) == c.type
+        }
+        self.columns: dict[str, list[Any]] = {}  # CSV heading -> values
+
+    def write(self, path: Path) -> None:
+        with path.open("w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(self.columns)
+            writer.writerows(zip(*self.columns.values(), strict=True))
+
+    def a_column(self, column: m.Column) -> list[str]:
+        """The CSV headings holding a column of a's cards."""
+        rows = self.a.cards.rows
+        if column.type != "vector":
+            values = [row[column.name] for row in rows]
+            self.columns[column.name] = [int(v) if isinstance(v, bool) else v for v in values]
+            return [column.name]
+        headings = []
+        for i, colour in enumerate(self.a.colours):
+            heading = f"{column.name}[{colour}]"
+            self.columns[heading] = [row[column.name][i] for row in rows]  # type: ignore[index]
+            headings.append(heading)
+        return headings
+
+    def neutral(self, edition: str, column: s.Column, colours: tuple[str, ...]) -> list[str]:
+        """The CSV headings of a column only one probe declares."""
+        kind, name = column.type, column.name.text
+        count = len(self.a.cards.rows)
+        heading = f"~{edition}.{name}"
+        if kind.kind == "per_colour":
+            for colour in colours:
+                self.columns[f"{heading}[{colour}]"] = [0] * count
+            return [f"{heading}[{colour}]" for colour in colours]
+        if kind.kind == "text":
+            values: list[Any] = [f"{name} {i}" for i in range(count)]
+        elif kind.kind == "colour":
+            values = [colours[0]] * count
+        elif kind.kind == "int_range" and kind.low is not None and kind.high is not None:
+            values = [min(max(0, kind.low), kind.high)] * count
+        else:
+            values = [0] * count
+        self.columns[heading] = values
+        return [heading]
+
+    def declaration(self, decl: s.Cards, edition: m.Edition, is_a: bool) -> str:
+        """The probe's `override cards`, reading the shared CSV."""
+        a_columns = {c.name: c for c in self.a.cards.columns}
+        back = {new: old for old, new in self.colours_b.items()}  # b's colour -> a's
+        lines = []
+        for column in decl.columns:
+            name, kind = column.name.text, column.type.kind
+            mapping: dict[str, str] = {}
+            if name in self.shared:
+                headings = self.a_column(a_columns[name])
+                if kind == "per_colour":
+                    by_colour = dict(zip(self.a.colours, headings, strict=True))
+                    mapping = {c: by_colour[c if is_a else back[c]] for c in edition.colours}
+                elif kind == "colour":
+                    mapping = {c: c if is_a else self.colours_b[c] for c in self.a.colours}
+            else:
+                headings = self.neutral(edition.name, column, edition.colours)
+                if kind == "per_colour":
+                    mapping = dict(zip(edition.colours, headings, strict=True))
+            lines.append(_column(column, headings[0], mapping))
+        body = "\n    ".join(lines)
+        rows = len(self.a.cards.rows)
+        return (
+            f'  override {_tags(decl)}cards from "cards.csv" with {rows} rows {{\n    {body}\n  }}'
+        )
+
+
+def _column(column: s.Column, heading: str, mapping: Mapping[str, str]) -> str:
+    kind = column.type
+    name = column.name.text
+    if kind.kind == "per_colour":
+        pairs = ", ".join(f"{c}: {json.dumps(h)}" for c, h in mapping.items())
+        return f"{name}: per colour {{{pairs}}}"
+    if kind.kind == "colour":
+        pairs = ", ".join(f"{v}: {c}" for v, c in mapping.items())
+        return (
+            f"{name}: colour {{{pairs}}} from {json.dumps(heading)}"
+            if pairs
+            else (f"{name}: colour from {json.dumps(heading)}")
+        )
+    written = f"int {kind.low}..{kind.high}" if kind.kind == "int_range" else kind.kind
+    return f"{name}: {written} from {json.dumps(heading)}"
+
+
+def _inert_endings(resolved: ResolvedEdition, keep: set[Key]) -> list[str]:
+    """Each ending not in `keep`, overridden by one whose condition never
+    holds; its rule ids are restated, so that the probe still states every
+    rule of its rulebook."""
+    lines = []
+    for entry in resolved.entries:
+        decl = entry.decl
+        if isinstance(decl, s.Ending) and entry.key not in keep:
+            when = "after the round once" if decl.mode == "once" else "after a round that ends with"
+            lines.append(f"  override {_tags(decl)}end {entry.key[1]}: {when} false")
+    return lines
+
+
+def _beside(real: Path, folder: Path) -> Path:
+    """A folder where `extends <stem of real>` finds the real rule file: a link
+    to it (the resolver follows links, so the file's own data and parent are
+    found where they are), or if links are not allowed, a copy of its folder."""
+    folder.mkdir(parents=True)
+    try:
+        (folder / real.name).symlink_to(real.resolve())
+        return folder
+    except OSError:
+        copy = folder / "copy"
+        shutil.copytree(real.resolve().parent, copy)
+        return copy
+
+
+def _load_engine(text: str, name: str) -> types.ModuleType:
+    """An engine module from its source, in memory only."""
+    module = types.ModuleType(name)
+    exec(compile(text, f"<{name}>", "exec"), module.__dict__)
+    return module
+
+
+def _cards_decl(resolved: ResolvedEdition) -> s.Cards:
+    decl = next((e.decl for e in resolved.entries if isinstance(e.decl, s.Cards)), None)
+    if decl is None:
+        raise CannotCompare(f"edition {resolved.name} declares no cards")
+    return decl
+
+
+def build_probes(
+    real_a: Compiled, real_b: Compiled, diff: EditionDiff, folder: Path
+) -> tuple[Probe, Probe]:
+    """The probes of a and b, written to `folder`, compiled and loaded."""
+    assert real_a.model is not None and real_b.model is not None
+    assert real_a.resolved is not None and real_b.resolved is not None
+    tokens = diff.renaming("colour", "token")
+    decls = (_cards_decl(real_a.resolved), _cards_decl(real_b.resolved))
+    cards = _ProbeCards(real_a.model, decls, {c: tokens.get(c, c) for c in real_a.model.colours})
+    compared = pairs_of(diff)
+    texts, places = [], []
+    for real, is_a in ((real_a, True), (real_b, False)):
+        assert real.model is not None and real.resolved is not None
+        keep = {p.key_a if is_a else p.key_b for p in compared}
+        name = f"{real.model.name}_probe"
+        texts.append(
+            "\n".join(
+                [
+                    f'edition {name} "probe of {real.model.name}" extends {real.path.stem} {{',
+                    cards.declaration(decls[0 if is_a else 1], real.model, is_a),
+                    *_inert_endings(real.resolved, keep),
+                    "}",
+                ]
+            )
+            + "\n"
+        )
+        places.append(_beside(real.path, folder / ("a" if is_a else "b")) / f"{name}.rules")
+    probes = []
+    for real, text, path in zip((real_a, real_b), texts, places, strict=True):
+        assert real.model is not None
+        path.write_text(text, encoding="utf-8")
+        cards.write(path.parent / "cards.csv")  # the same file for both probes
+        sources = Sources()
+        compiled = compile_file(path, sources)
+        if not compiled.ok or compiled.model is None:
+            shown = "\n".join(render(d, sources) for d in compiled.diagnostics)
+            raise CannotCompare(f"the probe of {real.model.name} does not check:\n{text}{shown}")
+        engine = _load_engine(render_engine(compiled.model, path.parent), path.stem)
+        probes.append(Probe(compiled, text, engine))
+    return probes[0], probes[1]

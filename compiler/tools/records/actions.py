@@ -1,0 +1,249 @@
+"""Actions in records: the short form, the JSON form, and their validation.
+
+A record names each move in the JSON form of docs/engine.md or in a short
+form (`buy 59 {blue:3,black:2}`). Both are checked here against the
+edition's catalog, so that a wrong record is reported as the record's fault
+before an engine sees the move.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from splendor_rules.compiler.runtime.api import Action, Engine
+from splendor_rules.compiler.tools.records.catalog import Catalog
+from splendor_rules.compiler.tools.records.form import STEP_KEYS, Json, RecordError, is_int
+
+_SHORT_TOKEN = re.compile(r"\s*(\[|\]|\{|\}|,|:|-?\d+|[A-Za-z_]\w*)")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_NUMBER = re.compile(r"-?\d+")
+
+
+def _is_number(token: str) -> bool:
+    return _NUMBER.fullmatch(token) is not None
+
+
+def _short_tokens(text: str) -> list[str]:
+    tokens: list[str] = []
+    position = 0
+    while position < len(text.rstrip()):
+        match = _SHORT_TOKEN.match(text, position)
+        if match is None:
+            raise RecordError(f"cannot read {text[position:].strip()!r} in action {text!r}")
+        tokens.append(match.group(1))
+        position = match.end()
+    return tokens
+
+
+class _ShortValues:
+    """Reads the values of a short-form action, after its name."""
+
+    def __init__(self, text: str, tokens: list[str]) -> None:
+        self.text = text
+        self.rest = tokens
+
+    def all(self) -> list[Json]:
+        values: list[Json] = []
+        i = 0
+        while i < len(self.rest):
+            item, i = self.value(i)
+            values.append(item)
+        return values
+
+    def value(self, i: int) -> tuple[Json, int]:
+        """The value starting at token i, and the index after it."""
+        rest, text = self.rest, self.text
+        if i >= len(rest):
+            raise RecordError(f"unfinished action {text!r}")
+        token = rest[i]
+        if token == "[":
+            return self.items(i + 1)
+        if token == "{":
+            return self.counts(i + 1)
+        if token == "deck" and rest[i + 1 : i + 2] == [":"]:
+            if i + 2 >= len(rest) or not _is_number(rest[i + 2]):
+                raise RecordError(f"write a deck top as deck:TIER in {text!r}")
+            return {"deck": int(rest[i + 2])}, i + 3
+        if _is_number(token):
+            return int(token), i + 1
+        if token in "[]{},:":
+            raise RecordError(f"unexpected {token!r} in action {text!r}")
+        return token, i + 1
+
+    def items(self, i: int) -> tuple[list[Json], int]:
+        """`[a,b,...]` from after its `[`."""
+        rest = self.rest
+        items: list[Json] = []
+        while i < len(rest) and rest[i] != "]":
+            item, i = self.value(i)
+            items.append(item)
+            if i < len(rest) and rest[i] == ",":
+                i += 1
+        if i >= len(rest):
+            raise RecordError(f"unclosed [ in action {self.text!r}")
+        return items, i + 1
+
+    def counts(self, i: int) -> tuple[dict[str, int], int]:
+        """`{kind:n,...}` from after its `{`."""
+        rest = self.rest
+        counts: dict[str, int] = {}
+        while i < len(rest) and rest[i] != "}":
+            if i + 2 >= len(rest) or rest[i + 1] != ":" or not _is_number(rest[i + 2]):
+                raise RecordError(f"write token counts as {{kind:n,...}} in {self.text!r}")
+            counts[rest[i]] = int(rest[i + 2])
+            i += 3
+            if i < len(rest) and rest[i] == ",":
+                i += 1
+        if i >= len(rest):
+            raise RecordError(f"unclosed {{ in action {self.text!r}")
+        return counts, i + 1
+
+
+def parse_short(text: str, cat: Catalog) -> dict[str, Json]:
+    """An action in the short form (`buy 59 {blue:3,black:2}`) as its JSON form.
+
+    Values, in the order of the action's choices: a number (card or tile), a
+    word (colour or token kind), `deck:N` (the top of tier N), `[a,b]` (a set),
+    `{kind:n,...}` (a payment or returned tokens)."""
+    tokens = _short_tokens(text)
+    if not tokens or not _NAME.fullmatch(tokens[0]):
+        raise RecordError(f"an action starts with its name: {text!r}")
+    name = tokens[0]
+    values = _ShortValues(text, tokens[1:]).all()
+    if name not in cat.moves:
+        raise RecordError(cat.unknown_move(name))
+    signature = cat.signature(name)
+    if len(values) != len(signature):
+        wanted = ", ".join(choice for choice, _ in signature) or "nothing"
+        raise RecordError(
+            f"{name} takes {len(signature)} value(s) ({wanted}); {text!r} gives {len(values)}"
+        )
+    data: dict[str, Json] = {"action": name}
+    for (choice, _), item in zip(signature, values, strict=True):
+        data[choice] = item
+    return data
+
+
+def short_form(data: Mapping[str, Json]) -> str:
+    """An action's JSON form in the short form, for messages and prompts."""
+
+    def show(value: Json) -> str:
+        if isinstance(value, dict) and set(value) == {"deck"}:
+            return f"deck:{value['deck']}"
+        if isinstance(value, dict):
+            return "{" + ",".join(f"{k}:{n}" for k, n in value.items()) + "}"
+        if isinstance(value, list | tuple):
+            return "[" + ",".join(show(v) for v in value) + "]"
+        return str(value)
+
+    parts = [str(data.get("action"))]
+    parts.extend(show(v) for k, v in data.items() if k != "action" and k not in STEP_KEYS)
+    return " ".join(parts)
+
+
+# ------------------------------------------------------------ validation
+
+
+def check_counts(counts: Json, cat: Catalog, what: str) -> None:
+    """Token counts: known kinds, counts of 0 or more."""
+    if not isinstance(counts, dict):
+        raise RecordError(f"{what} must be an object of token counts, not {counts!r}")
+    for kind, count in counts.items():
+        if kind not in cat.tokens:
+            raise RecordError(
+                f"unknown token kind {kind!r} in {what}; the kinds are {', '.join(cat.tokens)}"
+            )
+        if not is_int(count) or count < 0:
+            raise RecordError(f"{what}: {kind} must be a count of 0 or more, not {count!r}")
+
+
+def check_card(value: Json, cat: Catalog, what: str) -> None:
+    """A card number or the top of a deck, `{"deck": TIER}`."""
+    if isinstance(value, dict):
+        if set(value) != {"deck"} or value["deck"] not in cat.tiers:
+            tiers = ", ".join(str(t) for t in cat.tiers)
+            raise RecordError(f"{what}: {value!r} is no deck top; the decks are {tiers}")
+        return
+    if not is_int(value) or not 0 <= value < len(cat.card_tiers):
+        raise RecordError(
+            f"{what}: unknown card {value!r}; cards are numbered 0 to {len(cat.card_tiers) - 1}"
+        )
+
+
+def check_tile(value: Json, cat: Catalog, what: str) -> None:
+    """A tile number."""
+    if not is_int(value) or not 0 <= value < cat.tile_count:
+        raise RecordError(
+            f"{what}: unknown tile {value!r}; tiles are numbered 0 to {cat.tile_count - 1}"
+        )
+
+
+def _check_value(value: Json, kind: str, cat: Catalog, what: str) -> None:
+    if kind.startswith("set:"):
+        if not isinstance(value, list):
+            raise RecordError(f"{what} must be a list, not {value!r}")
+        for item in value:
+            _check_value(item, kind[4:], cat, what)
+    elif kind in ("pay", "tokens"):
+        check_counts(value, cat, what)
+    elif kind == "card":
+        check_card(value, cat, what)
+    elif kind == "tile":
+        check_tile(value, cat, what)
+    elif kind == "token":
+        if value not in cat.tokens:
+            raise RecordError(
+                f"{what}: unknown token kind {value!r}; the kinds are {', '.join(cat.tokens)}"
+            )
+    elif kind == "int" and not is_int(value):
+        raise RecordError(f"{what} must be a number, not {value!r}")
+
+
+def action_data(step: Json, cat: Catalog) -> dict[str, Json]:
+    """A step's action in JSON form, validated: known name, every choice
+    given with a value of its kind, no stray key. A set of token kinds may be
+    written in any order: it is put in the edition's token order, the order
+    the engines give it in."""
+    if isinstance(step, str):
+        step = parse_short(step, cat)
+    if not isinstance(step, dict):
+        raise RecordError(f"a step is an action object or a short-form string, not {step!r}")
+    if "do" in step:
+        if "action" in step:
+            raise RecordError("a step has either 'action' or 'do', not both")
+        return action_data(step["do"], cat)
+    name = step.get("action")
+    if not isinstance(name, str):
+        raise RecordError(f"a step needs an 'action' name: {step!r}")
+    if name not in cat.moves:
+        raise RecordError(cat.unknown_move(name))
+    signature = cat.signature(name)
+    data = {k: v for k, v in step.items() if k not in STEP_KEYS}
+    stray = sorted(set(data) - {"action"} - {choice for choice, _ in signature})
+    if stray:
+        raise RecordError(f"{name} has no choice {', '.join(map(repr, stray))}")
+    for choice, kind in signature:
+        if choice not in data:
+            raise RecordError(f"{name} needs a value for {choice!r}")
+        _check_value(data[choice], kind, cat, f"{name} {choice}")
+        if kind == "set:token":
+            data[choice] = sorted(data[choice], key=cat.tokens.index)
+    return data
+
+
+def to_action(data: Mapping[str, Json], eng: Engine) -> Action:
+    """The engine's action tuple of a validated JSON action."""
+    try:
+        action: Action = eng.action_from_json(dict(data))
+    except (ValueError, KeyError, TypeError) as error:
+        raise RecordError(f"the engine cannot read {short_form(data)!r}: {error}") from error
+    return action
+
+
+def canonical(action: tuple[Any, ...], eng: Engine) -> dict[str, Json]:
+    """An engine action in the engine's JSON form, with plain lists."""
+    data: dict[str, Json] = json.loads(json.dumps(eng.action_to_json(action)))
+    return data

@@ -1,0 +1,103 @@
+"""What a record may name in an edition, and the engine that replays it.
+
+Records are generic over editions: everything they know about one (cards,
+tiers, tiles, zones, token kinds, the choices of each move) is read here
+from the edition's checked model, numbered by frontend/identities.py as
+docs/engine.md numbers it, never from names written in this package.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+from attrs import frozen
+
+from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.pipeline import compile_file, editions_folder
+from splendor_rules.compiler.runtime.api import Engine
+from splendor_rules.compiler.runtime.loading import (
+    ENGINE_KINDS,
+    EngineUnavailable,
+    generated_editions,
+    load_engine,
+)
+from splendor_rules.compiler.tools.records.form import RecordError
+
+
+@frozen
+class Catalog:
+    """What a record may name in an edition, read from its checked model:
+    setups and actions are validated against it before the engine sees them."""
+
+    name: str
+    rule_ids: frozenset[str]
+    tokens: tuple[str, ...]
+    caps: Mapping[str, int | None]
+    card_tiers: tuple[int, ...]  # by card number
+    tiers: tuple[int, ...]
+    face_up: int
+    tile_sets: Mapping[str, tuple[int, ...]]  # the face numbers of each set
+    physical: Mapping[int, tuple[str, object]]  # face -> its physical tile
+    tile_count: int
+    zones: Mapping[str, tuple[str, bool]]  # name -> (content, hides deck cards)
+    moves: Mapping[str, identities.Signature]  # actions, then decisions
+
+    def signature(self, name: str) -> identities.Signature:
+        return self.moves[name]
+
+    def unknown_move(self, name: object) -> str:
+        """The message for a move the edition does not have."""
+        return f"unknown action {name!r}; {self.name} has {', '.join(self.moves)}"
+
+
+def catalog_of(model: m.Edition) -> Catalog:
+    """The catalog of a checked edition."""
+    tiles = identities.tile_numbering(model)
+    decks = identities.decks(model)
+    return Catalog(
+        name=model.name,
+        rule_ids=frozenset(model.rule_ids),
+        tokens=tuple(t.name for t in model.tokens),
+        caps={t.name: t.cap for t in model.tokens},
+        card_tiers=decks.card_tier,
+        tiers=decks.tiers,
+        face_up=model.market.face_up,
+        tile_sets=tiles.set_faces,
+        physical=tiles.physical,
+        tile_count=tiles.count,
+        zones={z.name: (z.content, z.hidden_from_deck) for z in model.zones},
+        moves=identities.signatures(model),
+    )
+
+
+def editions() -> list[str]:
+    """The editions that have a generated engine."""
+    return generated_editions()
+
+
+@functools.cache
+def catalog(edition: str) -> Catalog:
+    """The catalog of a shipped edition (compiled once per process)."""
+    path = editions_folder() / f"{edition}.rules"
+    compiled = compile_file(path)
+    if not compiled.ok or compiled.model is None or compiled.model.name != edition:
+        raise RecordError(f"edition {edition!r} has no rule file that checks ({path.name})")
+    return catalog_of(compiled.model)
+
+
+def engine(edition: str, kind: str = "generated") -> Engine:
+    """The engine of a shipped edition: the generated module, or the
+    interpreter. RecordError, naming the editions, if there is none."""
+    known = editions()
+    if edition not in known:
+        raise RecordError(f"unknown edition {edition!r}; the editions are {', '.join(known)}")
+    if kind == "generated":
+        return load_engine(edition, "generated")
+    if kind != "interpreted":
+        raise RecordError(f"unknown engine kind {kind!r}: {' or '.join(ENGINE_KINDS)}")
+    try:
+        return load_engine(edition, "interpreted")
+    except EngineUnavailable as error:
+        raise RecordError(f"the interpreted engine is not available: {error}") from error

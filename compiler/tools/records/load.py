@@ -1,0 +1,224 @@
+"""Reading a record: its header, its start, its steps and its expectations,
+validated against the edition and set up on an engine, ready to replay.
+
+Everything wrong with a record is found here, as a RecordError naming the
+step it concerns, so that replaying it can only find the engine at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from splendor_rules.compiler.runtime.api import Action, Engine, State
+from splendor_rules.compiler.tools.records.actions import (
+    action_data,
+    canonical,
+    check_counts,
+    to_action,
+)
+from splendor_rules.compiler.tools.records.catalog import Catalog, catalog, engine
+from splendor_rules.compiler.tools.records.form import (
+    CHECK_KEYS,
+    RECORD_KEYS,
+    REQUIRED_KEYS,
+    Json,
+    RecordError,
+    is_int,
+)
+from splendor_rules.compiler.tools.records.setup import apply_setup, by_seat
+
+
+@dataclass
+class Step:
+    """One step of a record: the action and what must happen to it."""
+
+    index: int  # 1-based
+    data: dict[str, Json]  # the action in JSON form
+    action: Action
+    illegal: tuple[str, ...] | None = None  # rule ids that must refuse it
+
+
+@dataclass
+class Record:
+    """A record read and validated, ready to replay."""
+
+    source: str
+    title: str
+    rules: tuple[str, ...]
+    edition: str
+    players: int
+    seed: int
+    first_player: int
+    start: Any  # the engine's starting state
+    steps: list[Step]
+    checks: dict[int, dict[str, Json]] = field(default_factory=dict)  # after step k
+
+
+def load_record(data: Json, source: str, kind: str = "generated") -> tuple[Record, Engine]:
+    """A record (parsed JSON) validated and set up on an engine of `kind`."""
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    stray = sorted(set(data) - RECORD_KEYS)
+    if stray:
+        raise RecordError(f"a record has no key {', '.join(map(repr, stray))}")
+    missing = [k for k in REQUIRED_KEYS if k not in data]
+    if missing:
+        raise RecordError(f"a record needs {', '.join(map(repr, missing))}")
+    edition = data["edition"]
+    if not isinstance(edition, str):
+        raise RecordError(f"edition must be a name, not {edition!r}")
+    eng = engine(edition, kind)
+    cat = catalog(edition)
+    record = _header(data, source, eng, cat)
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise RecordError("actions must be a list")
+    for index, raw in enumerate(actions, start=1):
+        try:
+            record.steps.append(_step(index, raw, cat, eng, record))
+        except RecordError as error:
+            if error.step is None:
+                error.step = index
+            raise
+    _expectations(data.get("expect", []), record, cat, eng)
+    return record, eng
+
+
+def _header(data: dict[str, Json], source: str, eng: Engine, cat: Catalog) -> Record:
+    """The record with its title, rules, players and start, and no step yet."""
+    edition = cat.name
+    title, rules = data["title"], data["rules"]
+    if not isinstance(title, str) or not title:
+        raise RecordError("title must be a non-empty string")
+    if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
+        raise RecordError("rules must be a list of rule ids")
+    unknown = [r for r in rules if r not in cat.rule_ids]
+    if unknown:
+        raise RecordError(f"rule id(s) {', '.join(unknown)} are not rules of edition {edition}")
+    players, seed = data["players"], data["seed"]
+    first = data.get("first_player", 0)
+    for name, value in (("players", players), ("seed", seed), ("first_player", first)):
+        if not is_int(value):
+            raise RecordError(f"{name} must be a whole number, not {value!r}")
+    if players not in eng.PLAYERS:
+        raise RecordError(
+            f"{edition} is for {eng.PLAYERS.start} to {eng.PLAYERS.stop - 1} players, not {players}"
+        )
+    if not 0 <= first < players:
+        raise RecordError(f"first_player {first} is not a seat of {players} players")
+    if "state" in data and "setup" in data:
+        raise RecordError("a record has a 'state' or a 'setup', not both")
+    start = _start(data, eng, cat, players, seed, first)
+    return Record(source, title, tuple(rules), edition, players, seed, first, start, [])
+
+
+def _start(
+    data: dict[str, Json], eng: Engine, cat: Catalog, players: int, seed: int, first: int
+) -> State:
+    """The starting state: the record's whole state, or a new game, patched
+    by the record's setup if it has one."""
+    if "state" in data:
+        given = data["state"]
+        if not isinstance(given, dict):
+            raise RecordError("state must be a state in the engine's JSON form")
+        if given.get("edition") != cat.name or given.get("players") != players:
+            raise RecordError(
+                f"state is of {given.get('edition')!r} with {given.get('players')!r} players, "
+                f"not of {cat.name!r} with {players}"
+            )
+        try:
+            return eng.from_json(given)
+        except (ValueError, KeyError, TypeError, IndexError) as error:
+            raise RecordError(f"state is not a {cat.name} state: {error}") from error
+    try:
+        state = eng.new_game(players, seed, first)
+    except ValueError as error:
+        raise RecordError(str(error)) from error
+    if "setup" not in data:
+        return state
+    patched = apply_setup(eng.to_json(state), data["setup"], cat)
+    try:
+        return eng.from_json(patched)
+    except (ValueError, KeyError, TypeError, IndexError) as error:
+        raise RecordError(f"the setup gives no valid state: {error}") from error
+
+
+def _step(index: int, raw: Json, cat: Catalog, eng: Engine, record: Record) -> Step:
+    action = to_action(action_data(raw, cat), eng)
+    step = Step(index, canonical(action, eng), action)
+    if isinstance(raw, dict):
+        if "illegal" in raw:
+            _set_illegal(step, raw["illegal"])
+        if "expect" in raw:
+            _add_checks(record, index, raw["expect"], cat, eng)
+    return step
+
+
+def _expectations(expects: Json, record: Record, cat: Catalog, eng: Engine) -> None:
+    """The record's `expect` list, added to its steps."""
+    if not isinstance(expects, list):
+        raise RecordError('expect must be a list of {"step": k, ...} entries')
+    for entry in expects:
+        if not isinstance(entry, dict) or not is_int(entry.get("step")):
+            raise RecordError(f"an expect entry needs a step number: {entry!r}")
+        k = entry["step"]
+        if not 0 <= k <= len(record.steps):
+            raise RecordError(f"expect: there is no step {k} (0 to {len(record.steps)})")
+        body = {key: value for key, value in entry.items() if key != "step"}
+        if "illegal" in body:
+            if k == 0:
+                raise RecordError("expect: 'illegal' names a step from 1 on")
+            _set_illegal(record.steps[k - 1], body.pop("illegal"))
+        _add_checks(record, k, body, cat, eng)
+
+
+def _set_illegal(step: Step, ids: Json) -> None:
+    if isinstance(ids, str):
+        ids = [part.strip() for part in ids.split(",")]
+    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i for i in ids):
+        raise RecordError(f"illegal names the rule id(s) that refuse the step, not {ids!r}")
+    step.illegal = tuple(ids)
+
+
+def _add_checks(record: Record, k: int, checks: Json, cat: Catalog, eng: Engine) -> None:
+    """The checks to make after step k, validated and added to the record."""
+    if not isinstance(checks, dict):
+        raise RecordError(f"expect after step {k} must be an object")
+    stray = sorted(set(checks) - set(CHECK_KEYS))
+    if stray:
+        raise RecordError(
+            f"expect after step {k}: no check {', '.join(map(repr, stray))}; "
+            f"the checks are {', '.join(CHECK_KEYS)}"
+        )
+    checks = dict(checks)
+    for key in ("legal", "legal_includes", "legal_excludes"):
+        if key not in checks:
+            continue
+        if not isinstance(checks[key], list):
+            raise RecordError(f"expect after step {k}: {key} must be a list of actions")
+        try:
+            checks[key] = [canonical(to_action(action_data(a, cat), eng), eng) for a in checks[key]]
+        except RecordError as error:
+            raise RecordError(f"expect after step {k}: {key}: {error.message}") from error
+    if "supply" in checks:
+        check_counts(checks["supply"], cat, "expect supply")
+    _check_holdings(checks.get("holdings", {}), record.players, cat)
+    known = record.checks.setdefault(k, {})
+    for key, value in checks.items():
+        if key in known and known[key] != value:
+            raise RecordError(f"expect after step {k}: two different {key} checks")
+        known[key] = value
+
+
+def _check_holdings(holdings: Json, players: int, cat: Catalog) -> None:
+    parts: Mapping[int, Json] = by_seat(holdings, players, "expect holdings")
+    for seat, part in parts.items():
+        if not isinstance(part, dict):
+            raise RecordError(f"expect holdings of seat {seat} must be an object")
+        for key, value in part.items():
+            if key == "tokens":
+                check_counts(value, cat, f"expect holdings {seat} tokens")
+            elif key not in cat.zones:
+                raise RecordError(f"expect holdings {seat}: no key {key!r}")

@@ -1,0 +1,121 @@
+"""Playing games with bots and writing their records.
+
+A played game becomes a record that replays it: the seed, the bots, every
+action in the engine's JSON form and, as expectations, the final scores and
+winners. Bots are functions from a state and its legal actions to an action;
+a human seat is a bot the command line provides (this module does no I/O),
+helped by `describe_position` and `read_move`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from splendor_rules.compiler.runtime.api import Action, Engine, State
+from splendor_rules.compiler.tools.records.actions import (
+    canonical,
+    parse_short,
+    short_form,
+    to_action,
+)
+from splendor_rules.compiler.tools.records.catalog import catalog
+from splendor_rules.compiler.tools.records.form import Json, RecordError
+
+Bot = Callable[[State, list[Action]], Action]
+BOT_KINDS = ("random", "human")
+
+
+def random_bot(rng: random.Random) -> Bot:
+    """Uniform over the legal actions."""
+
+    def choose(state: State, legal: list[Action]) -> Action:
+        return rng.choice(legal)
+
+    return choose
+
+
+def describe_position(eng: Engine, state: State, seat: int, legal: list[Action]) -> list[str]:
+    """What a human seat is shown before it moves: the position as the seat
+    sees it and the legal actions, numbered from 1."""
+    view = eng.view(state, seat)
+    lines = [
+        f"\nseat {seat} to move; scores {list(eng.scores(state))}",
+        f"supply: {view['supply']}",
+        f"market: {view['market']}  tiles: {view['tiles']}",
+    ]
+    for p, part in enumerate(view["seats"]):
+        lines.append(f"seat {p}: tokens {part['tokens']}, {part['zones']}")
+    for number, text in enumerate(legal_forms(eng, legal), start=1):
+        lines.append(f"  {number:>3}. {text}")
+    return lines
+
+
+def legal_forms(eng: Engine, legal: list[Action]) -> list[str]:
+    """The legal actions in the short form."""
+    return [short_form(canonical(a, eng)) for a in legal]
+
+
+def read_move(answer: str, eng: Engine, legal: list[Action]) -> Action:
+    """The action a human answered: a number from the list, or an action in
+    the short form. RecordError, with what to tell the human, otherwise."""
+    answer = answer.strip()
+    if answer.isdigit() and 1 <= int(answer) <= len(legal):
+        return legal[int(answer) - 1]
+    cat = catalog(eng.EDITION)
+    wanted = short_form(canonical(to_action(parse_short(answer, cat), eng), eng))
+    shown = legal_forms(eng, legal)
+    if wanted in shown:
+        return legal[shown.index(wanted)]
+    raise RecordError("not a legal move here")
+
+
+def play_game(
+    eng: Engine,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    first_player: int = 0,
+    max_plies: int = 100_000,
+    human: Callable[[Engine, int], Bot] | None = None,
+) -> dict[str, Json]:
+    """Play a game with the given bots (BOT_KINDS, one per seat; `human`
+    makes the bot of a human seat); its record, ending with the final scores
+    and winners as expectations so that a replay checks them. The record
+    names the determinism rule (E-6.1) when the edition states it: replaying
+    it from the seed must give the same game."""
+    rng = random.Random(seed)
+    seats: list[Bot] = []
+    for seat, bot in enumerate(bots):
+        if bot == "random":
+            seats.append(random_bot(rng))
+        elif bot == "human" and human is not None:
+            seats.append(human(eng, seat))
+        else:
+            raise ValueError(f"no bot {bot!r} for seat {seat}")
+    state = eng.new_game(players, seed, first_player)
+    actions: list[dict[str, Json]] = []
+    while not eng.is_over(state) and len(actions) < max_plies:
+        legal = eng.legal_actions(state)
+        if not legal:
+            break
+        action = seats[eng.current_player(state)](state, legal)
+        state = eng.apply(state, action)
+        actions.append(canonical(action, eng))
+    final: dict[str, Json] = {
+        "step": len(actions),
+        "is_over": bool(eng.is_over(state)),
+        "scores": list(eng.scores(state)),
+        "winners": sorted(eng.winners(state)),
+    }
+    return {
+        "title": f"{eng.EDITION}, {players} players, seed {seed}: {', '.join(bots)}",
+        "rules": [r for r in ("E-6.1",) if r in catalog(eng.EDITION).rule_ids],
+        "edition": eng.EDITION,
+        "players": players,
+        "seed": seed,
+        "first_player": first_player,
+        "bots": list(bots),
+        "actions": actions,
+        "expect": [final],
+    }
