@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
 from splendor_rules.compiler.cli.conform import command as conform_command
 from splendor_rules.compiler.cli.diff import command as diff_command
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
 from splendor_rules.compiler.tools.conformance import (
     EditionDiff,
     build_probes,

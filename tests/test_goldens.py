@@ -31,8 +31,7 @@ from typing import Any
 
 import pytest
 
-from splendor_rules import generated
-from splendor_rules.compiler.runtime.interpreter import load_interpreted
+from splendor_rules.compiler.runtime.loading import load_engine
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = Path(__file__).resolve().parent / "goldens"
@@ -49,8 +48,8 @@ def _regenerate() -> ModuleType:
 
 
 regenerate = _regenerate()
-GENERATED: dict[str, Any] = {name: generated.load_edition(name) for name in EDITIONS}
-REFERENCE: dict[str, Any] = {name: load_interpreted(name) for name in EDITIONS}
+GENERATED: dict[str, Any] = {name: load_engine(name, "generated") for name in EDITIONS}
+REFERENCE: dict[str, Any] = {name: load_engine(name, "interpreted") for name in EDITIONS}
 HINT = "run python tests/goldens/regenerate.py and read the diff"
 
 # The interpreter checks a perft count when it has at most this many

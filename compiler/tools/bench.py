@@ -12,7 +12,6 @@ measured by a run of 0 games and subtracted.
 from __future__ import annotations
 
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -25,24 +24,8 @@ from pathlib import Path
 from attrs import frozen
 
 from splendor_rules.compiler.runtime.api import Engine
-from splendor_rules.compiler.runtime.loading import ENGINE_KINDS, EngineKind, load_engine
-
-
-def play_random_game(engine: Engine, players: int, seed: int) -> int:
-    """One random game (uniform choice among the legal actions); its plies."""
-    rng = random.Random(seed)
-    state = engine.new_game(players, seed)
-    plies = 0
-    while not engine.is_over(state):
-        state = engine.apply(state, rng.choice(engine.legal_actions(state)))
-        plies += 1
-    return plies
-
-
-def play_random_games(engine: Engine, players: int, games: int, seed: int) -> int:
-    """Games seed, seed + 1, ...; their plies in all."""
-    return sum(play_random_game(engine, players, seed + i) for i in range(games))
-
+from splendor_rules.compiler.runtime.loading import EngineKind, load_engine
+from splendor_rules.compiler.tools.random_games import play_random_games
 
 # ---------------------------------------------------------------- timing
 
@@ -106,28 +89,13 @@ class InstructionCount:
         return self.instructions / self.actions
 
 
-# The child process: play the games, print nothing (its argv: edition, kind,
-# players, games, seed).
+# The child process: plays the games, prints nothing.
 _CHILD = (
     "import sys\n"
-    "from splendor_rules.compiler.tools.bench import play_in_child\n"
+    "from splendor_rules.compiler.tools.random_games import play_in_child\n"
     "play_in_child(sys.argv[1:])\n"
 )
 _SUMMARY = re.compile(r"^(?:summary|totals):\s*(\d+)", re.M)
-
-
-def play_in_child(argv: Sequence[str]) -> int:
-    """What the child process under valgrind runs; its plies."""
-    edition, kind, players, games, seed = argv
-    engine = load_engine(edition, _kind(kind))
-    return play_random_games(engine, int(players), int(games), int(seed))
-
-
-def _kind(kind: str) -> EngineKind:
-    for known in ENGINE_KINDS:
-        if kind == known:
-            return known
-    raise BenchError(f"unknown engine kind {kind!r}: {' or '.join(ENGINE_KINDS)}")
 
 
 def valgrind() -> str:

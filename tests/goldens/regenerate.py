@@ -176,9 +176,9 @@ def expected_files(engines: dict[str, Any]) -> dict[Path, str]:
 
 
 def generated_engines() -> dict[str, Any]:
-    from splendor_rules import generated
+    from splendor_rules.compiler.runtime.loading import load_engine
 
-    return {name: generated.load_edition(name) for name in ("classic", "marvel")}
+    return {name: load_engine(name, "generated") for name in ("classic", "marvel")}
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,67 @@
+"""The layers of the tools and the command line (issue 8): only compiler/cli
+imports click, prints and exits; the tools return results and raise errors.
+Functions and classes of the tools and the command line stay readable."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = ROOT / "compiler" / "cli"
+LIBRARIES = [
+    p
+    for folder in ("compiler", "dsl", "generated")
+    for p in sorted((ROOT / folder).rglob("*.py"))
+    if CLI not in p.parents
+]
+OURS = sorted([*(ROOT / "compiler" / "tools").rglob("*.py"), *CLI.rglob("*.py")])
+
+
+def _terminal_use(node: ast.AST) -> str | None:
+    """What a node does with the terminal, if anything."""
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names if a.name.split(".")[0] == "click"]
+        return f"import {names[0]}" if names else None
+    if isinstance(node, ast.ImportFrom):
+        return f"from {node.module}" if (node.module or "").split(".")[0] == "click" else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return f"{node.func.id}()" if node.func.id in ("print", "exit", "quit") else None
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        used = node.value.id == "sys" and node.attr in ("exit", "stdout", "stderr")
+        return f"sys.{node.attr}" if used else None
+    return None
+
+
+def _terminal_uses(tree: ast.AST) -> list[str]:
+    return [
+        f"{use} at line {getattr(node, 'lineno', '?')}"
+        for node in ast.walk(tree)
+        if (use := _terminal_use(node)) is not None
+    ]
+
+
+@pytest.mark.parametrize("path", LIBRARIES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_only_the_command_line_uses_the_terminal(path: Path) -> None:
+    assert _terminal_uses(ast.parse(path.read_text(encoding="utf-8"))) == []
+
+
+@pytest.mark.parametrize("path", OURS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_function_over_80_lines_and_no_class_over_400(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            assert node.end_lineno is not None
+            lines = node.end_lineno - start + 1
+            limit = 400 if isinstance(node, ast.ClassDef) else 80
+            assert lines <= limit, f"{node.name}: {lines} lines"
+
+
+def test_the_command_line_has_one_module_per_command() -> None:
+    from splendor_rules.compiler.cli import main
+
+    modules = {p.stem for p in CLI.glob("*.py")} - {"__init__", "options"}
+    assert modules == set(main.commands)
