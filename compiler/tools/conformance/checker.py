@@ -13,12 +13,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.runtime.api import Json
 from splendor_rules.compiler.tools.conformance.correspondence import COPIED, Correspondence
 from splendor_rules.compiler.tools.conformance.probes import Probe
 from splendor_rules.compiler.tools.conformance.projection import Projection
 from splendor_rules.compiler.tools.conformance.results import Case, Report, Tally, Where
-
-Json = dict[str, Any]
 
 
 def _differences(x: Any, y: Any, path: str = "") -> Iterator[str]:

@@ -18,10 +18,9 @@ from attrs import frozen
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.editions import Key, describe_key
 from splendor_rules.compiler.frontend.identities import action_signature, tile_numbering
+from splendor_rules.compiler.runtime.api import Json
 from splendor_rules.compiler.tools.conformance.diff import EditionDiff
 from splendor_rules.compiler.tools.conformance.editions import CannotCompare
-
-Json = dict[str, Any]
 
 
 @frozen

@@ -7,11 +7,8 @@ which means an edition-specific rule acted and the move cannot be compared.
 
 from __future__ import annotations
 
-from typing import Any
-
+from splendor_rules.compiler.runtime.api import Json
 from splendor_rules.compiler.tools.conformance.correspondence import COPIED, Correspondence
-
-Json = dict[str, Any]
 
 
 class Projection:
