@@ -39,9 +39,11 @@ class Actions(LoweringPart):
         return [self.where(st, own)] if own else []
 
     def choice_pairs(self, sources: tuple[m.Expr, ...], frame: Frame) -> ast.expr:
-        """The (engine value, action value) pairs of a choice."""
+        """The (engine value, action value) pairs of a choice. Sources that are
+        places a card is in (deck tops, the market, zones) share no value;
+        any other union is made unique."""
         parts: list[ast.expr] = []
-        locations = True
+        disjoint = True
         state = py.name(frame.state)
         for source in sources:
             if isinstance(source, m.DeckTops):
@@ -52,7 +54,7 @@ class Actions(LoweringPart):
                 parts.append(py.list_of(pair, "k", py.call("_market", state)))
                 continue
             if not (isinstance(source, m.Ref) and source.kind == "zone"):
-                locations = False
+                disjoint = False
             if isinstance(source, m.Ref) and source.kind == "colours":
                 parts.append(py.call("list", py.name("_COLOUR_PAIRS")))
                 continue
@@ -62,7 +64,7 @@ class Actions(LoweringPart):
             shown = py.item(py.name("TOKENS"), x) if element.kind in ("colour", "token") else x
             parts.append(py.list_of(py.tuple_([x, shown]), "x", code))
         joined = py.chain("+", parts)
-        if locations or len(parts) == 1:
+        if disjoint or len(parts) == 1:
             return joined
         return py.call(self.emitter.helper("_unique"), joined)
 

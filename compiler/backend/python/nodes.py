@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import keyword
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -41,16 +42,18 @@ class Comment(ast.stmt):
 # ------------------------------------------------------------- expressions
 
 
+def _identifier(text: str) -> str:
+    if not text.isidentifier() or keyword.iskeyword(text):
+        raise ValueError(f"not an identifier: {text!r}")
+    return text
+
+
 def name(identifier: str) -> ast.Name:
-    if not identifier.isidentifier():
-        raise ValueError(f"not an identifier: {identifier!r}")
-    return ast.Name(id=identifier, ctx=ast.Load())
+    return ast.Name(id=_identifier(identifier), ctx=ast.Load())
 
 
 def store(identifier: str) -> ast.Name:
-    if not identifier.isidentifier():
-        raise ValueError(f"not an identifier: {identifier!r}")
-    return ast.Name(id=identifier, ctx=ast.Store())
+    return ast.Name(id=_identifier(identifier), ctx=ast.Store())
 
 
 def value(of: Value) -> ast.expr:
