@@ -2,6 +2,9 @@
 
 `load_edition(name)` returns the engine of an edition by name, so callers
 need not import modules by name; every engine has the API of docs/engine.md.
+This file is written by the build too: under TYPE_CHECKING it states that
+each engine module is an `Engine` (compiler/runtime/api.py), so mypy checks
+every engine against the Protocol.
 """
 
 from __future__ import annotations
@@ -9,6 +12,14 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from splendor_rules.compiler.runtime.api import Engine
+    from splendor_rules.generated import classic, marvel
+
+    _classic: Engine = classic
+    _marvel: Engine = marvel
 
 
 def editions() -> list[str]:

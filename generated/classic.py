@@ -575,7 +575,7 @@ def _score(s: State, p: int) -> int:
 
 def _legal_take_distinct(s: State, p: int, out: list[Action]) -> None:
     # editions/classic.rules:50 S-3.1
-    v_open = tuple(_c1 for _c1 in COLOUR_KINDS if (s.supply[_c1] > 0))
+    v_open = tuple(_c1 for _c1 in COLOUR_KINDS if s.supply[_c1] > 0)
     if len(v_open) > 0:
         # editions/classic.rules:54 S-3.2
         for _v_picks, a_picks in _token_combinations(tuple(v_open), min(3, len(v_open))):
@@ -586,7 +586,7 @@ def _apply_take_distinct(s: State, p: int, action: Action) -> State:
     # editions/classic.rules:50 S-3.1
     if len(action) != 2:
         raise IllegalAction('S-3.1: take_distinct takes 1 value (picks)')
-    v_open = tuple(_c2 for _c2 in COLOUR_KINDS if (s.supply[_c2] > 0))
+    v_open = tuple(_c1 for _c1 in COLOUR_KINDS if s.supply[_c1] > 0)
     if not len(v_open) > 0:
         raise IllegalAction('S-3.1: ' + 'no colour has tokens left in the supply')
     # editions/classic.rules:54 S-3.2
@@ -678,32 +678,6 @@ def _apply_pass(s: State, p: int, action: Action) -> State:
     return _done(s.copy(), p, A_pass)
 
 
-def _main_actions(s: State, p: int) -> list[Action]:
-    out: list[Action] = []
-    _legal_take_distinct(s, p, out)
-    _legal_take_two(s, p, out)
-    _legal_reserve(s, p, out)
-    _legal_buy(s, p, out)
-    return out
-
-
-_APPLY: Final = {
-    'take_distinct': _apply_take_distinct,
-    'take_two': _apply_take_two,
-    'reserve': _apply_reserve,
-    'buy': _apply_buy,
-    'pass': _apply_pass,
-}
-_FALLBACK: Final[str | None] = 'pass'
-_SIGNATURES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
-    'take_distinct': (('picks', 'tokens'),),
-    'take_two': (('c', 'token'),),
-    'reserve': (('k', 'card'),),
-    'buy': (('k', 'card'), ('pay', 'pay')),
-    'pass': (),
-}
-
-
 def _options_token_limit(s: State, p: int) -> list[Any]:
     # editions/classic.rules:85 S-4.1
     return list(_returns(s.held[p], 10))
@@ -728,7 +702,7 @@ def _step_token_limit(s: State, p: int) -> list[Any] | None:
 def _options_claim_tile(s: State, p: int) -> list[Any]:
     # editions/classic.rules:86 C-4.2
     d_bonus = _define_bonus(s, p)
-    return [v_n for v_n in s.tiles[S_noble] if (d_bonus[0] >= TILE_requires[v_n][0]) and (d_bonus[1] >= TILE_requires[v_n][1]) and (d_bonus[2] >= TILE_requires[v_n][2]) and (d_bonus[3] >= TILE_requires[v_n][3]) and (d_bonus[4] >= TILE_requires[v_n][4])]
+    return [v_n for v_n in s.tiles[S_noble] if d_bonus[0] >= TILE_requires[v_n][0] and d_bonus[1] >= TILE_requires[v_n][1] and d_bonus[2] >= TILE_requires[v_n][2] and d_bonus[3] >= TILE_requires[v_n][3] and d_bonus[4] >= TILE_requires[v_n][4]]
 
 
 def _decide_claim_tile(s: State, p: int, option: Any) -> None:
@@ -757,22 +731,14 @@ def _decide_end_check(s: State, p: int, option: Any) -> None:
 def _step_end_check(s: State, p: int) -> list[Any] | None:
     # editions/classic.rules:88 S-4.4
     # editions/classic.rules:93 C-5.2
-    if any((_score(s, _p3) >= 15) for _p3 in range(s.players)):
+    if any(_score(s, _p1) >= 15 for _p1 in range(s.players)):
         s.last = True
     return None
 
 
-_STEPS: Final = (_step_token_limit, _step_claim_tile, _step_end_check, )
-_STEP_NAMES: Final = ('token_limit', 'claim_tile', 'end_check')
-_STEP_OPTIONS: Final = (_options_token_limit, _options_claim_tile, _options_end_check, )
-_STEP_DECIDE: Final = (_decide_token_limit, _decide_claim_tile, _decide_end_check, )
-_STEP_KINDS: Final = ('tokens', 'tile', 'none')
-_STEP_RULES: Final = ('S-4.1', 'C-4.2', 'S-4.4')
-
-
 def _round_ends(s: State) -> bool:
     # editions/classic.rules:99 E-6.2
-    return (all(bool(s.did[_p4] & A_pass) for _p4 in range(s.players)))
+    return all(bool(s.did[_p1] & A_pass) for _p1 in range(s.players))
 
 
 def _eligible(s: State, p: int) -> bool:
@@ -782,7 +748,54 @@ def _eligible(s: State, p: int) -> bool:
 
 def _rank(s: State, p: int) -> tuple[int, ...]:
     # editions/classic.rules:94 C-5.3
-    return ((_score(s, p)), -(len(s.zones[Z_bought][p])))
+    return (_score(s, p), -len(s.zones[Z_bought][p]))
+
+
+def _main_actions(s: State, p: int) -> list[Action]:
+    out: list[Action] = []
+    _legal_take_distinct(s, p, out)
+    _legal_take_two(s, p, out)
+    _legal_reserve(s, p, out)
+    _legal_buy(s, p, out)
+    return out
+
+
+_APPLY: Final = {
+    'take_distinct': _apply_take_distinct,
+    'take_two': _apply_take_two,
+    'reserve': _apply_reserve,
+    'buy': _apply_buy,
+    'pass': _apply_pass,
+}
+_FALLBACK: Final[str | None] = 'pass'
+# The values of each action's moves: (name, kind) per choice (docs/engine.md).
+_SIGNATURES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+    'take_distinct': (('picks', 'set:token'),),
+    'take_two': (('c', 'token'),),
+    'reserve': (('k', 'card'),),
+    'buy': (('k', 'card'), ('pay', 'pay')),
+    'pass': (),
+}
+
+# The steps at the end of a turn, in order.
+_STEPS: Final = (
+    _step_token_limit,
+    _step_claim_tile,
+    _step_end_check,
+)
+_STEP_NAMES: Final = ('token_limit', 'claim_tile', 'end_check')
+_STEP_OPTIONS: Final = (
+    _options_token_limit,
+    _options_claim_tile,
+    _options_end_check,
+)
+_STEP_DECIDE: Final = (
+    _decide_token_limit,
+    _decide_claim_tile,
+    _decide_end_check,
+)
+_STEP_KINDS: Final = ('tokens', 'tile', 'none')
+_STEP_RULES: Final = ('S-4.1', 'C-4.2', 'S-4.4')
 
 
 # -------------------------------------------------------------- turns
@@ -1028,7 +1041,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
     for (choice, kind), value in zip(_SIGNATURES.get(name, ()), action[1:], strict=False):
         if kind == "pay":
             data[choice] = _token_counts(value)
-        elif kind.endswith("s"):
+        elif kind.startswith("set:"):
             data[choice] = [_card_to_json(v) for v in value]
         else:
             data[choice] = _card_to_json(value)
@@ -1049,7 +1062,7 @@ def action_from_json(data: dict[str, Any]) -> Action:
             raw = data[choice]
             if kind == "pay":
                 values.append(_counts(raw))
-            elif kind.endswith("s"):
+            elif kind.startswith("set:"):
                 values.append(tuple(_card_from_json(v) for v in raw))
             else:
                 values.append(_card_from_json(raw))

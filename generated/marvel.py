@@ -611,7 +611,7 @@ def _define_bonus(s: State, p: int) -> tuple[int, ...]:
 def _define_qualifies(s: State, p: int) -> bool:
     # editions/marvel.rules:74 M-5.2
     d_bonus = _define_bonus(s, p)
-    value: bool = (_score(s, p) >= 16) and ((d_bonus[0] >= 1) and (d_bonus[1] >= 1) and (d_bonus[2] >= 1) and (d_bonus[3] >= 1) and (d_bonus[4] >= 1)) and (s.held[p][K_time_stone] >= 1)
+    value: bool = _score(s, p) >= 16 and (d_bonus[0] >= 1 and d_bonus[1] >= 1 and d_bonus[2] >= 1 and d_bonus[3] >= 1 and d_bonus[4] >= 1) and s.held[p][K_time_stone] >= 1
     return value
 
 
@@ -623,7 +623,7 @@ def _score(s: State, p: int) -> int:
 
 def _legal_take_distinct(s: State, p: int, out: list[Action]) -> None:
     # editions/classic.rules:50 S-3.1
-    v_open = tuple(_c1 for _c1 in COLOUR_KINDS if (s.supply[_c1] > 0))
+    v_open = tuple(_c1 for _c1 in COLOUR_KINDS if s.supply[_c1] > 0)
     if len(v_open) > 0:
         # editions/classic.rules:54 S-3.2
         for _v_picks, a_picks in _token_combinations(tuple(v_open), min(3, len(v_open))):
@@ -634,7 +634,7 @@ def _apply_take_distinct(s: State, p: int, action: Action) -> State:
     # editions/classic.rules:50 S-3.1
     if len(action) != 2:
         raise IllegalAction('S-3.1: take_distinct takes 1 value (picks)')
-    v_open = tuple(_c2 for _c2 in COLOUR_KINDS if (s.supply[_c2] > 0))
+    v_open = tuple(_c1 for _c1 in COLOUR_KINDS if s.supply[_c1] > 0)
     if not len(v_open) > 0:
         raise IllegalAction('S-3.1: ' + 'no colour has tokens left in the supply')
     # editions/classic.rules:54 S-3.2
@@ -727,32 +727,6 @@ def _apply_pass(s: State, p: int, action: Action) -> State:
     return _done(s.copy(), p, A_pass)
 
 
-def _main_actions(s: State, p: int) -> list[Action]:
-    out: list[Action] = []
-    _legal_take_distinct(s, p, out)
-    _legal_take_two(s, p, out)
-    _legal_reserve(s, p, out)
-    _legal_buy(s, p, out)
-    return out
-
-
-_APPLY: Final = {
-    'take_distinct': _apply_take_distinct,
-    'take_two': _apply_take_two,
-    'reserve': _apply_reserve,
-    'buy': _apply_buy,
-    'pass': _apply_pass,
-}
-_FALLBACK: Final[str | None] = 'pass'
-_SIGNATURES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
-    'take_distinct': (('picks', 'tokens'),),
-    'take_two': (('c', 'token'),),
-    'reserve': (('k', 'card'),),
-    'buy': (('k', 'card'), ('pay', 'pay')),
-    'pass': (),
-}
-
-
 def _measure_avengers_assemble(s: State, p: int) -> int:
     # editions/marvel.rules:56 M-3.10
     measure: int = s.agg[p][0]
@@ -771,7 +745,7 @@ def _contest_avengers_assemble(s: State, p: int) -> None:
 
 def _entered_bought(s: State, p: int, card: int) -> None:
     # editions/marvel.rules:50 M-3.9
-    if CARD_time_icon[card] and (s.held[p][K_time_stone] == 0) and (s.supply[K_time_stone] > 0):
+    if CARD_time_icon[card] and s.held[p][K_time_stone] == 0 and s.supply[K_time_stone] > 0:
         _gain(s, p, K_time_stone, 1)
     _contest_avengers_assemble(s, p)
 
@@ -800,7 +774,7 @@ def _step_token_limit(s: State, p: int) -> list[Any] | None:
 def _options_claim_tile(s: State, p: int) -> list[Any]:
     # editions/marvel.rules:67 M-4.2
     d_bonus = _define_bonus(s, p)
-    return [v_n for v_n in s.tiles[S_location] if (d_bonus[0] >= TILE_requires[v_n][0]) and (d_bonus[1] >= TILE_requires[v_n][1]) and (d_bonus[2] >= TILE_requires[v_n][2]) and (d_bonus[3] >= TILE_requires[v_n][3]) and (d_bonus[4] >= TILE_requires[v_n][4])]
+    return [v_n for v_n in s.tiles[S_location] if d_bonus[0] >= TILE_requires[v_n][0] and d_bonus[1] >= TILE_requires[v_n][1] and d_bonus[2] >= TILE_requires[v_n][2] and d_bonus[3] >= TILE_requires[v_n][3] and d_bonus[4] >= TILE_requires[v_n][4]]
 
 
 def _decide_claim_tile(s: State, p: int, option: Any) -> None:
@@ -831,18 +805,10 @@ def _step_end_check(s: State, p: int) -> list[Any] | None:
     return None
 
 
-_STEPS: Final = (_step_token_limit, _step_claim_tile, _step_end_check, )
-_STEP_NAMES: Final = ('token_limit', 'claim_tile', 'end_check')
-_STEP_OPTIONS: Final = (_options_token_limit, _options_claim_tile, _options_end_check, )
-_STEP_DECIDE: Final = (_decide_token_limit, _decide_claim_tile, _decide_end_check, )
-_STEP_KINDS: Final = ('tokens', 'tile', 'none')
-_STEP_RULES: Final = ('S-4.1', 'M-4.2', 'S-4.4')
-
-
 def _round_ends(s: State) -> bool:
     # editions/classic.rules:99 E-6.2
     # editions/marvel.rules:77 M-5.3 M-5.5
-    return (all(bool(s.did[_p3] & A_pass) for _p3 in range(s.players))) or (any(_define_qualifies(s, _p4) for _p4 in range(s.players)))
+    return all(bool(s.did[_p1] & A_pass) for _p1 in range(s.players)) or any(_define_qualifies(s, _p1) for _p1 in range(s.players))
 
 
 def _eligible(s: State, p: int) -> bool:
@@ -852,7 +818,54 @@ def _eligible(s: State, p: int) -> bool:
 
 def _rank(s: State, p: int) -> tuple[int, ...]:
     # editions/marvel.rules:79 M-5.4
-    return ((_score(s, p)), int(M_avengers_assemble in s.zones[Z_won][p]), -(len(s.zones[Z_bought][p])))
+    return (_score(s, p), int(M_avengers_assemble in s.zones[Z_won][p]), -len(s.zones[Z_bought][p]))
+
+
+def _main_actions(s: State, p: int) -> list[Action]:
+    out: list[Action] = []
+    _legal_take_distinct(s, p, out)
+    _legal_take_two(s, p, out)
+    _legal_reserve(s, p, out)
+    _legal_buy(s, p, out)
+    return out
+
+
+_APPLY: Final = {
+    'take_distinct': _apply_take_distinct,
+    'take_two': _apply_take_two,
+    'reserve': _apply_reserve,
+    'buy': _apply_buy,
+    'pass': _apply_pass,
+}
+_FALLBACK: Final[str | None] = 'pass'
+# The values of each action's moves: (name, kind) per choice (docs/engine.md).
+_SIGNATURES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+    'take_distinct': (('picks', 'set:token'),),
+    'take_two': (('c', 'token'),),
+    'reserve': (('k', 'card'),),
+    'buy': (('k', 'card'), ('pay', 'pay')),
+    'pass': (),
+}
+
+# The steps at the end of a turn, in order.
+_STEPS: Final = (
+    _step_token_limit,
+    _step_claim_tile,
+    _step_end_check,
+)
+_STEP_NAMES: Final = ('token_limit', 'claim_tile', 'end_check')
+_STEP_OPTIONS: Final = (
+    _options_token_limit,
+    _options_claim_tile,
+    _options_end_check,
+)
+_STEP_DECIDE: Final = (
+    _decide_token_limit,
+    _decide_claim_tile,
+    _decide_end_check,
+)
+_STEP_KINDS: Final = ('tokens', 'tile', 'none')
+_STEP_RULES: Final = ('S-4.1', 'M-4.2', 'S-4.4')
 
 
 # -------------------------------------------------------------- turns
@@ -1098,7 +1111,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
     for (choice, kind), value in zip(_SIGNATURES.get(name, ()), action[1:], strict=False):
         if kind == "pay":
             data[choice] = _token_counts(value)
-        elif kind.endswith("s"):
+        elif kind.startswith("set:"):
             data[choice] = [_card_to_json(v) for v in value]
         else:
             data[choice] = _card_to_json(value)
@@ -1119,7 +1132,7 @@ def action_from_json(data: dict[str, Any]) -> Action:
             raw = data[choice]
             if kind == "pay":
                 values.append(_counts(raw))
-            elif kind.endswith("s"):
+            elif kind.startswith("set:"):
                 values.append(tuple(_card_from_json(v) for v in raw))
             else:
                 values.append(_card_from_json(raw))

@@ -31,11 +31,18 @@ from click.testing import CliRunner
 
 import splendor_rules.compiler.cli as cli
 from splendor_rules import generated
-from splendor_rules.compiler.backend.python.codegen import build_all, render_engine
-from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, editions_folder
+from splendor_rules.compiler.backend.build import render_engines
+from splendor_rules.compiler.backend.python.codegen import render_engine
+from splendor_rules.compiler.frontend.pipeline import (
+    Compiled,
+    compile_file,
+    edition_files,
+    editions_folder,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-EDITIONS = ("classic", "marvel")
+# Every edition that ships (editions/*.rules): adding one needs no edit here.
+EDITIONS = tuple(path.stem for path in edition_files(editions_folder()))
 
 
 def generated_folder() -> Path:
@@ -45,7 +52,7 @@ def generated_folder() -> Path:
 @pytest.fixture(scope="module")
 def fresh() -> dict[Path, str]:
     """A fresh render of every edition, keyed by its path in generated/."""
-    return build_all(editions_folder(), generated_folder())
+    return render_engines(editions_folder(), generated_folder())
 
 
 # ------------------------------------------------------------------ golden
@@ -79,7 +86,7 @@ def test_rendered_engine_is_valid_python(fresh: dict[Path, str], name: str):
 
 
 def _render_all() -> dict[str, str]:
-    return {p.name: t for p, t in build_all(editions_folder(), generated_folder()).items()}
+    return {p.name: t for p, t in render_engines(editions_folder(), generated_folder()).items()}
 
 
 def test_rendering_twice_gives_the_same_text(fresh: dict[Path, str]):
@@ -102,10 +109,10 @@ def test_rendering_does_not_depend_on_the_hash_seed(fresh: dict[Path, str]):
     """Set and dict orders must not leak into the text (PYTHONHASHSEED)."""
     script = (
         "import hashlib, generated, pathlib\n"
-        "from splendor_rules.compiler.backend.python.codegen import build_all\n"
+        "from splendor_rules.compiler.backend.build import render_engines\n"
         "from splendor_rules.compiler.frontend.pipeline import editions_folder\n"
         "out = pathlib.Path(generated.__file__).resolve().parent\n"
-        "for p, t in sorted(build_all(editions_folder(), out).items()):\n"
+        "for p, t in sorted(render_engines(editions_folder(), out).items()):\n"
         "    print(p.name, hashlib.sha256(t.encode()).hexdigest())\n"
     )
     expected = "".join(

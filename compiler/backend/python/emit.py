@@ -1,369 +1,184 @@
-"""Emitting Python: a line writer and the translation of model expressions.
+"""Model expressions -> Python expression trees.
 
-The writer follows jinja2's CodeGenerator: `line`, `indent`, `dedent` and
-fresh temporary names. Expressions become Python expressions over the engine's
-state `s` and the player in context; every name that came from a rule file is
-used only inside a generated identifier with a fixed prefix (after checking
-that it is an identifier), and every string from a rule file is written with
-`repr`, so nothing in a rule file can inject code.
+An expression is emitted in a `Frame` (which state, which player, which
+locals) and becomes an `ast` expression over the engine's state; `nodes`
+renders it. Strings from a rule file only ever become `ast.Constant`s and
+names only prefixed identifiers (`names.ident`), so nothing in a rule file
+can inject code, and the tree's shape, not spliced text, fixes precedence.
 """
 
 from __future__ import annotations
 
-import keyword
-import re
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+import ast
 from typing import Any
 
-import attrs
-
+from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.python import nodes as py
+from splendor_rules.compiler.backend.python.frame import Frame
+from splendor_rules.compiler.backend.python.names import Names
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.dsl.visitor import Visitor
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-
-
-def ident(prefix: str, name: str) -> str:
-    """A generated identifier for a rule-file name: `prefix` + the name."""
-    if not _IDENTIFIER.match(name) or keyword.iskeyword(prefix + name):
-        raise ValueError(f"not an identifier: {name!r}")
-    return prefix + name
+# The engine functions that only some editions need: the template writes one
+# when the lowering reports it used (`ExprEmitter.helpers`).
+OPTIONAL_HELPERS = ("_tally", "_plain_combinations", "_unique")
 
 
-def bare(code: str) -> str:
-    """The code without one pair of parentheses around all of it, for places
-    that delimit an expression already (a condition, an argument)."""
-    if not (code.startswith("(") and code.endswith(")")):
-        return code
-    depth = 0
-    for i, char in enumerate(code):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0 and i < len(code) - 1:
-            return code
-    return code[1:-1]
-
-
-def uses(node: object, name: str) -> bool:
-    """Does a model expression or statement read the local `name`?"""
-    if isinstance(node, m.Ref):
-        return node.kind == "variable" and node.name == name
-    if isinstance(node, m.Move):
-        return node.card == name
-    if isinstance(node, tuple):
-        return any(uses(item, name) for item in node)
-    if isinstance(node, m.Expr | m.Statement | m.RankKey):
-        return any(uses(getattr(node, f.name), name) for f in attrs.fields(type(node)))
-    return False
-
-
-def defines_in(node: object) -> set[str]:
-    """The definitions a model expression or statement reads."""
-    if isinstance(node, m.Ref):
-        return {node.name} if node.kind == "define" else set()
-    if isinstance(node, tuple):
-        return set().union(*(defines_in(item) for item in node)) if node else set()
-    if isinstance(node, m.Expr | m.Statement | m.RankKey):
-        return set().union(*(defines_in(getattr(node, f.name)) for f in attrs.fields(type(node))))
-    return set()
-
-
-Aggregate = tuple[str, str, str]  # ("sum" or "tally", zone, column)
-
-
-def tally_of(e: object) -> tuple[m.Expr, str] | None:
-    """`per colour c: count(x in S where x.a == c)` counts S by the colour
-    column a: its source S and column a, if e has that shape."""
-    if not (isinstance(e, m.PerColour) and isinstance(e.body, m.Call)):
-        return None
-    call = e.body
-    if call.function != "count" or not isinstance(call.arguments[0], m.Filter):
-        return None
-    found = call.arguments[0]
-    test = found.condition
-    if not (isinstance(test, m.Binary) and test.op == "=="):
-        return None
-    sides = (test.left, test.right)
-    for attr, colour in (sides, sides[::-1]):
-        if (
-            isinstance(attr, m.Attr)
-            and isinstance(attr.subject, m.Ref)
-            and attr.subject.name == found.variable
-            and attr.subject.type == m.CARD
-            and isinstance(colour, m.Ref)
-            and colour.name == e.variable
-        ):
-            return found.source, attr.attribute
-    return None
-
-
-def aggregate_of(e: object) -> Aggregate | None:
-    """The per-player zone aggregate an expression computes, if it is one:
-    `sum(Z.a)`, or a tally of a zone (tally_of). Engines keep these up to
-    date as cards and tiles move, instead of recomputing them."""
-    if isinstance(e, m.Call) and e.function == "sum" and len(e.arguments) == 1:
-        total = e.arguments[0]
-        if (
-            isinstance(total, m.Attr)
-            and isinstance(total.subject, m.Ref)
-            and total.subject.kind == "zone"
-            and total.type == m.list_of(m.INT)
-        ):
-            return ("sum", total.subject.name, total.attribute)
-    tally = tally_of(e)
-    if tally is not None and isinstance(tally[0], m.Ref) and tally[0].kind == "zone":
-        return ("tally", tally[0].name, tally[1])
-    return None
-
-
-def aggregates_in(node: object) -> list[Aggregate]:
-    """Every zone aggregate in a model tree, in first-seen order."""
-    found: dict[Aggregate, None] = {}
-
-    def visit(x: object) -> None:
-        aggregate = aggregate_of(x)
-        if aggregate is not None:
-            found.setdefault(aggregate)
-            return
-        if isinstance(x, tuple):
-            for item in x:
-                visit(item)
-        elif attrs.has(type(x)):
-            kind: Any = type(x)
-            for f in attrs.fields(kind):
-                visit(getattr(x, f.name))
-
-    visit(node)
-    return list(found)
-
-
-def comment_text(text: str) -> str:
-    """Text from a file path or rule file, safe inside a comment or docstring:
-    anything but letters, digits and `_./-:` becomes `_`."""
-    return re.sub(r"[^A-Za-z0-9_./:-]", "_", text)
-
-
-def literal(value: object) -> str:
-    """A Python literal for data from a rule or data file (inert by repr)."""
-    if isinstance(value, bool | int | str | type(None)):
-        return repr(value)
-    if isinstance(value, tuple):
-        inner = ", ".join(literal(v) for v in value)
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    raise TypeError(f"no literal for {type(value).__name__}")
-
-
-class Writer:
-    """Lines of Python with the current indentation."""
-
-    def __init__(self, indent: int = 0) -> None:
-        self.lines: list[str] = []
-        self.level = indent
-        self.counter = 0
-
-    def line(self, text: str = "") -> None:
-        self.lines.append(("    " * self.level + text) if text else "")
-
-    @contextmanager
-    def block(self, header: str) -> Iterator[None]:
-        self.line(header)
-        self.level += 1
-        yield
-        self.level -= 1
-
-    def temporary(self, hint: str = "t") -> str:
-        self.counter += 1
-        return f"_{hint}{self.counter}"
-
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-
-class Names:
-    """How the model's names are spelled in the generated module."""
-
-    def __init__(self, edition: m.Edition) -> None:
-        self.edition = edition
-        self.token_index = {t.name: i for i, t in enumerate(edition.tokens)}
-        first_majority = sum(len(t.rows) for t in edition.tile_sets)
-        self.majority_tile = {
-            maj.name: first_majority + i for i, maj in enumerate(edition.majorities)
-        }
-        self.majority_zone = {maj.name: maj.zone for maj in edition.majorities}
-        self.aggregates = {a: i for i, a in enumerate(aggregates_in(edition))}
-
-    def token(self, name: str) -> str:
-        return ident("K_", name)
-
-    def zone(self, name: str) -> str:
-        return ident("Z_", name)
-
-    def tile_set(self, name: str) -> str:
-        return ident("S_", name)
-
-    def majority(self, name: str) -> str:
-        return ident("M_", name)
-
-    def action_bit(self, name: str) -> str:
-        return ident("A_", name)
-
-    def define(self, name: str) -> str:
-        return ident("_define_", name)
-
-    def card_column(self, column: str) -> str:
-        return ident("CARD_", column)
-
-    def tile_column(self, column: str) -> str:
-        return ident("TILE_", column)
+def element(t: m.Type) -> m.Type:
+    """The type of the elements of a collection type; any other type itself."""
+    return t.element if t.kind in ("set", "list") and t.element is not None else t
 
 
 class ExprEmitter:
-    """Model expression -> Python expression text.
+    """Model expression -> Python expression tree, in a frame.
 
-    `player` is the Python name of the player in context, `locals_` maps the
-    rule's local names to Python names.
+    It also records which optional engine helpers the code it emitted calls
+    (`helpers`), so the template writes exactly those.
     """
 
-    def __init__(self, names: Names, writer: Writer, state: str = "s") -> None:
+    def __init__(self, names: Names) -> None:
         self.names = names
-        self.writer = writer
-        self.state = state
-        # Definitions already read into locals for player `p` of state `s`.
-        self.prebound: dict[str, str] = {}
+        self.helpers: set[str] = set()
 
-    def emit(self, e: m.Expr, player: str, locals_: Mapping[str, str]) -> str:
-        def go(x: m.Expr) -> str:
-            return self.emit(x, player, locals_)
+    def helper(self, function: str) -> ast.Name:
+        """A call target among the optional helpers, recorded as used."""
+        assert function in OPTIONAL_HELPERS, function
+        self.helpers.add(function)
+        return py.name(function)
 
-        s = self.state
-        n = self.names
-        aggregate = aggregate_of(e)
-        if aggregate is not None and aggregate in n.aggregates:
-            return f"{s}.agg[{player}][{n.aggregates[aggregate]}]"
-        if isinstance(e, m.Const):
-            return repr(e.value)
-        if isinstance(e, m.Ref):
-            return self.ref(e, player, locals_)
-        if isinstance(e, m.Attr):
-            subject = go(e.subject)
-            column = (
-                n.card_column(e.attribute)
-                if _element(e.subject.type) == m.CARD
-                else n.tile_column(e.attribute)
-            )
-            if e.subject.type.kind in ("set", "list"):
-                item = self.writer.temporary("i")
-                return f"[{column}[{item}] for {item} in {subject}]"
-            return f"{column}[{subject}]"
-        if isinstance(e, m.Index):
-            return f"{go(e.subject)}[{go(e.index)}]"
-        if isinstance(e, m.Call):
-            return self.call(e, player, locals_)
-        if isinstance(e, m.Unary):
-            return f"(-{go(e.operand)})" if e.op == "-" else f"(not {go(e.operand)})"
-        if isinstance(e, m.Binary):
-            return f"({go(e.left)} {e.op} {go(e.right)})"
-        if isinstance(e, m.Logic):
-            return "(" + f" {e.op} ".join(go(o) for o in e.operands) + ")"
-        if isinstance(e, m.Conditional):
-            return f"({go(e.then)} if {go(e.condition)} else {go(e.otherwise)})"
-        if isinstance(e, m.Filter):
-            var = self.writer.temporary(e.variable)
-            inner = {**locals_, e.variable: var}
-            condition = self.emit(e.condition, player, inner)
-            return f"tuple({var} for {var} in {go(e.source)} if {condition})"
-        tally = self.tally(e, player, locals_)
+    def emit(self, e: m.Expr, frame: Frame) -> ast.expr:
+        return _Emission(self, frame).expr(e)
+
+
+class _Emission(Visitor):
+    """The emission of one expression in one frame (dispatched by
+    dsl.visitor); a part read in another frame is a new emission."""
+
+    def __init__(self, emitter: ExprEmitter, frame: Frame) -> None:
+        self.emitter = emitter
+        self.names = emitter.names
+        self.frame = frame
+
+    def expr(self, e: m.Expr) -> ast.expr:
+        """A part of the expression, in the same frame."""
+        aggregate = analysis.aggregate_of(e)
+        if aggregate is not None and aggregate in self.names.aggregates:
+            agg = py.attr(self.frame.state, "agg")
+            return py.item(agg, self.frame.player, self.names.aggregates[aggregate])
+        emitted: ast.expr = self.visit(e)
+        return emitted
+
+    def within(self, e: m.Expr, frame: Frame) -> ast.expr:
+        """A part of the expression read in another frame."""
+        return self.emitter.emit(e, frame)
+
+    def generic_visit(self, node: Any) -> Any:
+        raise AssertionError(f"cannot emit {type(node).__name__}")
+
+    def visit_Const(self, e: m.Const) -> ast.expr:
+        return py.const(e.value)
+
+    def visit_Attr(self, e: m.Attr) -> ast.expr:
+        column = self.names.column(element(e.subject.type), e.attribute)
+        if e.subject.type.kind in ("set", "list"):
+            item = self.frame.temporary("i")
+            return py.list_of(py.item(column, item), item, self.expr(e.subject))
+        return py.item(column, self.expr(e.subject))
+
+    def visit_Index(self, e: m.Index) -> ast.expr:
+        return py.item(self.expr(e.subject), self.expr(e.index))
+
+    def visit_Unary(self, e: m.Unary) -> ast.expr:
+        operand = self.expr(e.operand)
+        return py.negative(operand) if e.op == "-" else py.not_(operand)
+
+    def visit_Binary(self, e: m.Binary) -> ast.expr:
+        return py.binary(self.expr(e.left), e.op, self.expr(e.right))
+
+    def visit_Logic(self, e: m.Logic) -> ast.expr:
+        return py.logic(e.op, [self.expr(o) for o in e.operands])
+
+    def visit_Conditional(self, e: m.Conditional) -> ast.expr:
+        return py.if_expression(self.expr(e.condition), self.expr(e.then), self.expr(e.otherwise))
+
+    def visit_Filter(self, e: m.Filter) -> ast.expr:
+        var = self.frame.temporary(e.variable)
+        condition = self.within(e.condition, self.frame.bind(e.variable, var))
+        return py.call("tuple", py.generator(py.name(var), var, self.expr(e.source), condition))
+
+    def visit_PerColour(self, e: m.PerColour) -> ast.expr:
+        tally = analysis.tally_of(e)
         if tally is not None:
-            return tally
-        if isinstance(e, m.PerColour):
-            # The colours are known: one element per colour, no loop.
-            bodies = [
-                self.emit(e.body, player, {**locals_, e.variable: str(i)})
-                for i in range(len(self.names.edition.colours))
-            ]
-            return "(" + ", ".join(bare(b) for b in bodies) + ",)"
-        if (
-            isinstance(e, m.Quantifier)
-            and isinstance(e.source, m.Ref)
-            and e.source.kind == "colours"
-            and e.variable is not None
-        ):
-            variable = e.variable
-            bodies = [
-                self.emit(e.body, player, {**locals_, variable: str(i)})
-                for i in range(len(self.names.edition.colours))
-            ]
-            return "(" + f" {'and' if e.op == 'all' else 'or'} ".join(bodies) + ")"
-        if isinstance(e, m.PerColour):
-            var = self.writer.temporary(e.variable)
-            body = self.emit(e.body, player, {**locals_, e.variable: var})
-            return f"tuple({body} for {var} in COLOUR_KINDS)"
-        if isinstance(e, m.Quantifier):
-            if e.variable is None:
-                other = self.writer.temporary("p")
-                body = self.emit(e.body, other, locals_)
-                return f"{e.op}({body} for {other} in range({s}.players))"
-            assert e.source is not None
-            var = self.writer.temporary(e.variable)
-            body = self.emit(e.body, player, {**locals_, e.variable: var})
-            return f"{e.op}({body} for {var} in {go(e.source)})"
-        raise AssertionError(f"cannot emit {type(e).__name__}")
+            # A tally of any source: one pass over it, not one per colour.
+            source, column = tally
+            counted = self.expr(source)
+            return py.call(self.emitter.helper("_tally"), counted, self.names.card_column(column))
+        # The colours are known: one element per colour, no loop.
+        colours = range(len(self.names.edition.colours))
+        return py.tuple_([self.within(e.body, self.frame.bind(e.variable, c)) for c in colours])
 
-    def tally(self, e: m.Expr, player: str, locals_: Mapping[str, str]) -> str | None:
-        """A tally (tally_of) of any source: one pass over it, not one per colour."""
-        tally = tally_of(e)
-        if tally is None:
-            return None
-        source, column = tally
-        return f"_tally({self.emit(source, player, locals_)}, {self.names.card_column(column)})"
+    def visit_Quantifier(self, e: m.Quantifier) -> ast.expr:
+        if e.variable is None:
+            other = self.frame.temporary("p")
+            body = self.within(e.body, self.frame.of(other))
+            players = py.call("range", py.attr(self.frame.state, "players"))
+            return py.call(e.op, py.generator(body, other, players))
+        assert e.source is not None
+        if isinstance(e.source, m.Ref) and e.source.kind == "colours":
+            # The colours are known: the body once per colour, no loop.
+            colours = range(len(self.names.edition.colours))
+            bodies = [self.within(e.body, self.frame.bind(e.variable, c)) for c in colours]
+            return py.logic("and" if e.op == "all" else "or", bodies)
+        var = self.frame.temporary(e.variable)
+        body = self.within(e.body, self.frame.bind(e.variable, var))
+        return py.call(e.op, py.generator(body, var, self.expr(e.source)))
 
-    def ref(self, e: m.Ref, player: str, locals_: Mapping[str, str]) -> str:
-        s = self.state
+    def visit_Ref(self, e: m.Ref) -> ast.expr:
         n = self.names
+        state = self.frame.state
         if e.kind == "variable":
-            return locals_[e.name]
+            return py.value(self.frame.locals[e.name])
         if e.kind in ("colour", "token"):
             return n.token(e.name)
         if e.kind == "colours":
-            return "COLOUR_KINDS"
+            return py.name("COLOUR_KINDS")
         if e.kind == "players":
-            return f"{s}.players"
+            return py.attr(state, "players")
         if e.kind == "zone":
-            return f"{s}.zones[{n.zone(e.name)}][{player}]"
+            return py.item(py.attr(state, "zones"), n.zone(e.name), self.frame.player)
         if e.kind == "market":
-            return f"_market({s})"
+            return py.call("_market", py.name(state))
         if e.kind == "tiles":
-            return f"{s}.tiles[{n.tile_set(e.name)}]"
+            return py.item(py.attr(state, "tiles"), n.tile_set(e.name))
         if e.kind == "define":
-            if s == "s" and player == "p" and e.name in self.prebound:
-                return self.prebound[e.name]
-            return f"{n.define(e.name)}({s}, {player})"
+            if e.name in self.frame.prebound:
+                return py.name(self.frame.prebound[e.name])
+            return py.call(n.define(e.name), py.name(state), py.value(self.frame.player))
         if e.kind == "score":
-            return f"_score({s}, {player})"
+            return py.call("_score", py.name(state), py.value(self.frame.player))
         raise AssertionError(f"cannot emit a reference to a {e.kind}")
 
-    def call(self, e: m.Call, player: str, locals_: Mapping[str, str]) -> str:
-        s = self.state
+    def visit_Call(self, e: m.Call) -> ast.expr:
         n = self.names
-        args = e.arguments
+        state = self.frame.state
+        arguments = e.arguments
         if e.function == "holds":
-            assert isinstance(args[0], m.Ref)
-            name = args[0].name
-            zone = n.zone(n.majority_zone[name])
-            return f"({n.majority(name)} in {s}.zones[{zone}][{player}])"
+            assert isinstance(arguments[0], m.Ref)
+            majority = arguments[0].name
+            zone = n.zone(n.majority_zone[majority])
+            held = py.item(py.attr(state, "zones"), zone, self.frame.player)
+            return py.binary(n.majority(majority), "in", held)
         if e.function == "did":
-            assert isinstance(args[0], m.Ref)
-            return f"bool({s}.did[{player}] & {n.action_bit(args[0].name)})"
-        parts = [self.emit(a, player, locals_) for a in args]
+            assert isinstance(arguments[0], m.Ref)
+            did = py.item(py.attr(state, "did"), self.frame.player)
+            return py.call("bool", py.binary(did, "&", n.action_bit(arguments[0].name)))
+        parts = [self.expr(a) for a in arguments]
         if e.function == "supply":
-            return f"{s}.supply[{parts[0]}]"
+            return py.item(py.attr(state, "supply"), parts[0])
         if e.function == "tokens":
-            return f"{s}.held[{player}][{parts[0]}]"
+            return py.item(py.attr(state, "held"), self.frame.player, parts[0])
         if e.function == "count":
-            return f"len({parts[0]})"
+            return py.call("len", parts[0])
         if e.function in ("sum", "min", "max"):
-            return f"{e.function}({', '.join(parts)})"
+            return py.call(e.function, *parts)
         raise AssertionError(f"cannot emit a call of {e.function}")
-
-
-def _element(t: m.Type) -> m.Type:
-    return t.element if t.kind in ("set", "list") and t.element is not None else t

@@ -1,0 +1,103 @@
+"""The build: every edition through a target, and the files written.
+
+Rendering is a pure function from the models to texts (`build_all`);
+deciding which files are stale (`stale`, `extra`) and writing them
+(`write`) are separate steps, so `splendor-rules build --check` renders
+and compares without writing. A file is written atomically (a temporary
+file in the same folder, then `os.replace`), and only if its text changed.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from splendor_rules.compiler.backend.target import Target
+from splendor_rules.dsl.diagnostics import Diagnostic
+
+
+class BuildError(Exception):
+    """An edition does not check, so no engine can be built from it."""
+
+    def __init__(self, path: Path, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(f"{path} does not check")
+        self.path = path
+        self.diagnostics = diagnostics
+
+
+def default_target() -> Target:
+    from splendor_rules.compiler.backend.python.target import PYTHON
+
+    return PYTHON
+
+
+def render_engines(folder: Path, out: Path, target: Target | None = None) -> dict[Path, str]:
+    """The text of the engine of every edition in `folder`, by its path in `out`.
+
+    Raises BuildError when an edition does not check.
+    """
+    from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
+
+    target = target or default_target()
+    texts: dict[Path, str] = {}
+    for path in edition_files(folder):
+        compiled = compile_file(path)
+        if not compiled.ok or compiled.model is None:
+            raise BuildError(path, compiled.diagnostics)
+        name = target.engine_file(compiled.model.name)
+        texts[out / name] = target.render_engine(compiled.model, folder.parent)
+    return texts
+
+
+def build_all(folder: Path, out: Path, target: Target | None = None) -> dict[Path, str]:
+    """Every file of the output folder by path: the engines of the editions
+    in `folder` (render_engines), then the target's package files.
+
+    Raises BuildError when an edition does not check.
+    """
+    target = target or default_target()
+    texts = render_engines(folder, out, target)
+    editions = sorted(path.stem for path in texts)
+    for name, text in target.package_files(editions).items():
+        texts[out / name] = text
+    return texts
+
+
+def stale(texts: dict[Path, str]) -> list[Path]:
+    """The files whose text on disk is not the given one (or that are missing)."""
+    return [
+        path
+        for path, text in texts.items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
+
+
+def extra(texts: dict[Path, str], out: Path, target: Target | None = None) -> list[Path]:
+    """The engine files in `out` that the build would not write (left over
+    from an edition that is gone)."""
+    target = target or default_target()
+    return [
+        path for path in sorted(out.iterdir()) if target.is_engine_file(path) and path not in texts
+    ]
+
+
+def write(texts: dict[Path, str]) -> list[Path]:
+    """Write the stale files, each atomically; the paths written."""
+    written = stale(texts)
+    for path in written:
+        write_atomically(path, texts[path])
+    return written
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace a file's text at once: a reader sees the old text or the new,
+    never a part (a temporary file in the same folder, then os.replace)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        # Created as any new file is (mode 0o666 less the umask), not 0o600.
+        with temporary.open("x", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise

@@ -1,0 +1,77 @@
+"""The Python target: each engine a pure-Python module, the engines a package.
+
+Its emitter (`lower`, `emit`, `nodes`) builds every function as Python syntax
+trees; its templates (`templates/`) hold what every engine shares and the
+package's `__init__.py`, which also has mypy check each engine module
+against the `Engine` Protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from splendor_rules.compiler.backend.python.literals import WIDTH, wrapped
+from splendor_rules.compiler.backend.python.lower import lower
+from splendor_rules.compiler.backend.python.names import ident
+from splendor_rules.compiler.frontend import model as m
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("splendor_rules.compiler.backend.python", "templates"),
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["py"] = wrapped
+    env.filters["ident"] = lambda name, prefix: ident(prefix, name)
+    return env
+
+
+def _render(template: str, context: dict[str, Any]) -> str:
+    text = _environment().get_template(template).render(**context)
+    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+
+
+def _engine_imports(names: list[str]) -> list[str]:
+    """The import of the engine modules, as isort writes it (one line if it
+    fits in the line width, else one name per line)."""
+    if not names:
+        return []
+    line = "from splendor_rules.generated import " + ", ".join(names)
+    if len(line) + 4 <= WIDTH + 1:
+        return [line]
+    return [
+        "from splendor_rules.generated import (",
+        *(f"    {name}," for name in names),
+        ")",
+    ]
+
+
+class PythonTarget:
+    """Engines as Python modules in the `splendor_rules.generated` package."""
+
+    name = "python"
+
+    def engine_file(self, edition: str) -> str:
+        return ident("", edition) + ".py"
+
+    def render_engine(self, edition: m.Edition, root: Path) -> str:
+        return _render("engine.py.j2", lower(edition, root))
+
+    def package_files(self, editions: Sequence[str]) -> dict[str, str]:
+        names = [ident("", name) for name in sorted(editions)]
+        context = {"editions": names, "engine_imports": _engine_imports(names)}
+        return {"__init__.py": _render("package.py.j2", context)}
+
+    def is_engine_file(self, path: Path) -> bool:
+        return path.suffix == ".py" and path.name != "__init__.py"
+
+
+PYTHON = PythonTarget()

@@ -1,0 +1,220 @@
+"""Lowering what happens around the actions: the tiles revealed at setup, the
+code run when something enters a zone (triggers and majorities), the steps
+at the end of each turn, and the end of the game (endings and ranking)."""
+
+from __future__ import annotations
+
+import ast
+
+from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.python import nodes as py
+from splendor_rules.compiler.backend.python.actions import Actions
+from splendor_rules.compiler.backend.python.base import LoweringPart, Source
+from splendor_rules.compiler.backend.python.frame import Frame
+from splendor_rules.compiler.backend.python.names import ident
+from splendor_rules.compiler.frontend import model as m
+
+STATE_AND_PLAYER = (("s", "State"), ("p", "int"))
+
+
+class Turns(LoweringPart):
+    """The functions of an edition's zone hooks, steps and ending, and its
+    setup's reveals. A trigger's effects are those of an action (`actions`)."""
+
+    def __init__(self, edition: m.Edition, source: Source, actions: Actions) -> None:
+        super().__init__(edition, source, actions.emitter)
+        self.actions = actions
+
+    def reveals(self) -> list[ast.stmt]:
+        """The statements of setup that reveal tiles (inside new_game)."""
+        body: list[ast.stmt] = []
+        frame = Frame(player=0)
+        for reveal in self.edition.reveals:
+            index = self.names.tile_set(reveal.tiles)
+            faces = py.item(py.name("_TILE_SET_FACES"), index)
+            count = self.expr(reveal.count, frame)
+            revealed = py.call(
+                "_reveal", py.name("rng"), faces, count, py.const(reveal.random_face)
+            )
+            body.append(self.where(reveal))
+            body.append(py.set_(py.item(py.name("tiles"), index), revealed))
+        return body
+
+    def hooks(self) -> list[py.Function]:
+        found = []
+        for majority in self.edition.majorities:
+            found.append(self.measure(majority))
+            found.append(self.contest(majority))
+        for zone in analysis.hooked_zones(self.edition):
+            found.append(self.zone_hook(zone))
+        return found
+
+    def zone_hook(self, zone: str) -> py.Function:
+        """What runs when a card enters the zone: the triggers' effects on
+        the state being built, then the contests of the majorities."""
+        body: list[ast.stmt] = []
+        for trigger in self.edition.triggers:
+            if trigger.zone == zone:
+                body.append(self.where(trigger))
+                frame = Frame().bind(trigger.card, "card")
+                effects, _ = self.actions.effects(trigger.body, frame, hooks=False)
+                body.extend(effects)
+        for majority in self.edition.majorities:
+            if majority.event_zone == zone:
+                contest = py.call(ident("_contest_", majority.name), py.name("s"), py.name("p"))
+                body.append(py.do(contest))
+        return py.Function(
+            ident("_entered_", zone), (*STATE_AND_PLAYER, ("card", "int")), "None", body
+        )
+
+    def measure(self, majority: m.Majority) -> py.Function:
+        """What a player has towards a majority tile."""
+        measure = self.expr(majority.measure, Frame())
+        return py.Function(
+            ident("_measure_", majority.name),
+            (("s", "State"), ("p", "int")),
+            "int",
+            [
+                self.where(majority),
+                py.declare("measure", py.name("int"), measure),
+                py.return_(py.name("measure")),
+            ],
+        )
+
+    def contest(self, majority: m.Majority) -> py.Function:
+        """Give the majority tile to the player if their measure reaches the
+        threshold and beats the holder's."""
+        measure = ident("_measure_", majority.name)
+        tile = self.names.majority(majority.name)
+        zone = self.names.zone(majority.zone)
+        s, p = py.name("s"), py.name("p")
+        mine, holder = py.name("mine"), py.name("holder")
+        beats = ">" if majority.ties_keep_holder else ">="
+        takes = py.logic(
+            "or",
+            [
+                py.binary(holder, "<", py.const(0)),
+                py.logic(
+                    "and",
+                    [
+                        py.binary(holder, "!=", p),
+                        py.binary(mine, beats, py.call(measure, s, holder)),
+                    ],
+                ),
+            ],
+        )
+        body: list[ast.stmt] = [
+            self.where(majority),
+            py.assign("mine", py.call(measure, s, p)),
+            py.if_(py.binary(mine, "<", py.const(majority.threshold)), [py.return_()]),
+            py.assign("holder", py.call("_holder", s, tile, zone)),
+            py.if_(takes, [py.do(py.call("_take_tile", s, p, tile, zone))]),
+        ]
+        return py.Function(
+            ident("_contest_", majority.name), (("s", "State"), ("p", "int")), "None", body
+        )
+
+    # ----------------------------------------------------------------- steps
+
+    def steps(self) -> list[py.Function]:
+        found = []
+        for step in self.edition.steps:
+            found.append(self.options(step))
+            found.append(self.decide(step))
+            found.append(self.step(step))
+        return found
+
+    def options(self, step: m.Step) -> py.Function:
+        """The options of a step's decision."""
+        s, p = py.name("s"), py.name("p")
+        body: list[ast.stmt] = [self.where(step)]
+        if isinstance(step, m.TokenLimit):
+            returns = py.call("_returns", py.item(py.attr(s, "held"), p), py.const(step.limit))
+            body.append(py.return_(py.call("list", returns)))
+        elif isinstance(step, m.Claim):
+            var = ident("v_", step.variable)
+            prebound, frame = self.prebind(step.condition, Frame())
+            condition = self.expr(step.condition, frame.bind(step.variable, var))
+            tiles = py.item(py.attr(s, "tiles"), self.names.tile_set(step.tiles))
+            body.extend(prebound)
+            body.append(py.return_(py.list_of(py.name(var), var, tiles, condition)))
+        else:
+            body.append(py.return_(py.list_([])))
+        return py.Function(ident("_options_", step.name), STATE_AND_PLAYER, "list[Any]", body)
+
+    def decide(self, step: m.Step) -> py.Function:
+        """The effect of the option a player decided."""
+        s, p, option = py.name("s"), py.name("p"), py.name("option")
+        if isinstance(step, m.TokenLimit):
+            decided: ast.stmt = py.do(py.call("_give_back", s, p, option))
+        elif isinstance(step, m.Claim):
+            zone = self.names.zone(step.zone)
+            decided = py.do(py.call("_take_tile", s, p, option, zone))
+        else:
+            decided = py.return_(py.const(None))
+        return py.Function(
+            ident("_decide_", step.name), (*STATE_AND_PLAYER, ("option", "Any")), "None", [decided]
+        )
+
+    def step(self, step: m.Step) -> py.Function:
+        """A step at the end of a turn: its options if the player must decide,
+        else None (having decided the only option, if there is one)."""
+        s, p = py.name("s"), py.name("p")
+        body: list[ast.stmt] = [self.where(step)]
+        if isinstance(step, m.EndCheck):
+            for ending in self.edition.endings:
+                if ending.mode == "once":
+                    body.append(self.where(ending))
+                    last = py.set_(py.attr(s, "last"), py.const(True))
+                    body.append(py.if_(self.expr(ending.condition, Frame()), [last]))
+            body.append(py.return_(py.const(None)))
+        else:
+            if isinstance(step, m.TokenLimit):
+                held = py.call("sum", py.item(py.attr(s, "held"), p))
+                few = py.binary(held, "<=", py.const(step.limit))
+                body.append(py.if_(few, [py.return_(py.const(None))]))
+            options = py.name("options")
+            decide = py.call(ident("_decide_", step.name), s, p, py.item(options, 0))
+            body += [
+                py.assign("options", py.call(ident("_options_", step.name), s, p)),
+                py.if_(py.binary(py.call("len", options), ">", py.const(1)), [py.return_(options)]),
+                py.if_(options, [py.do(decide)]),
+                py.return_(py.const(None)),
+            ]
+        return py.Function(ident("_step_", step.name), STATE_AND_PLAYER, "list[Any] | None", body)
+
+    # -------------------------------------------------------------- the end
+
+    def endings(self) -> list[py.Function]:
+        winners = self.edition.winners
+        body: list[ast.stmt] = []
+        conditions: list[ast.expr] = []
+        for ending in self.edition.endings:
+            if ending.mode == "at_round_end":
+                body.append(self.where(ending))
+                conditions.append(self.expr(ending.condition, Frame()))
+        ends = py.logic("or", conditions) if conditions else py.const(False)
+        body.append(py.return_(ends))
+        round_ends = py.Function("_round_ends", (("s", "State"),), "bool", body)
+        among = winners.among
+        eligible = py.call("bool", self.expr(among, Frame())) if among else py.const(True)
+        keys: list[ast.expr] = []
+        for key in winners.keys:
+            value = self.expr(key.value, Frame())
+            value = py.call("int", value) if key.value.type == m.BOOL else value
+            keys.append(value if key.order == "highest" else py.negative(value))
+        return [
+            round_ends,
+            py.Function(
+                "_eligible",
+                STATE_AND_PLAYER,
+                "bool",
+                [self.where(winners), py.return_(eligible)],
+            ),
+            py.Function(
+                "_rank",
+                STATE_AND_PLAYER,
+                "tuple[int, ...]",
+                [self.where(winners), py.return_(py.tuple_(keys))],
+            ),
+        ]

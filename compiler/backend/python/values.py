@@ -1,0 +1,88 @@
+"""Lowering the values an edition derives from a state: the upkeep of its zone
+aggregates, and its definitions and score."""
+
+from __future__ import annotations
+
+import ast
+
+from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.python import nodes as py
+from splendor_rules.compiler.backend.python.base import LoweringPart, python_type
+from splendor_rules.compiler.backend.python.frame import Frame
+from splendor_rules.compiler.frontend import model as m
+
+
+class Values(LoweringPart):
+    """The functions of an edition's derived values."""
+
+    def functions(self) -> list[py.Function]:
+        found = [self.count_in()]
+        for define in self.edition.defines:
+            found.append(self.define(define, self.names.define(define.name)))
+        found.append(self.define(self.edition.score, "_score"))
+        return found
+
+    def count_in(self) -> py.Function:
+        """The upkeep of the zone aggregates as an item enters or leaves."""
+        by_zone: dict[str, list[tuple[int, str, str]]] = {}
+        for (kind, zone, column), index in self.names.aggregates.items():
+            by_zone.setdefault(zone, []).append((index, kind, column))
+        body: list[ast.stmt] = []
+        if by_zone:
+            agg = py.attr("s", "agg")
+            body.append(py.assign("totals", py.call("list", py.item(agg, "p"))))
+            otherwise: list[ast.stmt] = [py.return_()]
+            for zone, aggregates in reversed(by_zone.items()):
+                test = py.binary(py.name("zone"), "==", self.names.zone(zone))
+                upkeep = self.zone_upkeep(zone, aggregates)
+                otherwise = [py.if_(test, upkeep, otherwise)]
+            body.extend(otherwise)
+            totals = py.call("tuple", py.name("totals"))
+            body.append(py.set_(agg, py.call("_replace", agg, py.name("p"), totals)))
+        else:
+            body.append(py.return_())
+        parameters = (("s", "State"), ("p", "int"), ("zone", "int"), ("item", "int"))
+        return py.Function("_count_in", (*parameters, ("sign", "int")), "None", body)
+
+    def zone_upkeep(self, zone: str, aggregates: list[tuple[int, str, str]]) -> list[ast.stmt]:
+        """The aggregates of one zone, updated for an item entering (sign 1)
+        or leaving (sign -1)."""
+        cards = analysis.zone_content(self.edition, zone) == "cards"
+        totals, item, sign = py.name("totals"), py.name("item"), py.name("sign")
+        body: list[ast.stmt] = []
+        for index, kind, column in aggregates:
+            table = self.names.card_column(column) if cards else self.names.tile_column(column)
+            if kind == "sum":
+                body.append(
+                    py.augment(
+                        py.item(totals, index), "+", py.binary(sign, "*", py.item(table, item))
+                    )
+                )
+            else:
+                body.append(py.assign("counts", py.call("list", py.item(totals, index))))
+                body.append(py.augment(py.item(py.name("counts"), py.item(table, item)), "+", sign))
+                body.append(py.set_(py.item(totals, index), py.call("tuple", py.name("counts"))))
+        return body
+
+    def define(self, define: m.Define, name: str) -> py.Function:
+        """A definition read for a player. A value computed with a loop is
+        memoised on the state; one read off the state's aggregates is
+        cheaper to compute again."""
+        kind = python_type(define.value.type)
+        prebound, frame = self.prebind(define.value, Frame())
+        value = self.expr(define.value, frame)
+        body: list[ast.stmt] = [self.where(define)]
+        if py.has_loop(value):
+            key = py.name("key")
+            memo = py.attr("s", "memo")
+            body.append(py.assign("key", py.tuple_([py.const(define.name), py.name("p")])))
+            known = [py.declare("known", kind, py.item(memo, key)), py.return_(py.name("known"))]
+            body.append(py.if_(py.binary(key, "in", memo), known))
+            body.extend(prebound)
+            body.append(py.declare("value", kind, value))
+            body.append(py.set_(py.item(memo, key), py.name("value")))
+        else:
+            body.extend(prebound)
+            body.append(py.declare("value", kind, value))
+        body.append(py.return_(py.name("value")))
+        return py.Function(name, (("s", "State"), ("p", "int")), kind, body)
