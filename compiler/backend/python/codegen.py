@@ -2,19 +2,15 @@
 
 `render_engine` is the Python target's rendering of one edition (a pure
 function: the same model gives the same bytes). The build over every
-edition, and writing the files, is `backend.build`; `build_all` and
-`BuildError` are named here too for the callers that import them from here.
+edition, and writing the files, is `backend.build`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from splendor_rules.compiler.backend.build import BuildError, build_all
 from splendor_rules.compiler.backend.python.target import PYTHON
 from splendor_rules.compiler.frontend import model as m
-
-__all__ = ["BuildError", "build_all", "render_engine"]
 
 
 def render_engine(edition: m.Edition, root: Path) -> str:
