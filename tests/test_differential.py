@@ -67,6 +67,7 @@ from splendor_rules import generated
 from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine, load_interpreted
+from splendor_rules.compiler.runtime.interpreter.moves import Moves
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = ("classic", "marvel")
@@ -605,20 +606,28 @@ def with_take_two_threshold(model: m.Edition, threshold: int) -> m.Edition:
     return attrs.evolve(model, actions=actions)
 
 
+class _MovesWithTokenLimitPlusOne(Moves):
+    def returns(self, state: Any, step: m.TokenLimit) -> list[tuple[int, ...]]:
+        return super().returns(state, attrs.evolve(step, limit=step.limit + 1))
+
+
 class TokenLimitPlusOne(InterpretedEngine):
     """A planted fault in the interpreter: the token limit (S-4.1) is one
     higher than the model says (10 -> 11)."""
 
-    def _returns(self, state: Any, step: m.TokenLimit) -> list[tuple[int, ...]]:
-        return super()._returns(state, attrs.evolve(step, limit=step.limit + 1))
+    moves_class = _MovesWithTokenLimitPlusOne
+
+
+class _MovesWithPaymentsReversed(Moves):
+    def payments(self, st_: m.Pay, env: Any) -> list[tuple[int, ...]]:
+        return super().payments(st_, env)[::-1]
 
 
 class PaymentsReversed(InterpretedEngine):
     """A planted fault in the interpreter that only the order check sees:
     the ways to pay listed last first (the set of legal actions is unchanged)."""
 
-    def _payments(self, st_: m.Pay, env: Any) -> list[tuple[int, ...]]:
-        return super()._payments(st_, env)[::-1]
+    moves_class = _MovesWithPaymentsReversed
 
 
 FAULT_GAMES = 10  # each planted fault must be caught within this many games

@@ -791,7 +791,7 @@ def test_load_interpreted_reports_an_edition_that_does_not_check(
     (tmp_path / "broken.rules").write_text(
         'edition broken "B" extends classic {\n'
         '  override [C-5.1] score = sum(bought.points) + white\n}\n')
-    monkeypatch.setattr(interpreter, "editions_folder", lambda: tmp_path)
+    monkeypatch.setattr(interpreter.engine, "editions_folder", lambda: tmp_path)
     with pytest.raises(ValueError, match="does not check"):
         interpreter.load_interpreted("broken")
     with pytest.raises(ValueError, match="no edition"):
