@@ -1,4 +1,4 @@
-"""The reference interpreter (compiler/interpreter.py) against docs/engine.md
+"""The reference interpreter (compiler/runtime/interpreter/) against docs/engine.md
 and the rules of editions/RULES.md. Each test names the rule ids it checks.
 
 Positions a rule needs are built by editing a fresh game's JSON form and
