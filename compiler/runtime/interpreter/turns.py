@@ -44,7 +44,7 @@ class Turns:
                     f"{rule_ids(step)}: the decision '{step.name}' is pending; '{name}' must wait"
                 )
             return self.decide(state, index, step, action)
-        definition = self.check.action(state, name)
+        definition = self.check.action(name)
         if definition.body is None:
             self.check.fallback(state, definition, action)
             after = state

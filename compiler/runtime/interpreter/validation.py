@@ -51,7 +51,7 @@ class Validation:
             raise IllegalAction(f"{self.tables.ending_ids}: the game is over")
         return action
 
-    def action(self, state: State, name: str) -> m.Action:
+    def action(self, name: str) -> m.Action:
         """The action a move names, when no decision is pending."""
         if name in self.tables.steps:
             _, step = self.tables.steps[name]
