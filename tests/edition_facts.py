@@ -1,11 +1,27 @@
-"""The editions' data as the tests read it: straight from RULES.md section 1
-and the CSV files, not through the compiler, so that they check it."""
+"""The editions the tests run on, and their data as the tests read it.
+
+The editions are discovered (every rule file in the editions folder), so a
+new edition needs no test edit: the tests that need nothing but the engine
+API run on it at once. The data are read straight from RULES.md section 1
+and the CSV files, not through the compiler, so that they check it; they are
+stated per edition by name, and a test that needs them skips an edition they
+are not stated for (`stated_facts`).
+"""
 
 from __future__ import annotations
 
 import csv
 
-from splendor_rules.compiler.frontend.pipeline import editions_folder
+import pytest
+
+from splendor_rules.compiler.frontend.pipeline import edition_files, editions_folder
+from splendor_rules.compiler.runtime.loading import ENGINE_KINDS, EngineKind
+
+EDITIONS: tuple[str, ...] = tuple(path.stem for path in edition_files())
+# Every engine of every edition: (edition, kind).
+ENGINES: tuple[tuple[str, EngineKind], ...] = tuple(
+    (edition, kind) for edition in EDITIONS for kind in ENGINE_KINDS
+)
 
 DATA = editions_folder() / "data"
 # RULES.md section 1: the payable colours in order, and the data's colour words.
@@ -39,6 +55,22 @@ REQUIRE_COLUMNS = {
         "req_purple_power",
     ),
 }
+CARD_FILES = {"classic": "classic_cards.csv", "marvel": "marvel_cards.csv"}
+TILE_FILES = {"classic": "classic_nobles.csv", "marvel": "marvel_locations.csv"}
+WILD = {"classic": "gold", "marvel": "shield"}  # RULES.md section 1: the wild token kind
+
+
+def has_facts(edition: str) -> bool:
+    """Whether this file states the facts of the edition."""
+    return edition in COLOUR_WORDS
+
+
+def stated_facts(edition: str) -> str:
+    """The edition, if this file states its facts; else the test that needs
+    them is skipped for it (the API tests that need none still run)."""
+    if not has_facts(edition):
+        pytest.skip(f"tests/edition_facts.py states no facts of edition {edition!r}")
+    return edition
 
 
 def read_csv(name: str) -> list[dict[str, str]]:

@@ -1,7 +1,8 @@
 """Differential tests: the generated engines against the reference interpreter.
 
 Two independent executions of one checked model (docs/engine.md): the engine
-modules in generated/ and compiler/interpreter.py. Every test here plays the
+modules in generated/ and the interpreter in compiler/runtime/interpreter/, for
+every edition of the editions folder. Every test here plays the
 same moves in both and compares, after every action, everything the API
 shows:
 
@@ -28,7 +29,8 @@ can play forever (take 3 tokens, return 3), so a drawn game stops at
 MAX_PLIES actions; reaching it is accepted (the whole-game test notes how often).
 
 Long mode: `DIFFERENTIAL_GAMES=N python -m pytest tests/test_differential.py -k long -s`
-plays N complete random games per edition (game i: 2 + i % 3 players, seed i,
+plays N complete random games per edition (game i: 2 + i % 3 players, or
+the edition's fewest + i modulo its number of player counts, seed i,
 moves from random.Random(f"{edition}/{i}")), probing an illegal action at every
 step and printing progress; `python tests/test_differential.py --games N` does
 the same without pytest.
@@ -60,24 +62,31 @@ from typing import Any, NoReturn
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, Phase, event, given, note, settings
+from edition_facts import EDITIONS
+from hypothesis import HealthCheck, Phase, assume, event, given, note, settings
 from hypothesis import strategies as st
 
-from splendor_rules import generated
 from splendor_rules.compiler.backend.python.codegen import render_engine
+from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine, load_interpreted
+from splendor_rules.compiler.runtime.interpreter.moves import Moves
+from splendor_rules.compiler.runtime.loading import load_engine
 
 ROOT = Path(__file__).resolve().parent.parent
-EDITIONS = ("classic", "marvel")
 MAX_PLIES = 400  # a drawn game stops here (see the module docstring)
 LONG_MAX_PLIES = 3000  # a random game in long mode must end before this
 Action = Any
-Engine = Any  # a generated module or an InterpretedEngine: the same API
 Json = dict[str, Any]
 
-GENERATED: dict[str, Engine] = {name: generated.load_edition(name) for name in EDITIONS}
+GENERATED: dict[str, Engine] = {name: load_engine(name, "generated") for name in EDITIONS}
 REFERENCE: dict[str, InterpretedEngine] = {name: load_interpreted(name) for name in EDITIONS}
+
+
+def fewest(edition: str) -> int:
+    """The fewest players of an edition (2 in classic and Marvel)."""
+    return GENERATED[edition].PLAYERS.start
 
 # ------------------------------------------------------------------ records
 
@@ -397,6 +406,7 @@ def test_whole_games_agree(edition: str, players: int, seed: int, first: int,
                            data: st.DataObject) -> None:
     """Whole games, an index into legal_actions drawn at every step: the two
     engines agree on everything the API shows, after every action."""
+    assume(players in GENERATED[edition].PLAYERS)
     diff = Differential(edition, players, seed, first % players)
     with noted(diff):
         ended = play(diff, lambda n: data.draw(st.integers(0, n - 1)), MAX_PLIES)
@@ -411,6 +421,7 @@ def test_illegal_actions_are_refused_alike(edition: str, players: int, seed: int
                                            plies: int, data: st.DataObject) -> None:
     """At every step of a drawn game, a drawn illegal action: both engines
     refuse it with the same rule ids and leave the state as it was."""
+    assume(players in GENERATED[edition].PLAYERS)
     diff = Differential(edition, players, seed, first % players)
 
     def pick(n: int) -> int:
@@ -427,7 +438,8 @@ def test_illegal_action_kinds_are_all_probed(edition: str) -> None:
     rng = random.Random(edition)
     kinds: dict[str, int] = {}
     for seed in range(3):
-        diff = Differential(edition, 2 + seed, seed)
+        counts = GENERATED[edition].PLAYERS
+        diff = Differential(edition, counts[seed % len(counts)], seed)
 
         def prober(diff: Differential, legal: list[Action]) -> None:
             for _ in range(4):
@@ -443,7 +455,8 @@ def test_illegal_action_kinds_are_all_probed(edition: str) -> None:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_bad_setups_are_refused_by_both(edition: str) -> None:
-    for players, first in ((1, 0), (5, 0), (2, 2), (3, -1)):
+    low, high = fewest(edition), GENERATED[edition].PLAYERS.stop  # (1, 0), (5, 0), (2, 2), (3, -1)
+    for players, first in ((low - 1, 0), (high, 0), (low, low), (low + 1, -1)):
         for engine in (GENERATED[edition], REFERENCE[edition]):
             with pytest.raises(ValueError):
                 engine.new_game(players, 1, first)
@@ -453,7 +466,7 @@ def test_bad_setups_are_refused_by_both(edition: str) -> None:
 
 
 def finished_game(edition: str, seed: int = 0) -> Differential:
-    diff = Differential(edition, 2, seed)
+    diff = Differential(edition, fewest(edition), seed)
     assert play(diff, random.Random(seed).randrange, LONG_MAX_PLIES)
     return diff
 
@@ -476,19 +489,24 @@ def test_moves_on_a_finished_game_are_refused_alike(edition: str) -> None:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_decision_actions_with_no_decision_pending(edition: str) -> None:
-    """At the start of a game, ('token_limit', (0, ...)) and ('claim_tile', 0)
-    are refused by both naming the step's rule (S-4.1; C-4.2 or M-4.2)."""
-    diff = Differential(edition, 2, 1)
+    """At the start of a game, each decision step's move, ('token_limit',
+    (0, ...)) and ('claim_tile', 0), is refused by both naming the step's rule
+    (S-4.1; C-4.2 or M-4.2)."""
+    diff = Differential(edition, fewest(edition), 1)
     zero = (0,) * len(GENERATED[edition].TOKENS)
-    diff.check_refused("a decision, none pending", ("token_limit", zero))
-    diff.check_refused("a decision, none pending", ("claim_tile", 0))
+    probes = {"tokens": zero, "tile": 0}
+    for step in REFERENCE[edition].model.steps:
+        kind = identities.decision_kind(step)
+        if kind is not None:
+            diff.check_refused("a decision, none pending", (step.name, probes[kind]))
 
 
 def _setup_showing_card_one(edition: str) -> int:
     """The first seed whose 2-player setup shows card 1 in the market."""
     engine = GENERATED[edition]
     return next(seed for seed in range(1000) if any(
-        1 in row for row in engine.to_json(engine.new_game(2, seed))["market"].values()))
+        1 in row
+        for row in engine.to_json(engine.new_game(fewest(edition), seed))["market"].values()))
 
 
 LOOSE: dict[str, Callable[[str], Action]] = {
@@ -507,28 +525,41 @@ def test_loose_values_are_refused(edition: str, case: str) -> None:
     ('reserve', 1) for Python's == but True is no card number. Both engines
     refuse all three (S-3.2, S-3.1 and S-3.4), as they do a payment or a
     return given as a list."""
-    diff = Differential(edition, 2, _setup_showing_card_one(edition))
+    diff = Differential(edition, fewest(edition), _setup_showing_card_one(edition))
     action = LOOSE[case](edition)
     diff.check_refused(case, action)
 
 
 def hidden_card_numbered_like_a_held_tile(edition: str) -> Json:
-    """2 players, seed 1: seat 0 holds a tile t (classic: the first noble in
-    play; marvel: Avengers Assemble, tile 8) and seat 1 has reserved card t
-    from the top of its deck, hidden from seat 0."""
+    """2 players, seed 1: seat 0 holds a tile t (the first majority tile, else
+    the first tile in play: classic, the first noble in play; marvel, Avengers
+    Assemble, tile 8) in its first tile zone ("won") and seat 1 has reserved
+    card t from the top of its deck into the zone that hides such cards
+    ("reserved"), hidden from seat 0."""
+    model = REFERENCE[edition].model
     engine = GENERATED[edition]
-    data: Json = engine.to_json(engine.new_game(2, 1))
+    data: Json = engine.to_json(engine.new_game(fewest(edition), 1))
+    tile_zone = next((z.name for z in model.zones if z.content == "tiles"), None)
+    hiding_zone = next((z.name for z in model.zones if z.hidden_from_deck), None)
+    in_play = next((tiles for tiles in data["tiles"].values() if tiles), None)
+    if tile_zone is None or hiding_zone is None or not (model.majorities or in_play):
+        pytest.skip(f"{edition} has no tile to hold or no zone that hides a card")
     # marvel: tile 8 comes after the 8 location faces (docs/engine.md, "Identities")
-    tile = data["tiles"]["noble"].pop(0) if edition == "classic" else 8
-    card = tile  # cards 0..9 are of tier 1 in both editions
-    assert REFERENCE[edition].model.cards.rows[card]["tier"] == 1
-    if card in data["decks"]["1"]:
-        data["decks"]["1"].remove(card)
+    if model.majorities:
+        tile = identities.tile_numbering(model).majority_tile[model.majorities[0].name]
     else:
-        row = data["market"]["1"]
-        row[row.index(card)] = data["decks"]["1"].pop()
-    data["seats"][0]["zones"]["won"].append(tile)
-    data["seats"][1]["zones"]["reserved"].append(card)
+        assert in_play is not None
+        tile = in_play.pop(0)
+    card = tile  # cards 0..9 are of tier 1 in both editions
+    tier = str(identities.decks(model).card_tier[card])
+    assert edition not in ("classic", "marvel") or tier == "1"
+    if card in data["decks"][tier]:
+        data["decks"][tier].remove(card)
+    else:
+        row = data["market"][tier]
+        row[row.index(card)] = data["decks"][tier].pop()
+    data["seats"][0]["zones"][tile_zone].append(tile)
+    data["seats"][1]["zones"][hiding_zone].append(card)
     data["hidden"] = [card]
     return data
 
@@ -561,9 +592,10 @@ def test_view_in_the_played_game_that_found_the_leak() -> None:
 
 def seeded_games(edition: str, games: int) -> Iterator[tuple[int, int, int, random.Random]]:
     """The games of long mode: (players, seed, first player, move chooser)."""
+    counts = GENERATED[edition].PLAYERS  # classic and Marvel: 2 + i % 3
     for i in range(games):
-        players = 2 + i % 3
-        yield players, i, (i // 3) % players, random.Random(f"{edition}/{i}")
+        players = counts[i % len(counts)]
+        yield players, i, (i // len(counts)) % players, random.Random(f"{edition}/{i}")
 
 
 def first_disagreement(edition: str, sides: tuple[Side, Side], games: int
@@ -605,20 +637,28 @@ def with_take_two_threshold(model: m.Edition, threshold: int) -> m.Edition:
     return attrs.evolve(model, actions=actions)
 
 
+class _MovesWithTokenLimitPlusOne(Moves):
+    def returns(self, state: Any, step: m.TokenLimit) -> list[tuple[int, ...]]:
+        return super().returns(state, attrs.evolve(step, limit=step.limit + 1))
+
+
 class TokenLimitPlusOne(InterpretedEngine):
     """A planted fault in the interpreter: the token limit (S-4.1) is one
     higher than the model says (10 -> 11)."""
 
-    def _returns(self, state: Any, step: m.TokenLimit) -> list[tuple[int, ...]]:
-        return super()._returns(state, attrs.evolve(step, limit=step.limit + 1))
+    moves_class = _MovesWithTokenLimitPlusOne
+
+
+class _MovesWithPaymentsReversed(Moves):
+    def payments(self, st_: m.Pay, env: Any) -> list[tuple[int, ...]]:
+        return super().payments(st_, env)[::-1]
 
 
 class PaymentsReversed(InterpretedEngine):
     """A planted fault in the interpreter that only the order check sees:
     the ways to pay listed last first (the set of legal actions is unchanged)."""
 
-    def _payments(self, st_: m.Pay, env: Any) -> list[tuple[int, ...]]:
-        return super()._payments(st_, env)[::-1]
+    moves_class = _MovesWithPaymentsReversed
 
 
 FAULT_GAMES = 10  # each planted fault must be caught within this many games
@@ -683,19 +723,24 @@ def test_planted_fault_in_the_interpreter_is_caught(edition: str) -> None:
     """A token limit of 11 in the interpreter only: caught within FAULT_GAMES
     games, where a player ends a turn holding 11 tokens (the state's pending
     decision or tokens differ, or the legal actions do)."""
-    faulty = TokenLimitPlusOne(REFERENCE[edition].model)
+    model = REFERENCE[edition].model
+    limits = [step.limit for step in model.steps if isinstance(step, m.TokenLimit)]
+    if not limits:
+        pytest.skip(f"{edition} has no token limit to plant a fault in")
+    faulty = TokenLimitPlusOne(model)
     found = first_disagreement(
         edition, (Side("generated", GENERATED[edition]), Side("faulty interpreter", faulty)),
         FAULT_GAMES)
     assert found is not None, "the planted fault went unnoticed"
     _, report = found
     assert report.what in ("the state (to_json)", "the legal actions (as a set)"), str(report)
-    # Replayed in the faulty interpreter, the record ends with a seat above 10 tokens.
+    # Replayed in the faulty interpreter, the record ends with a seat above
+    # the limit (10 tokens).
     state = faulty.new_game(report.record.players, report.record.seed,
                             report.record.first_player)
     for wire in report.record.actions:
         state = faulty.apply(state, faulty.action_from_json(wire))
-    assert max(sum(seat.tokens) for seat in state.seats) > 10, str(report)
+    assert max(sum(seat.tokens) for seat in state.seats) > limits[0], str(report)
 
 
 def test_planted_order_fault_is_caught_by_the_order_check() -> None:

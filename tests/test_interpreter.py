@@ -1,4 +1,4 @@
-"""The reference interpreter (compiler/interpreter.py) against docs/engine.md
+"""The reference interpreter (compiler/runtime/interpreter/) against docs/engine.md
 and the rules of editions/RULES.md. Each test names the rule ids it checks.
 
 Positions a rule needs are built by editing a fresh game's JSON form and
@@ -791,7 +791,7 @@ def test_load_interpreted_reports_an_edition_that_does_not_check(
     (tmp_path / "broken.rules").write_text(
         'edition broken "B" extends classic {\n'
         '  override [C-5.1] score = sum(bought.points) + white\n}\n')
-    monkeypatch.setattr(interpreter, "editions_folder", lambda: tmp_path)
+    monkeypatch.setattr(interpreter.engine, "editions_folder", lambda: tmp_path)
     with pytest.raises(ValueError, match="does not check"):
         interpreter.load_interpreted("broken")
     with pytest.raises(ValueError, match="no edition"):

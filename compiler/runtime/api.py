@@ -17,47 +17,65 @@ Json = dict[str, Any]
 
 
 class Engine(Protocol):
-    """One edition's engine (docs/engine.md, "API")."""
+    """One edition's engine (docs/engine.md, "API"). No method changes the
+    state it is given."""
 
     # Read-only attributes, named as the modules name their constants.
     @property
-    def EDITION(self) -> str: ...
+    def EDITION(self) -> str:
+        """The edition's name."""
 
     @property
     def TITLE(self) -> str: ...
 
     @property
-    def PLAYERS(self) -> range: ...
+    def PLAYERS(self) -> range:
+        """The player counts the edition allows."""
 
     @property
-    def TOKENS(self) -> tuple[str, ...]: ...
+    def TOKENS(self) -> tuple[str, ...]:
+        """The token kinds, in order: the payable colours, then the others."""
 
     @property
-    def COLOURS(self) -> tuple[str, ...]: ...
+    def COLOURS(self) -> tuple[str, ...]:
+        """The payable colours, in order."""
 
     @property
-    def IllegalAction(self) -> type[ValueError]: ...
+    def IllegalAction(self) -> type[ValueError]:
+        """What `apply` raises for an illegal move; the message starts with
+        the ids of the rules that forbid it."""
 
-    def new_game(self, players: int, seed: int, first_player: int = 0) -> State: ...
+    def new_game(self, players: int, seed: int, first_player: int = 0) -> State:
+        """The setup; ValueError for a player count or first player the
+        edition does not allow."""
 
-    def legal_actions(self, state: State) -> list[Action]: ...
+    def legal_actions(self, state: State) -> list[Action]:
+        """Every legal move of the player to move, in the documented order;
+        [] once the game is over."""
 
-    def apply(self, state: State, action: Action) -> State: ...
+    def apply(self, state: State, action: Action) -> State:
+        """The state after the move; IllegalAction for an illegal one."""
 
-    def current_player(self, state: State) -> int: ...
+    def current_player(self, state: State) -> int:
+        """The seat to move (0-based)."""
 
     def is_over(self, state: State) -> bool: ...
 
-    def scores(self, state: State) -> tuple[int, ...]: ...
+    def scores(self, state: State) -> tuple[int, ...]:
+        """Each player's score, now."""
 
-    def winners(self, state: State) -> frozenset[int]: ...
+    def winners(self, state: State) -> frozenset[int]:
+        """The winners once the game is over (maybe none), else none."""
 
-    def view(self, state: State, player: int) -> Json: ...
+    def view(self, state: State, player: int) -> Json:
+        """The JSON form as that player may see it (E-6.3)."""
 
     def to_json(self, state: State) -> Json: ...
 
-    def from_json(self, data: Json) -> State: ...
+    def from_json(self, data: Json) -> State:
+        """A state from its JSON form; ValueError if it is not one."""
 
     def action_to_json(self, action: Action) -> Json: ...
 
-    def action_from_json(self, data: Json) -> Action: ...
+    def action_from_json(self, data: Json) -> Action:
+        """An action from its JSON form; ValueError if it is not one."""

@@ -1,0 +1,175 @@
+"""Effects: what a legal move changes, statement by statement.
+
+Each effect sees the state the previous one left (docs/engine.md, "Applying
+an action"). Moving a card into a zone also runs the triggers of that zone
+and contests its majority tiles. Every change builds a new state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from attrs import evolve
+
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.runtime.interpreter.evaluation import Definitions, Env
+from splendor_rules.compiler.runtime.interpreter.tables import Tables
+from splendor_rules.compiler.runtime.interpreter.validation import require
+from splendor_rules.compiler.runtime.interpreter.values import State, replace, with_seat
+from splendor_rules.dsl.visitor import Visitor
+
+
+class Effects:
+    """The changes the rules make to a state."""
+
+    def __init__(self, tables: Tables, definitions: Definitions) -> None:
+        self.tables = tables
+        self.definitions = definitions
+
+    def run(
+        self, statements: Sequence[m.Statement], env: Env, payment: tuple[int, ...] | None
+    ) -> Env:
+        """Run effects in order; the place they leave (names and state)."""
+        run = _Run(self, env, payment)
+        for st in statements:
+            run.visit(st)
+        return run.env
+
+    def gain(self, env: Env, kind: str, amount: int) -> State:
+        """Take min(amount, supply, cap - held) tokens (never fewer than 0)."""
+        state, q = env.state, env.whose()
+        i = self.tables.token[kind]
+        held = state.seats[q].tokens[i]
+        cap = self.tables.kinds[kind].cap
+        taken = min(amount, state.supply[i], cap - held if cap is not None else amount)
+        return self.transfer(state, q, i, max(0, taken))
+
+    def pay(self, state: State, player: int, payment: tuple[int, ...]) -> State:
+        """Give tokens back to the supply: a payment, or a return."""
+        for i, n in enumerate(payment):
+            state = self.transfer(state, player, i, -n)
+        return state
+
+    def transfer(self, state: State, player: int, kind: int, n: int) -> State:
+        """Move n tokens of one kind from the supply to a player (n < 0: back)."""
+        seat = state.seats[player]
+        tokens = list(seat.tokens)
+        supply = list(state.supply)
+        tokens[kind] += n
+        supply[kind] -= n
+        state = with_seat(state, player, evolve(seat, tokens=tuple(tokens)))
+        return evolve(state, supply=tuple(supply))
+
+    def move(self, env: Env, card: int, zone: str) -> State:
+        """Move a card into the player's zone, then run the triggers and
+        contest the majority tiles of that zone."""
+        state, q = env.state, env.whose()
+        state, from_deck = self.take(state, q, card)
+        seat = state.seats[q]
+        zones = list(seat.zones)
+        zones[self.tables.zone[zone]] += (card,)
+        hidden = tuple(c for c in state.hidden if c != card)
+        if from_deck and self.tables.zones[zone].hidden_from_deck:
+            hidden = tuple(sorted((*hidden, card)))  # kept in ascending order
+        state = evolve(with_seat(state, q, evolve(seat, zones=tuple(zones))), hidden=hidden)
+        for trigger in self.tables.model.triggers:
+            if trigger.zone == zone:
+                trigger_env = Env(self.definitions, state, q, {trigger.card: card})
+                state = self.run(trigger.body, trigger_env, None).state
+        for majority in self.tables.model.majorities:
+            if majority.event_zone == zone:
+                state = self.contest(state, majority, q)
+        return state
+
+    def take(self, state: State, q: int, card: int) -> tuple[State, bool]:
+        """Remove a card from where it is: a market slot (refilled when the
+        edition refills), a deck top, or one of the player's zones. Also
+        tells whether it came from a deck top."""
+        for t, row in enumerate(state.market):
+            if card in row:
+                deck = state.decks[t]
+                refill: int | None = None
+                if self.tables.model.market.refill and deck:
+                    refill, deck = deck[-1], deck[:-1]
+                slots = tuple(refill if c == card else c for c in row)
+                market = replace(state.market, t, slots)
+                return evolve(state, market=market, decks=replace(state.decks, t, deck)), False
+        for t, deck in enumerate(state.decks):
+            if deck and deck[-1] == card:
+                return evolve(state, decks=replace(state.decks, t, deck[:-1])), True
+        seat = state.seats[q]
+        for z, cards in enumerate(seat.zones):
+            if self.tables.model.zones[z].content == "cards" and card in cards:
+                zones = replace(seat.zones, z, tuple(c for c in cards if c != card))
+                return with_seat(state, q, evolve(seat, zones=zones)), False
+        raise AssertionError(f"card {card} is nowhere player {q} can take it from")
+
+    def contest(self, state: State, majority: m.Majority, q: int) -> State:
+        """Player q contests a majority tile (docs/engine.md, "Contest")."""
+        tile = self.tables.tiles.majority_tile[majority.name]
+        z = self.tables.zone[majority.zone]
+        holder = next((p for p in range(state.players) if tile in state.seats[p].zones[z]), None)
+        mine = self.definitions.env(state, q).visit(majority.measure)
+        if holder == q or mine < majority.threshold:
+            return state
+        if holder is not None:
+            theirs = self.definitions.env(state, holder).visit(majority.measure)
+            if mine < theirs or (mine == theirs and majority.ties_keep_holder):
+                return state
+            seat = state.seats[holder]
+            zones = replace(seat.zones, z, tuple(t for t in seat.zones[z] if t != tile))
+            state = with_seat(state, holder, evolve(seat, zones=zones))
+        return self.add_tile(state, q, z, tile)
+
+    def claim(self, state: State, step: m.Claim, tile: int) -> State:
+        index = self.tables.tile_set[step.tiles]
+        in_play = tuple(t for t in state.tiles[index] if t != tile)
+        state = evolve(state, tiles=replace(state.tiles, index, in_play))
+        return self.add_tile(state, state.current, self.tables.zone[step.zone], tile)
+
+    def add_tile(self, state: State, player: int, zone: int, tile: int) -> State:
+        seat = state.seats[player]
+        zones = replace(seat.zones, zone, (*seat.zones[zone], tile))
+        return with_seat(state, player, evolve(seat, zones=zones))
+
+
+class _Run(Visitor):
+    """Effects run in order: each statement leaves the place (names and
+    state) the next one sees."""
+
+    def __init__(self, effects: Effects, env: Env, payment: tuple[int, ...] | None) -> None:
+        self.effects = effects
+        self.env = env
+        self.payment = payment
+
+    def visit_Let(self, st: m.Let) -> None:
+        self.env = self.env.bind(st.name, self.env.visit(st.value))
+
+    def visit_Require(self, st: m.Require) -> None:  # inside an `if` (the checker allows it)
+        require(st, self.env)
+
+    def visit_Gain(self, st: m.Gain) -> None:
+        env = self.env
+        self.env = env.at(self.effects.gain(env, env.visit(st.token), env.visit(st.amount)))
+
+    def visit_GainEach(self, st: m.GainEach) -> None:
+        amount = self.env.visit(st.amount)
+        for kind in self.env.visit(st.tokens):
+            self.env = self.env.at(self.effects.gain(self.env, kind, amount))
+
+    def visit_Pay(self, st: m.Pay) -> None:
+        if self.payment is None:  # the move carries the payment of the top level only
+            raise NotImplementedError("a payment inside 'if' or a trigger")
+        env = self.env
+        self.env = env.at(self.effects.pay(env.state, env.whose(), self.payment))
+
+    def visit_Move(self, st: m.Move) -> None:
+        env = self.env
+        self.env = env.at(self.effects.move(env, env.names[st.card], st.zone))
+
+    def visit_If(self, st: m.If) -> None:
+        if self.env.holds(st.condition):
+            self.env = self.env.at(self.effects.run(st.body, self.env, None).state)
+
+    def generic_visit(self, node: object) -> None:
+        raise AssertionError(f"a choice among the effects: {node!r}")

@@ -1,0 +1,192 @@
+"""The JSON forms of states and actions, and a player's view of a state
+(docs/engine.md, "JSON form of a state" and "Actions"). What a move's values
+are is read from its signature (compiler/frontend/identities.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from splendor_rules.compiler.runtime.interpreter.tables import Tables
+from splendor_rules.compiler.runtime.interpreter.values import (
+    DECK,
+    Action,
+    Json,
+    Seat,
+    State,
+    Value,
+)
+
+
+class JsonForm:
+    """States and actions to JSON and back; views."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.edition = tables.model.name
+
+    # ------------------------------------------------------------- states
+
+    def to_json(self, state: State) -> Json:
+        """The state's JSON form (docs/engine.md)."""
+        tables, model = self.tables, self.tables.model
+        return {
+            "edition": self.edition,
+            "players": state.players,
+            "first_player": state.first_player,
+            "current_player": state.current,
+            "turn": state.turn,
+            "over": state.over,
+            "last_round": state.last_round,
+            "pending": state.pending,
+            "supply": dict(zip(tables.tokens, state.supply, strict=True)),
+            "decks": {str(t): list(d) for t, d in zip(tables.tiers, state.decks, strict=True)},
+            "market": {str(t): list(r) for t, r in zip(tables.tiers, state.market, strict=True)},
+            "tiles": {s.name: list(t) for s, t in zip(model.tile_sets, state.tiles, strict=True)},
+            "hidden": sorted(state.hidden),
+            "seats": [
+                {
+                    "tokens": self.nonzero(seat.tokens),
+                    "zones": {
+                        z.name: list(c) for z, c in zip(model.zones, seat.zones, strict=True)
+                    },
+                    "did": list(seat.did),
+                }
+                for seat in state.seats
+            ],
+        }
+
+    def from_json(self, data: Json) -> State:
+        """A state from its JSON form; ValueError if it is not one."""
+        try:
+            if data["edition"] != self.edition:
+                raise ValueError(f"a state of edition '{data['edition']}', not '{self.edition}'")
+            if len(data["seats"]) != data["players"]:
+                raise ValueError(f"{data['players']} players but {len(data['seats'])} seats")
+            if data["pending"] is not None and data["pending"] not in self.tables.steps:
+                raise ValueError(f"no step named '{data['pending']}'")
+            return self._state(data)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"not a {self.edition} state: {error!r}") from error
+
+    def _state(self, data: Json) -> State:
+        tables, model = self.tables, self.tables.model
+        return State(
+            players=int(data["players"]),
+            first_player=int(data["first_player"]),
+            current=int(data["current_player"]),
+            turn=int(data["turn"]),
+            over=bool(data["over"]),
+            last_round=bool(data["last_round"]),
+            pending=data["pending"],
+            supply=tuple(int(data["supply"][k]) for k in tables.tokens),
+            decks=tuple(tuple(int(c) for c in data["decks"][str(t)]) for t in tables.tiers),
+            market=tuple(
+                tuple(None if c is None else int(c) for c in data["market"][str(t)])
+                for t in tables.tiers
+            ),
+            tiles=tuple(tuple(int(t) for t in data["tiles"][s.name]) for s in model.tile_sets),
+            hidden=tuple(int(c) for c in data["hidden"]),
+            seats=tuple(
+                Seat(
+                    tokens=self.counts_from(seat["tokens"]),
+                    zones=tuple(tuple(int(c) for c in seat["zones"][z.name]) for z in model.zones),
+                    did=tuple(str(a) for a in seat["did"]),
+                )
+                for seat in data["seats"]
+            ),
+        )
+
+    def view(self, state: State, player: int) -> Json:
+        """The JSON form as `player` may see it: deck sizes only, and the
+        hidden cards of the others as the deck they came from."""
+        tables, zones = self.tables, self.tables.model.zones
+        data = self.to_json(state)
+        data["decks"] = {str(t): len(d) for t, d in zip(tables.tiers, state.decks, strict=True)}
+
+        def seen(card: int, owner: int) -> Value:
+            if owner != player and card in state.hidden:
+                return {DECK: tables.tier(card)}
+            return card
+
+        owners = {
+            c: p
+            for p, seat in enumerate(state.seats)
+            for z, cards in zip(zones, seat.zones, strict=True)
+            if z.content == "cards"
+            for c in cards
+        }
+        for p, seat in enumerate(data["seats"]):
+            for z in zones:
+                if z.content == "cards":
+                    seat["zones"][z.name] = [seen(c, p) for c in seat["zones"][z.name]]
+        data["hidden"] = [c for c in data["hidden"] if owners.get(c) == player]
+        return data
+
+    # ------------------------------------------------------------ actions
+
+    def action_to_json(self, action: Action) -> Json:
+        """An action's JSON form (docs/engine.md, "Actions")."""
+        name = action[0]
+        signature = self.tables.signatures.get(name)
+        if signature is None:
+            raise ValueError(f"unknown action '{name}'")
+        data: Json = {"action": name}
+        if name in self.tables.steps:  # a decision: {"tokens": counts} or {"tile": n}
+            ((key, kind),) = signature
+            data[key] = self.nonzero(action[1]) if kind == "tokens" else action[1]
+            return data
+        chosen = [(choice, kind) for choice, kind in signature if kind != "pay"]
+        for (choice, kind), value in zip(chosen, action[1:], strict=False):
+            if kind.startswith("set:"):
+                data[choice] = [_element_to_json(v) for v in value]
+            else:
+                data[choice] = _element_to_json(value)
+        if len(chosen) < len(signature):  # the payment, last
+            data["pay"] = self.nonzero(action[-1])
+        return data
+
+    def action_from_json(self, data: Json) -> Action:
+        """An action from its JSON form; ValueError if it is not one."""
+        try:
+            name = data["action"]
+            signature = self.tables.signatures.get(name)
+            if signature is None:
+                raise ValueError(f"unknown action '{name}'")
+            if name in self.tables.steps:
+                ((key, kind),) = signature
+                return (name, self.counts_from(data[key]) if kind == "tokens" else data[key])
+            values: list[Value] = []
+            for choice, kind in signature:
+                if kind == "pay":
+                    values.append(self.counts_from(data["pay"]))
+                elif kind.startswith("set:"):
+                    values.append(tuple(_element_from_json(v) for v in data[choice]))
+                else:
+                    values.append(_element_from_json(data[choice]))
+            return (name, *values)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"not a {self.edition} action: {error!r}") from error
+
+    # ----------------------------------------------------------- counts
+
+    def nonzero(self, counts: tuple[int, ...]) -> dict[str, int]:
+        return {k: n for k, n in zip(self.tables.tokens, counts, strict=True) if n}
+
+    def counts_from(self, counts: Mapping[str, int]) -> tuple[int, ...]:
+        tokens = self.tables.tokens
+        unknown = set(counts) - set(tokens)
+        if unknown:
+            raise ValueError(f"unknown token kinds {sorted(unknown)}")
+        return tuple(int(counts.get(k, 0)) for k in tokens)
+
+
+def _element_to_json(value: Value) -> Value:
+    if isinstance(value, tuple):  # a deck top: ("deck", tier)
+        return {DECK: value[1]}
+    return value
+
+
+def _element_from_json(value: Value) -> Value:
+    if isinstance(value, dict):
+        return (DECK, int(value[DECK]))
+    return value

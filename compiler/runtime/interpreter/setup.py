@@ -1,0 +1,68 @@
+"""The setup of a new game, with the random calls in the order of
+docs/engine.md ("Setup"): the decks by ascending tier, then the reveals."""
+
+from __future__ import annotations
+
+import random
+
+from attrs import evolve
+
+from splendor_rules.compiler.runtime.interpreter.evaluation import Definitions
+from splendor_rules.compiler.runtime.interpreter.tables import Tables
+from splendor_rules.compiler.runtime.interpreter.values import Seat, State, replace
+
+
+def new_game(definitions: Definitions, players: int, seed: int, first_player: int) -> State:
+    """The first state of a game; ValueError for a setup the edition refuses."""
+    tables = definitions.tables
+    model = tables.model
+    low, high = model.players
+    if players not in range(low, high + 1):
+        raise ValueError(f"{model.name} is for {low} to {high} players, not {players}")
+    if not 0 <= first_player < players:
+        raise ValueError(f"first player {first_player} is not a seat of {players} players")
+    rng = random.Random(seed)
+    decks: list[tuple[int, ...]] = []
+    market: list[tuple[int | None, ...]] = []
+    for cards in tables.decks.deck_cards:
+        deck = list(cards)
+        rng.shuffle(deck)
+        market.append(tuple(deck.pop() if deck else None for _ in range(model.market.face_up)))
+        decks.append(tuple(deck))
+    state = State(
+        players=players,
+        first_player=first_player,
+        current=first_player,
+        turn=0,
+        over=False,
+        last_round=False,
+        pending=None,
+        supply=tuple(t.supply[players] for t in model.tokens),
+        decks=tuple(decks),
+        market=tuple(market),
+        tiles=tuple(() for _ in model.tile_sets),
+        hidden=(),
+        seats=tuple(
+            Seat(tokens=(0,) * len(tables.tokens), zones=tuple(() for _ in model.zones), did=())
+            for _ in range(players)
+        ),
+    )
+    tiles = state.tiles
+    for reveal in model.reveals:
+        wanted = definitions.env(state).visit(reveal.count)
+        index = tables.tile_set[reveal.tiles]
+        tiles = replace(tiles, index, _revealed(tables, reveal.tiles, wanted, rng))
+    return evolve(state, tiles=tiles)
+
+
+def _revealed(tables: Tables, tile_set: str, wanted: int, rng: random.Random) -> tuple[int, ...]:
+    """The tiles a reveal puts in play: `wanted` tiles drawn at random, and
+    of a double-sided tile, one face drawn at random."""
+    if tables.table(tile_set).sides_by is None:
+        order = list(tables.tiles.set_faces[tile_set])
+        rng.shuffle(order)
+        return tuple(order[: max(0, min(wanted, len(order)))])
+    physical = list(tables.tiles.set_tiles[tile_set])
+    rng.shuffle(physical)
+    chosen = physical[: max(0, min(wanted, len(physical)))]
+    return tuple(faces[rng.randrange(len(faces))] for faces in chosen)

@@ -1,0 +1,97 @@
+"""A move applied: validated, its effects run, then the end of the turn.
+
+The end of the turn runs the steps in order (docs/engine.md, "End of the
+turn"): a step with one option is taken at once, one with several waits for
+the player's decision; then the turn passes and, at the end of a round, the
+endings are checked.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.runtime.interpreter.effects import Effects
+from splendor_rules.compiler.runtime.interpreter.moves import DECIDED, Moves
+from splendor_rules.compiler.runtime.interpreter.validation import Validation
+from splendor_rules.compiler.runtime.interpreter.values import (
+    Action,
+    IllegalAction,
+    State,
+    rule_ids,
+    with_seat,
+)
+
+
+class Turns:
+    """`apply` of the engine API, and the end of each turn."""
+
+    def __init__(self, moves: Moves, effects: Effects) -> None:
+        self.moves = moves
+        self.effects = effects
+        self.tables = moves.tables
+        self.definitions = moves.definitions
+        self.check = Validation(moves)
+
+    def apply(self, state: State, action: Action) -> State:
+        """The state after the move; IllegalAction, naming the rules that
+        forbid it, for a move that is not legal."""
+        name = self.check.the_move(state, action)[0]
+        if state.pending is not None:
+            index, step = self.tables.steps[state.pending]
+            if name != step.name:
+                raise IllegalAction(
+                    f"{rule_ids(step)}: the decision '{step.name}' is pending; '{name}' must wait"
+                )
+            return self.decide(state, index, step, action)
+        definition = self.check.action(name)
+        if definition.body is None:
+            self.check.fallback(state, definition, action)
+            after = state
+        else:
+            env, payment = self.check.choices(definition, state, action)
+            effects = [st for st in definition.body if not isinstance(st, DECIDED)]
+            after = self.effects.run(effects, env, payment).state
+        q = after.current
+        seat = after.seats[q]
+        if name not in seat.did:
+            after = with_seat(after, q, evolve(seat, did=(*seat.did, name)))
+        return self.end_turn(after, 0)
+
+    def decide(self, state: State, index: int, step: m.Step, action: Action) -> State:
+        """Apply the pending decision, then the steps after it."""
+        value = self.check.decision(state, step, action)
+        state = self.take_option(state, step, value)
+        return self.end_turn(evolve(state, pending=None), index + 1)
+
+    def take_option(self, state: State, step: m.Step, option: object) -> State:
+        if isinstance(step, m.TokenLimit):
+            assert isinstance(option, tuple)
+            return self.effects.pay(state, state.current, option)
+        assert isinstance(step, m.Claim) and isinstance(option, int)
+        return self.effects.claim(state, step, option)
+
+    def end_turn(self, state: State, start: int) -> State:
+        """Run the steps from `start`, stopping at a decision with several
+        options; then pass the turn and, at a round's end, check the end."""
+        q = state.current
+        for step in self.tables.model.steps[start:]:
+            if isinstance(step, m.TokenLimit | m.Claim):
+                options = self.moves.decision_options(state, step)
+                if len(options) > 1:
+                    return evolve(state, pending=step.name)
+                if options:
+                    state = self.take_option(state, step, options[0])
+            elif self.ending_holds(state, "once"):
+                state = evolve(state, last_round=True)
+        after = (q + 1) % state.players
+        state = evolve(state, current=after, turn=state.turn + 1, pending=None)
+        if after != state.first_player:
+            return state
+        if state.last_round or self.ending_holds(state, "at_round_end"):
+            return evolve(state, over=True)
+        return evolve(state, seats=tuple(evolve(s, did=()) for s in state.seats))
+
+    def ending_holds(self, state: State, mode: str) -> bool:
+        env = self.definitions.env(state)
+        return any(e.mode == mode and env.holds(e.condition) for e in self.tables.model.endings)
