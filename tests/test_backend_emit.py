@@ -29,7 +29,7 @@ from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import Names
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files, editions_folder
-from splendor_rules.compiler.runtime.interpreter import Env, InterpretedEngine
+from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.dsl.syntax import Span
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,7 +216,7 @@ def test_emitted_expressions_evaluate_as_the_interpreter(
     data["supply"].update(zip(COLOURS, supplies, strict=True))
     code = printer.expression(ExprEmitter(Names(model)).emit(expression, Frame()))
     got = eval(code, vars(generated), {"s": generated.from_json(data), "p": 0})
-    expected = interpreter.evaluate(expression, Env(interpreter.from_json(data), 0))
+    expected = interpreter.definitions.env(interpreter.from_json(data), 0).visit(expression)
     assert got == expected and type(got) is type(expected), code
 
 
