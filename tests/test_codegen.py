@@ -270,11 +270,11 @@ def test_build_check_names_a_modified_engine(generated_copy: Path):
 
 def test_build_check_names_a_missing_engine_and_an_extra_one(generated_copy: Path):
     (generated_copy / "marvel.py").unlink()
-    (generated_copy / "house.py").write_text("# no edition\n", "utf-8")
+    (generated_copy / "no_such_edition.py").write_text("# no edition\n", "utf-8")
     result = CliRunner().invoke(cli.main, ["build", "--check"])
     assert result.exit_code == 1
     assert f"{generated_copy / 'marvel.py'} is not current" in result.stderr
-    assert f"{generated_copy / 'house.py'} has no edition: remove it" in result.stderr
+    assert f"{generated_copy / 'no_such_edition.py'} has no edition: remove it" in result.stderr
     assert "classic.py" not in result.stderr
 
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 
 from splendor_rules.compiler.cli.conform import command as conform_command
 from splendor_rules.compiler.cli.diff import command as diff_command
-from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, edition_files
 from splendor_rules.compiler.tools.conformance import (
     EditionDiff,
     build_probes,
@@ -180,7 +180,8 @@ def test_an_unknown_edition_is_a_usage_error():
     for command in (diff_command, conform_command):
         result = invoke(command, "classic", "marvle")
         assert result.exit_code == 2
-        assert "unknown edition 'marvle'; the editions are classic, marvel" in result.output
+        known = ", ".join(sorted(path.stem for path in edition_files()))
+        assert f"unknown edition 'marvle'; the editions are {known}" in result.output
 
 
 def test_a_rule_file_with_mistakes_exits_1(tmp_path: Path):
