@@ -15,7 +15,15 @@ from typing import Any
 
 from splendor_rules.compiler.runtime.api import Action, Engine
 from splendor_rules.compiler.tools.records.catalog import Catalog
-from splendor_rules.compiler.tools.records.form import STEP_KEYS, Json, RecordError, is_int
+from splendor_rules.compiler.tools.records.form import (
+    MAX_DEPTH,
+    MAX_DIGITS,
+    STEP_KEYS,
+    Json,
+    RecordError,
+    brief,
+    is_int,
+)
 
 _SHORT_TOKEN = re.compile(r"\s*(\[|\]|\{|\}|,|:|-?\d+|[A-Za-z_]\w*)")
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -28,12 +36,17 @@ def _is_number(token: str) -> bool:
 
 def _short_tokens(text: str) -> list[str]:
     tokens: list[str] = []
-    position = 0
-    while position < len(text.rstrip()):
+    position, end = 0, len(text.rstrip())
+    while position < end:
         match = _SHORT_TOKEN.match(text, position)
         if match is None:
-            raise RecordError(f"cannot read {text[position:].strip()!r} in action {text!r}")
-        tokens.append(match.group(1))
+            raise RecordError(
+                f"cannot read {brief(text[position:].strip())} in action {brief(text)}"
+            )
+        token = match.group(1)
+        if _is_number(token) and len(token.lstrip("-")) > MAX_DIGITS:
+            raise RecordError(f"a number of more than {MAX_DIGITS} digits in {brief(text)}")
+        tokens.append(token)
         position = match.end()
     return tokens
 
@@ -53,37 +66,39 @@ class _ShortValues:
             values.append(item)
         return values
 
-    def value(self, i: int) -> tuple[Json, int]:
-        """The value starting at token i, and the index after it."""
+    def value(self, i: int, depth: int = 0) -> tuple[Json, int]:
+        """The value starting at token i, within `depth` sets, and the index after it."""
         rest, text = self.rest, self.text
         if i >= len(rest):
-            raise RecordError(f"unfinished action {text!r}")
+            raise RecordError(f"unfinished action {brief(text)}")
         token = rest[i]
         if token == "[":
-            return self.items(i + 1)
+            if depth >= MAX_DEPTH:
+                raise RecordError(f"sets nested more than {MAX_DEPTH} deep in {brief(text)}")
+            return self.items(i + 1, depth + 1)
         if token == "{":
             return self.counts(i + 1)
         if token == "deck" and rest[i + 1 : i + 2] == [":"]:
             if i + 2 >= len(rest) or not _is_number(rest[i + 2]):
-                raise RecordError(f"write a deck top as deck:TIER in {text!r}")
+                raise RecordError(f"write a deck top as deck:TIER in {brief(text)}")
             return {"deck": int(rest[i + 2])}, i + 3
         if _is_number(token):
             return int(token), i + 1
         if token in "[]{},:":
-            raise RecordError(f"unexpected {token!r} in action {text!r}")
+            raise RecordError(f"unexpected {brief(token)} in action {brief(text)}")
         return token, i + 1
 
-    def items(self, i: int) -> tuple[list[Json], int]:
-        """`[a,b,...]` from after its `[`."""
+    def items(self, i: int, depth: int) -> tuple[list[Json], int]:
+        """`[a,b,...]` from after its `[`, the set `depth` sets deep."""
         rest = self.rest
         items: list[Json] = []
         while i < len(rest) and rest[i] != "]":
-            item, i = self.value(i)
+            item, i = self.value(i, depth)
             items.append(item)
             if i < len(rest) and rest[i] == ",":
                 i += 1
         if i >= len(rest):
-            raise RecordError(f"unclosed [ in action {self.text!r}")
+            raise RecordError(f"unclosed [ in action {brief(self.text)}")
         return items, i + 1
 
     def counts(self, i: int) -> tuple[dict[str, int], int]:
@@ -92,13 +107,13 @@ class _ShortValues:
         counts: dict[str, int] = {}
         while i < len(rest) and rest[i] != "}":
             if i + 2 >= len(rest) or rest[i + 1] != ":" or not _is_number(rest[i + 2]):
-                raise RecordError(f"write token counts as {{kind:n,...}} in {self.text!r}")
+                raise RecordError(f"write token counts as {{kind:n,...}} in {brief(self.text)}")
             counts[rest[i]] = int(rest[i + 2])
             i += 3
             if i < len(rest) and rest[i] == ",":
                 i += 1
         if i >= len(rest):
-            raise RecordError(f"unclosed {{ in action {self.text!r}")
+            raise RecordError(f"unclosed {{ in action {brief(self.text)}")
         return counts, i + 1
 
 
@@ -110,7 +125,7 @@ def parse_short(text: str, cat: Catalog) -> dict[str, Json]:
     `{kind:n,...}` (a payment or returned tokens)."""
     tokens = _short_tokens(text)
     if not tokens or not _NAME.fullmatch(tokens[0]):
-        raise RecordError(f"an action starts with its name: {text!r}")
+        raise RecordError(f"an action starts with its name: {brief(text)}")
     name = tokens[0]
     values = _ShortValues(text, tokens[1:]).all()
     if name not in cat.moves:
@@ -119,7 +134,7 @@ def parse_short(text: str, cat: Catalog) -> dict[str, Json]:
     if len(values) != len(signature):
         wanted = ", ".join(choice for choice, _ in signature) or "nothing"
         raise RecordError(
-            f"{name} takes {len(signature)} value(s) ({wanted}); {text!r} gives {len(values)}"
+            f"{name} takes {len(signature)} value(s) ({wanted}); {brief(text)} gives {len(values)}"
         )
     data: dict[str, Json] = {"action": name}
     for (choice, _), item in zip(signature, values, strict=True):
@@ -150,14 +165,14 @@ def short_form(data: Mapping[str, Json]) -> str:
 def check_counts(counts: Json, cat: Catalog, what: str) -> None:
     """Token counts: known kinds, counts of 0 or more."""
     if not isinstance(counts, dict):
-        raise RecordError(f"{what} must be an object of token counts, not {counts!r}")
+        raise RecordError(f"{what} must be an object of token counts, not {brief(counts)}")
     for kind, count in counts.items():
         if kind not in cat.tokens:
             raise RecordError(
-                f"unknown token kind {kind!r} in {what}; the kinds are {', '.join(cat.tokens)}"
+                f"unknown token kind {brief(kind)} in {what}; the kinds are {', '.join(cat.tokens)}"
             )
         if not is_int(count) or count < 0:
-            raise RecordError(f"{what}: {kind} must be a count of 0 or more, not {count!r}")
+            raise RecordError(f"{what}: {kind} must be a count of 0 or more, not {brief(count)}")
 
 
 def check_card(value: Json, cat: Catalog, what: str) -> None:
@@ -165,26 +180,25 @@ def check_card(value: Json, cat: Catalog, what: str) -> None:
     if isinstance(value, dict):
         if set(value) != {"deck"} or value["deck"] not in cat.tiers:
             tiers = ", ".join(str(t) for t in cat.tiers)
-            raise RecordError(f"{what}: {value!r} is no deck top; the decks are {tiers}")
+            raise RecordError(f"{what}: {brief(value)} is no deck top; the decks are {tiers}")
         return
     if not is_int(value) or not 0 <= value < len(cat.card_tiers):
-        raise RecordError(
-            f"{what}: unknown card {value!r}; cards are numbered 0 to {len(cat.card_tiers) - 1}"
-        )
+        last = len(cat.card_tiers) - 1
+        raise RecordError(f"{what}: unknown card {brief(value)}; cards are numbered 0 to {last}")
 
 
 def check_tile(value: Json, cat: Catalog, what: str) -> None:
     """A tile number."""
     if not is_int(value) or not 0 <= value < cat.tile_count:
         raise RecordError(
-            f"{what}: unknown tile {value!r}; tiles are numbered 0 to {cat.tile_count - 1}"
+            f"{what}: unknown tile {brief(value)}; tiles are numbered 0 to {cat.tile_count - 1}"
         )
 
 
 def _check_value(value: Json, kind: str, cat: Catalog, what: str) -> None:
     if kind.startswith("set:"):
         if not isinstance(value, list):
-            raise RecordError(f"{what} must be a list, not {value!r}")
+            raise RecordError(f"{what} must be a list, not {brief(value)}")
         for item in value:
             _check_value(item, kind[4:], cat, what)
     elif kind in ("pay", "tokens"):
@@ -196,10 +210,10 @@ def _check_value(value: Json, kind: str, cat: Catalog, what: str) -> None:
     elif kind == "token":
         if value not in cat.tokens:
             raise RecordError(
-                f"{what}: unknown token kind {value!r}; the kinds are {', '.join(cat.tokens)}"
+                f"{what}: unknown token kind {brief(value)}; the kinds are {', '.join(cat.tokens)}"
             )
     elif kind == "int" and not is_int(value):
-        raise RecordError(f"{what} must be a number, not {value!r}")
+        raise RecordError(f"{what} must be a number, not {brief(value)}")
 
 
 def action_data(step: Json, cat: Catalog) -> dict[str, Json]:
@@ -210,24 +224,24 @@ def action_data(step: Json, cat: Catalog) -> dict[str, Json]:
     if isinstance(step, str):
         step = parse_short(step, cat)
     if not isinstance(step, dict):
-        raise RecordError(f"a step is an action object or a short-form string, not {step!r}")
+        raise RecordError(f"a step is an action object or a short-form string, not {brief(step)}")
     if "do" in step:
         if "action" in step:
             raise RecordError("a step has either 'action' or 'do', not both")
         return action_data(step["do"], cat)
     name = step.get("action")
     if not isinstance(name, str):
-        raise RecordError(f"a step needs an 'action' name: {step!r}")
+        raise RecordError(f"a step needs an 'action' name: {brief(step)}")
     if name not in cat.moves:
         raise RecordError(cat.unknown_move(name))
     signature = cat.signature(name)
     data = {k: v for k, v in step.items() if k not in STEP_KEYS}
     stray = sorted(set(data) - {"action"} - {choice for choice, _ in signature})
     if stray:
-        raise RecordError(f"{name} has no choice {', '.join(map(repr, stray))}")
+        raise RecordError(f"{name} has no choice {', '.join(map(brief, stray))}")
     for choice, kind in signature:
         if choice not in data:
-            raise RecordError(f"{name} needs a value for {choice!r}")
+            raise RecordError(f"{name} needs a value for {brief(choice)}")
         _check_value(data[choice], kind, cat, f"{name} {choice}")
         if kind == "set:token":
             data[choice] = sorted(data[choice], key=cat.tokens.index)
@@ -239,7 +253,9 @@ def to_action(data: Mapping[str, Json], eng: Engine) -> Action:
     try:
         action: Action = eng.action_from_json(dict(data))
     except (ValueError, KeyError, TypeError) as error:
-        raise RecordError(f"the engine cannot read {short_form(data)!r}: {error}") from error
+        raise RecordError(
+            f"the engine cannot read {brief(short_form(data))}: {brief(error)}"
+        ) from error
     return action
 
 

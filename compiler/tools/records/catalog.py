@@ -23,7 +23,7 @@ from splendor_rules.compiler.runtime.loading import (
     generated_editions,
     load_engine,
 )
-from splendor_rules.compiler.tools.records.form import RecordError
+from splendor_rules.compiler.tools.records.form import RecordError, brief
 
 
 @frozen
@@ -49,7 +49,7 @@ class Catalog:
 
     def unknown_move(self, name: object) -> str:
         """The message for a move the edition does not have."""
-        return f"unknown action {name!r}; {self.name} has {', '.join(self.moves)}"
+        return f"unknown action {brief(name)}; {self.name} has {', '.join(self.moves)}"
 
 
 def catalog_of(model: m.Edition) -> Catalog:
@@ -83,7 +83,7 @@ def catalog(edition: str) -> Catalog:
     path = editions_folder() / f"{edition}.rules"
     compiled = compile_file(path)
     if not compiled.ok or compiled.model is None or compiled.model.name != edition:
-        raise RecordError(f"edition {edition!r} has no rule file that checks ({path.name})")
+        raise RecordError(f"edition {brief(edition)} has no rule file that checks ({path.name})")
     return catalog_of(compiled.model)
 
 
@@ -92,7 +92,7 @@ def engine(edition: str, kind: str = "generated") -> Engine:
     interpreter. RecordError, naming the editions, if there is none."""
     known = editions()
     if edition not in known:
-        raise RecordError(f"unknown edition {edition!r}; the editions are {', '.join(known)}")
+        raise RecordError(f"unknown edition {brief(edition)}; the editions are {', '.join(known)}")
     if kind == "generated":
         return load_engine(edition, "generated")
     if kind != "interpreted":

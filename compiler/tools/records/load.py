@@ -7,27 +7,22 @@ step it concerns, so that replaying it can only find the engine at fault.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from splendor_rules.compiler.runtime.api import Action, Engine, State
-from splendor_rules.compiler.tools.records.actions import (
-    action_data,
-    canonical,
-    check_counts,
-    to_action,
-)
+from splendor_rules.compiler.tools.records.actions import action_data, canonical, to_action
 from splendor_rules.compiler.tools.records.catalog import Catalog, catalog, engine
+from splendor_rules.compiler.tools.records.expect import validated_checks
 from splendor_rules.compiler.tools.records.form import (
-    CHECK_KEYS,
     RECORD_KEYS,
     REQUIRED_KEYS,
     Json,
     RecordError,
+    brief,
     is_int,
 )
-from splendor_rules.compiler.tools.records.setup import apply_setup, by_seat
+from splendor_rules.compiler.tools.records.setup import apply_setup
 
 
 @dataclass
@@ -62,13 +57,13 @@ def load_record(data: Json, source: str, kind: str = "generated") -> tuple[Recor
         raise RecordError("a record is a JSON object")
     stray = sorted(set(data) - RECORD_KEYS)
     if stray:
-        raise RecordError(f"a record has no key {', '.join(map(repr, stray))}")
+        raise RecordError(f"a record has no key {', '.join(map(brief, stray))}")
     missing = [k for k in REQUIRED_KEYS if k not in data]
     if missing:
         raise RecordError(f"a record needs {', '.join(map(repr, missing))}")
     edition = data["edition"]
     if not isinstance(edition, str):
-        raise RecordError(f"edition must be a name, not {edition!r}")
+        raise RecordError(f"edition must be a name, not {brief(edition)}")
     eng = engine(edition, kind)
     cat = catalog(edition)
     record = _header(data, source, eng, cat)
@@ -94,14 +89,17 @@ def _header(data: dict[str, Json], source: str, eng: Engine, cat: Catalog) -> Re
         raise RecordError("title must be a non-empty string")
     if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
         raise RecordError("rules must be a list of rule ids")
+    _check_informative(data)
     unknown = [r for r in rules if r not in cat.rule_ids]
     if unknown:
-        raise RecordError(f"rule id(s) {', '.join(unknown)} are not rules of edition {edition}")
+        named = [r if r.isprintable() and len(r) <= 20 else brief(r) for r in unknown[:5]]
+        shown = ", ".join(named) + (", ..." if len(unknown) > 5 else "")
+        raise RecordError(f"rule id(s) {shown} are not rules of edition {edition}")
     players, seed = data["players"], data["seed"]
     first = data.get("first_player", 0)
     for name, value in (("players", players), ("seed", seed), ("first_player", first)):
         if not is_int(value):
-            raise RecordError(f"{name} must be a whole number, not {value!r}")
+            raise RecordError(f"{name} must be a whole number, not {brief(value)}")
     if players not in eng.PLAYERS:
         raise RecordError(
             f"{edition} is for {eng.PLAYERS.start} to {eng.PLAYERS.stop - 1} players, not {players}"
@@ -112,6 +110,16 @@ def _header(data: dict[str, Json], source: str, eng: Engine, cat: Catalog) -> Re
         raise RecordError("a record has a 'state' or a 'setup', not both")
     start = _start(data, eng, cat, players, seed, first)
     return Record(source, title, tuple(rules), edition, players, seed, first, start, [])
+
+
+def _check_informative(data: dict[str, Json]) -> None:
+    """The keys nothing replays are still of their kind: free text, bot names."""
+    for key in ("description", "notes"):
+        if key in data and not isinstance(data[key], str):
+            raise RecordError(f"{key} must be free text, a string, not {brief(data[key])}")
+    bots = data.get("bots", [])
+    if not isinstance(bots, list) or not all(isinstance(bot, str) for bot in bots):
+        raise RecordError(f"bots must be a list of bot names, not {brief(bots)}")
 
 
 def _start(
@@ -125,13 +133,13 @@ def _start(
             raise RecordError("state must be a state in the engine's JSON form")
         if given.get("edition") != cat.name or given.get("players") != players:
             raise RecordError(
-                f"state is of {given.get('edition')!r} with {given.get('players')!r} players, "
-                f"not of {cat.name!r} with {players}"
+                f"state is of {brief(given.get('edition'))} with {brief(given.get('players'))}"
+                f" players, not of {cat.name!r} with {players}"
             )
         try:
             return eng.from_json(given)
-        except (ValueError, KeyError, TypeError, IndexError) as error:
-            raise RecordError(f"state is not a {cat.name} state: {error}") from error
+        except Exception as error:  # whatever the engine makes of a wrong state
+            raise RecordError(f"state is not a {cat.name} state: {brief(error)}") from error
     try:
         state = eng.new_game(players, seed, first)
     except ValueError as error:
@@ -141,14 +149,16 @@ def _start(
     patched = apply_setup(eng.to_json(state), data["setup"], cat)
     try:
         return eng.from_json(patched)
-    except (ValueError, KeyError, TypeError, IndexError) as error:
-        raise RecordError(f"the setup gives no valid state: {error}") from error
+    except Exception as error:  # whatever the engine makes of a wrong state
+        raise RecordError(f"the setup gives no valid state: {brief(error)}") from error
 
 
 def _step(index: int, raw: Json, cat: Catalog, eng: Engine, record: Record) -> Step:
     action = to_action(action_data(raw, cat), eng)
     step = Step(index, canonical(action, eng), action)
     if isinstance(raw, dict):
+        if not isinstance(raw.get("note", ""), str):
+            raise RecordError(f"a note is free text, a string, not {brief(raw['note'])}")
         if "illegal" in raw:
             _set_illegal(step, raw["illegal"])
         if "expect" in raw:
@@ -162,7 +172,7 @@ def _expectations(expects: Json, record: Record, cat: Catalog, eng: Engine) -> N
         raise RecordError('expect must be a list of {"step": k, ...} entries')
     for entry in expects:
         if not isinstance(entry, dict) or not is_int(entry.get("step")):
-            raise RecordError(f"an expect entry needs a step number: {entry!r}")
+            raise RecordError(f"an expect entry needs a step number: {brief(entry)}")
         k = entry["step"]
         if not 0 <= k <= len(record.steps):
             raise RecordError(f"expect: there is no step {k} (0 to {len(record.steps)})")
@@ -178,47 +188,14 @@ def _set_illegal(step: Step, ids: Json) -> None:
     if isinstance(ids, str):
         ids = [part.strip() for part in ids.split(",")]
     if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i for i in ids):
-        raise RecordError(f"illegal names the rule id(s) that refuse the step, not {ids!r}")
+        raise RecordError(f"illegal names the rule id(s) that refuse the step, not {brief(ids)}")
     step.illegal = tuple(ids)
 
 
 def _add_checks(record: Record, k: int, checks: Json, cat: Catalog, eng: Engine) -> None:
     """The checks to make after step k, validated and added to the record."""
-    if not isinstance(checks, dict):
-        raise RecordError(f"expect after step {k} must be an object")
-    stray = sorted(set(checks) - set(CHECK_KEYS))
-    if stray:
-        raise RecordError(
-            f"expect after step {k}: no check {', '.join(map(repr, stray))}; "
-            f"the checks are {', '.join(CHECK_KEYS)}"
-        )
-    checks = dict(checks)
-    for key in ("legal", "legal_includes", "legal_excludes"):
-        if key not in checks:
-            continue
-        if not isinstance(checks[key], list):
-            raise RecordError(f"expect after step {k}: {key} must be a list of actions")
-        try:
-            checks[key] = [canonical(to_action(action_data(a, cat), eng), eng) for a in checks[key]]
-        except RecordError as error:
-            raise RecordError(f"expect after step {k}: {key}: {error.message}") from error
-    if "supply" in checks:
-        check_counts(checks["supply"], cat, "expect supply")
-    _check_holdings(checks.get("holdings", {}), record.players, cat)
     known = record.checks.setdefault(k, {})
-    for key, value in checks.items():
+    for key, value in validated_checks(checks, k, record.players, cat, eng).items():
         if key in known and known[key] != value:
             raise RecordError(f"expect after step {k}: two different {key} checks")
         known[key] = value
-
-
-def _check_holdings(holdings: Json, players: int, cat: Catalog) -> None:
-    parts: Mapping[int, Json] = by_seat(holdings, players, "expect holdings")
-    for seat, part in parts.items():
-        if not isinstance(part, dict):
-            raise RecordError(f"expect holdings of seat {seat} must be an object")
-        for key, value in part.items():
-            if key == "tokens":
-                check_counts(value, cat, f"expect holdings {seat} tokens")
-            elif key not in cat.zones:
-                raise RecordError(f"expect holdings {seat}: no key {key!r}")

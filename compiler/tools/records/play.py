@@ -10,6 +10,7 @@ helped by `describe_position` and `read_move`.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 
 from splendor_rules.compiler.runtime.api import Action, Engine, State
@@ -24,6 +25,7 @@ from splendor_rules.compiler.tools.records.form import Json, RecordError
 
 Bot = Callable[[State, list[Action]], Action]
 BOT_KINDS = ("random", "human")
+_LIST_NUMBER = re.compile("[0-9]{1,9}")  # a number from the list of legal moves
 
 
 def random_bot(rng: random.Random) -> Bot:
@@ -60,7 +62,7 @@ def read_move(answer: str, eng: Engine, legal: list[Action]) -> Action:
     """The action a human answered: a number from the list, or an action in
     the short form. RecordError, with what to tell the human, otherwise."""
     answer = answer.strip()
-    if answer.isdigit() and 1 <= int(answer) <= len(legal):
+    if _LIST_NUMBER.fullmatch(answer) and 1 <= int(answer) <= len(legal):
         return legal[int(answer) - 1]
     cat = catalog(eng.EDITION)
     wanted = short_form(canonical(to_action(parse_short(answer, cat), eng), eng))

@@ -15,7 +15,7 @@ from typing import Any
 
 from splendor_rules.compiler.tools.records.actions import check_card, check_counts, check_tile
 from splendor_rules.compiler.tools.records.catalog import Catalog
-from splendor_rules.compiler.tools.records.form import Json, RecordError, is_int
+from splendor_rules.compiler.tools.records.form import Json, RecordError, brief, is_int
 
 SETUP_KEYS = frozenset({"supply", "seats", "market", "decks", "tiles", "current_player"})
 
@@ -25,9 +25,9 @@ def seat_index(key: Json, players: int, what: str) -> int:
     try:
         seat = int(key)
     except (TypeError, ValueError):
-        raise RecordError(f"{what}: seat {key!r} is not a seat number") from None
+        raise RecordError(f"{what}: seat {brief(key)} is not a seat number") from None
     if not 0 <= seat < players or isinstance(key, bool):
-        raise RecordError(f"{what}: seat {key!r} is not a seat of {players} players")
+        raise RecordError(f"{what}: seat {brief(key)} is not a seat of {players} players")
     return seat
 
 
@@ -53,7 +53,7 @@ class _Places:
     def card(self, card: Json, where: str) -> int:
         check_card(card, self.cat, f"setup {where}")
         if isinstance(card, dict):
-            raise RecordError(f"setup {where}: name a card by its number, not {card!r}")
+            raise RecordError(f"setup {where}: name a card by its number, not {brief(card)}")
         if card in self.cards:
             raise RecordError(
                 f"setup: card {card} is in two places: {self.cards[card]} and {where}"
@@ -107,10 +107,15 @@ class _Seats:
         elif key == "hidden":
             if not isinstance(value, list):
                 raise RecordError(f"setup {where} must be a list of cards")
+            for card in value:
+                if not is_int(card):
+                    raise RecordError(
+                        f"setup {where}: name a card by its number, not {brief(card)}"
+                    )
             self.hidden.update(value)
         else:
             known = ", ".join(["tokens", "hidden", *cat.zones])
-            raise RecordError(f"setup seat {seat}: no key {key!r}; the keys are {known}")
+            raise RecordError(f"setup seat {seat}: no key {brief(key)}; the keys are {known}")
 
     def check_hidden(self) -> None:
         """A hidden card lies in a zone of its seat that hides deck cards."""
@@ -119,7 +124,7 @@ class _Seats:
             for card in part.get("hidden", ()):
                 if not any(card in self.zones.get(seat, {}).get(name, ()) for name in hiding):
                     raise RecordError(
-                        f"setup seat {seat} hidden: card {card!r} is not in a zone of seat "
+                        f"setup seat {seat} hidden: card {brief(card)} is not in a zone of seat "
                         f"{seat} that hides cards taken from a deck"
                     )
 
@@ -135,7 +140,7 @@ def _by_tier(value: Json, cat: Catalog, what: str) -> dict[int, list[Json]]:
             tier = -1
         if tier not in cat.tiers:
             tiers = ", ".join(str(t) for t in cat.tiers)
-            raise RecordError(f"setup {what}: unknown tier {key!r}; the tiers are {tiers}")
+            raise RecordError(f"setup {what}: unknown tier {brief(key)}; the tiers are {tiers}")
         if not isinstance(items, list):
             raise RecordError(f"setup {what} {key} must be a list of cards")
         out[tier] = items
@@ -177,7 +182,7 @@ def _tiles(patch: Json, cat: Catalog, places: _Places) -> dict[str, list[int]]:
     for name, faces in tiles.items():
         if name not in cat.tile_sets:
             known = ", ".join(cat.tile_sets) or "none"
-            raise RecordError(f"setup tiles: unknown tile set {name!r}; the sets are {known}")
+            raise RecordError(f"setup tiles: unknown tile set {brief(name)}; the sets are {known}")
         if not isinstance(faces, list):
             raise RecordError(f"setup tiles {name} must be a list")
         for face in faces:
@@ -265,7 +270,7 @@ def apply_setup(state: dict[str, Json], patch: Json, cat: Catalog) -> dict[str, 
         raise RecordError("setup must be an object")
     stray = sorted(set(patch) - SETUP_KEYS)
     if stray:
-        raise RecordError(f"setup has no key {', '.join(map(repr, stray))}")
+        raise RecordError(f"setup has no key {', '.join(map(brief, stray))}")
     players: int = state["players"]
     state = json.loads(json.dumps(state))
     places = _Places(cat)
@@ -282,6 +287,6 @@ def apply_setup(state: dict[str, Json], patch: Json, cat: Catalog) -> dict[str, 
     if "current_player" in patch:
         current = patch["current_player"]
         if not is_int(current) or not 0 <= current < players:
-            raise RecordError(f"setup current_player {current!r} is not a seat of {players}")
+            raise RecordError(f"setup current_player {brief(current)} is not a seat of {players}")
         state["current_player"] = current
     return state
