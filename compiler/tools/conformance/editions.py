@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, editions_folder
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
+from splendor_rules.compiler.tools.editions import UnknownEdition, find_edition
 from splendor_rules.dsl.diagnostics import Sources, display_path, render
-
-
-class UnknownEdition(ValueError):
-    """A name that is neither a shipped edition nor a rule file."""
 
 
 class CannotCompare(Exception):
@@ -22,20 +19,17 @@ class CannotCompare(Exception):
 
 
 def edition_path(name: str) -> Path:
-    """An edition named on the command line: the name of an edition in the
-    editions folder, or a rule file."""
+    """An edition named on the command line: the name an edition of the
+    editions folder declares, or a rule file."""
     path = Path(name)
     if path.suffix == ".rules" or len(path.parts) > 1:
         if path.is_file():
             return path
         raise UnknownEdition(f"no rule file '{name}'")
-    shipped = editions_folder() / f"{name}.rules"
-    if shipped.is_file():
-        return shipped
-    known = ", ".join(sorted(p.stem for p in editions_folder().glob("*.rules")))
-    raise UnknownEdition(
-        f"unknown edition '{name}'; the editions are {known} (or name a .rules file)"
-    )
+    try:
+        return find_edition(name)
+    except UnknownEdition as error:
+        raise UnknownEdition(f"{error} (or name a .rules file)") from error
 
 
 def compile_edition(path: Path) -> Compiled:

@@ -15,7 +15,7 @@ from attrs import frozen
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.pipeline import compile_file, editions_folder
+from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.runtime.loading import (
     ENGINE_KINDS,
@@ -23,7 +23,9 @@ from splendor_rules.compiler.runtime.loading import (
     generated_editions,
     load_engine,
 )
+from splendor_rules.compiler.tools.editions import UnknownEdition, find_edition
 from splendor_rules.compiler.tools.records.form import RecordError, brief
+from splendor_rules.dsl.diagnostics import display_path
 
 
 @frozen
@@ -79,24 +81,36 @@ def editions() -> list[str]:
 
 @functools.cache
 def catalog(edition: str) -> Catalog:
-    """The catalog of a shipped edition (compiled once per process)."""
-    path = editions_folder() / f"{edition}.rules"
+    """The catalog of an edition of the editions folder, found by the name
+    its rule file declares (compiled once per process)."""
+    try:
+        path = find_edition(edition)
+    except UnknownEdition as error:
+        raise RecordError(str(error)) from error
     compiled = compile_file(path)
-    if not compiled.ok or compiled.model is None or compiled.model.name != edition:
-        raise RecordError(f"edition {brief(edition)} has no rule file that checks ({path.name})")
+    if not compiled.ok or compiled.model is None:
+        raise RecordError(f"edition {brief(edition)} does not check: run splendor-rules check")
     return catalog_of(compiled.model)
 
 
 def engine(edition: str, kind: str = "generated") -> Engine:
-    """The engine of a shipped edition: the generated module, or the
-    interpreter. RecordError, naming the editions, if there is none."""
+    """The engine of an edition of the editions folder (the generated module,
+    or the interpreter), once its rule file is found and checks. RecordError,
+    saying why, if there is none."""
     known = editions()
     if edition not in known:
         raise RecordError(f"unknown edition {brief(edition)}; the editions are {', '.join(known)}")
+    if kind not in ENGINE_KINDS:
+        raise RecordError(f"unknown engine kind {kind!r}: {' or '.join(ENGINE_KINDS)}")
+    catalog(edition)
     if kind == "generated":
         return load_engine(edition, "generated")
-    if kind != "interpreted":
-        raise RecordError(f"unknown engine kind {kind!r}: {' or '.join(ENGINE_KINDS)}")
+    path = find_edition(edition)
+    if path.stem != edition:  # load_interpreted reads editions/<name>.rules
+        raise RecordError(
+            f"the interpreter finds an edition by its file name, and edition {edition!r} is "
+            f"declared in {display_path(path)}: rename the file {edition}.rules"
+        )
     try:
         return load_engine(edition, "interpreted")
     except EngineUnavailable as error:

@@ -24,6 +24,23 @@ from splendor_rules.compiler.tools.records.catalog import catalog
 from splendor_rules.compiler.tools.records.form import Json, RecordError
 
 Bot = Callable[[State, list[Action]], Action]
+
+
+class StopGame(Exception):
+    """Raised by a bot that gives no move (a human whose input ended): the
+    game stops there, its record holding the moves made so far."""
+
+
+class GameStopped(Exception):
+    """A game stopped before its end; `record` replays the moves made so far
+    (its final expectation says the game is not over)."""
+
+    def __init__(self, record: dict[str, Json], reason: str) -> None:
+        super().__init__(reason)
+        self.record = record
+        self.reason = reason
+
+
 BOT_KINDS = ("random", "human")
 _LIST_NUMBER = re.compile("[0-9]{1,9}")  # a number from the list of legal moves
 
@@ -85,7 +102,8 @@ def play_game(
     makes the bot of a human seat); its record, ending with the final scores
     and winners as expectations so that a replay checks them. The record
     names the determinism rule (E-6.1) when the edition states it: replaying
-    it from the seed must give the same game."""
+    it from the seed must give the same game. A bot that raises StopGame ends
+    the game early: GameStopped then carries the record of the moves made."""
     rng = random.Random(seed)
     seats: list[Bot] = []
     for seat, bot in enumerate(bots):
@@ -97,11 +115,17 @@ def play_game(
             raise ValueError(f"no bot {bot!r} for seat {seat}")
     state = eng.new_game(players, seed, first_player)
     actions: list[dict[str, Json]] = []
+    stopped = None
     while not eng.is_over(state) and len(actions) < max_plies:
         legal = eng.legal_actions(state)
         if not legal:
             break
-        action = seats[eng.current_player(state)](state, legal)
+        try:
+            action = seats[eng.current_player(state)](state, legal)
+        except StopGame as stop:
+            stopped = f"seat {eng.current_player(state)} gave no move at step {len(actions) + 1}"
+            stopped += f" ({stop})" if str(stop) else ""
+            break
         state = eng.apply(state, action)
         actions.append(canonical(action, eng))
     final: dict[str, Json] = {
@@ -110,7 +134,7 @@ def play_game(
         "scores": list(eng.scores(state)),
         "winners": sorted(eng.winners(state)),
     }
-    return {
+    record: dict[str, Json] = {
         "title": f"{eng.EDITION}, {players} players, seed {seed}: {', '.join(bots)}",
         "rules": [r for r in ("E-6.1",) if r in catalog(eng.EDITION).rule_ids],
         "edition": eng.EDITION,
@@ -121,3 +145,7 @@ def play_game(
         "actions": actions,
         "expect": [final],
     }
+    if stopped is not None:
+        record["notes"] = f"stopped before the end: {stopped}"
+        raise GameStopped(record, stopped)
+    return record
