@@ -31,3 +31,12 @@ def edition_argument(name: str, hint: str) -> Path:
 def plural(count: int, noun: str) -> str:
     """`1 record`, `2 records`."""
     return f"{count} {noun}{'s' if count != 1 else ''}"
+
+
+def printable(text: str) -> str:
+    """A line of output with every character a terminal would act on (escape
+    sequences, carriage returns, bidirectional overrides) written as its
+    escape, so that a record's text shows as text and nothing else."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

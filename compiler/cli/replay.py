@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from splendor_rules.compiler.cli.options import engine_option, plural
+from splendor_rules.compiler.cli.options import engine_option, plural, printable
 from splendor_rules.compiler.tools.records import Failure, Record, RecordError, check_file
 from splendor_rules.compiler.tools.records.form import Json
 
@@ -32,14 +32,14 @@ def _files(paths: Iterable[Path]) -> list[Path]:
 
 
 def _show(value: Json) -> str:
-    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+    return printable(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value)
 
 
 def _show_failure(path: Path, record: Record, failure: Failure) -> None:
     where = "the start" if failure.step == 0 else f"step {failure.step}"
-    click.echo(f"{path}: FAILED at {where}: {record.title}")
+    click.echo(printable(f"{path}: FAILED at {where}: {record.title}"))
     if failure.action is not None:
-        click.echo(f"  action:   {failure.action}")
+        click.echo(printable(f"  action:   {failure.action}"))
     for what, expected, actual in failure.problems:
         click.echo(f"  {what}:")
         click.echo(f"    expected: {_show(expected)}")
@@ -62,12 +62,13 @@ def command(files: tuple[Path, ...], quiet: bool, kind: str) -> None:
             record, failure = check_file(path, kind)
         except RecordError as error:
             bad += 1
-            click.echo(f"{path}: error: {error}", err=True)
+            click.echo(printable(f"{path}: error: {error}"), err=True)
             continue
         if failure is None:
             ok += 1
             if not quiet:
-                click.echo(f"{path}: ok ({plural(len(record.steps), 'step')}): {record.title}")
+                steps = plural(len(record.steps), "step")
+                click.echo(printable(f"{path}: ok ({steps}): {record.title}"))
             continue
         failed += 1
         _show_failure(path, record, failure)

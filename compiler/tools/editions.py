@@ -68,8 +68,8 @@ def find_edition(name: str, folder: Path | None = None) -> Path:
     if paths:
         files = " and ".join(display_path(path) for path in paths)
         raise UnknownEdition(f"{files} all declare edition {_shown(name)}: rename all but one")
-    namesake = folder / f"{name}.rules"
-    if Path(name).name == name and namesake.is_file():
+    namesake = next((path for path in pipeline.edition_files(folder) if path.stem == name), None)
+    if namesake is not None:
         declared = declared_name(namesake)
         if declared is None:
             raise UnknownEdition(

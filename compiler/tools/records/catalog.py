@@ -97,9 +97,12 @@ def engine(edition: str, kind: str = "generated") -> Engine:
     """The engine of an edition of the editions folder (the generated module,
     or the interpreter), once its rule file is found and checks. RecordError,
     saying why, if there is none."""
-    known = editions()
-    if edition not in known:
-        raise RecordError(f"unknown edition {brief(edition)}; the editions are {', '.join(known)}")
+    if edition not in editions():
+        try:
+            find_edition(edition)
+        except UnknownEdition as error:
+            raise RecordError(str(error)) from error
+        raise RecordError(f"edition {brief(edition)} has no engine yet: run splendor-rules build")
     if kind not in ENGINE_KINDS:
         raise RecordError(f"unknown engine kind {kind!r}: {' or '.join(ENGINE_KINDS)}")
     catalog(edition)
