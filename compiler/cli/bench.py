@@ -22,12 +22,18 @@ from splendor_rules.compiler.tools.bench import (
     time_games,
     valgrind,
 )
+from splendor_rules.compiler.tools.editions import UnknownEdition, find_edition
 
 GAMES = 100  # per player count, timed
 GAMES_COUNTED = 20  # per player count, under valgrind (the README's figures)
 
 
 def _engines(edition: str, kinds: tuple[str, ...]) -> dict[EngineKind, Engine]:
+    if "interpreted" in kinds:
+        try:  # the interpreter reads a rule file: one of the editions folder, by its name
+            find_edition(edition)
+        except UnknownEdition as error:
+            raise click.BadParameter(str(error), param_hint="EDITION") from error
     engines = {}
     for kind in cast(tuple[EngineKind, ...], kinds or ("generated",)):
         try:

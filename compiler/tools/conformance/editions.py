@@ -23,8 +23,11 @@ def edition_path(name: str) -> Path:
     editions folder declares, or a rule file."""
     path = Path(name)
     if path.suffix == ".rules" or len(path.parts) > 1:
-        if path.is_file():
-            return path
+        try:
+            if path.is_file():
+                return path
+        except OSError as error:  # a name too long, a loop of links
+            raise UnknownEdition(f"no rule file {name!r}: {error.strerror}") from error
         raise UnknownEdition(f"no rule file '{name}'")
     try:
         return find_edition(name)
