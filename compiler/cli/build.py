@@ -86,7 +86,7 @@ def _check(build: _Build, out: Path) -> None:
 
 def _write(build: _Build) -> None:
     """Write the files that changed, each atomically; exit 2 if one cannot be."""
-    written = []
+    written: list[Path] = []
     for path in stale(build.texts):
         try:
             write_atomically(path, build.texts[path])

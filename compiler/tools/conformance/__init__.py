@@ -20,13 +20,13 @@ from splendor_rules.compiler.tools.conformance.correspondence import Corresponde
 from splendor_rules.compiler.tools.conformance.diff import EditionDiff, diff_editions
 from splendor_rules.compiler.tools.conformance.editions import (
     CannotCompare,
-    UnknownEdition,
     compile_edition,
     edition_path,
 )
 from splendor_rules.compiler.tools.conformance.probes import Probe, build_probes
 from splendor_rules.compiler.tools.conformance.report import format_diff, format_report
 from splendor_rules.compiler.tools.conformance.results import Case, Report
+from splendor_rules.compiler.tools.editions import UnknownEdition
 
 __all__ = [
     "CannotCompare",

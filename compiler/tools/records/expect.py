@@ -82,7 +82,7 @@ _Validator = Callable[[Json, int, Catalog, str], None]
 
 
 def _scores(value: Json, players: int, cat: Catalog, what: str) -> None:
-    _kind(value, list, f"a list of {players} scores", what)
+    _kind(value, list, f"a list of {players} whole numbers", what)
     if len(value) != players or not all(is_int(score) for score in value):
         raise RecordError(f"{what} must be a list of {players} whole numbers, not {brief(value)}")
 
