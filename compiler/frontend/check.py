@@ -9,7 +9,6 @@ everywhere, so that one mistake is not reported again by what contains it.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -44,7 +43,6 @@ from splendor_rules.compiler.frontend.rule_ids import (
 )
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources, did_you_mean
-from splendor_rules.dsl.parser import parse_expression
 
 BUILTINS = ("supply", "tokens", "count", "sum", "min", "max", "any", "all", "holds", "did")
 DECISIONS = ("pay", "return", "claim")
@@ -738,43 +736,17 @@ class Checker:
             return ERROR
         return collection.type.element
 
-    def message(self, text: s.StringLit, scope: Scope) -> tuple[str | m.Expr, ...]:
-        """Split a message into text and {expression} parts, checked."""
+    def message(self, text: s.Message, scope: Scope) -> tuple[str | m.Expr, ...]:
+        """A message's text and {expression} parts, checked."""
         parts: list[str | m.Expr] = []
-        position = 0
-        for match in re.finditer(r"\{([^{}]*)\}", text.value):
-            if match.start() > position:
-                parts.append(text.value[position : match.start()])
-            line = text.span.line
-            column = text.span.column + 1 + self.written_offset(text, match.start(1))
-            if "\n" in match.group(1):  # an escaped line break: it has no place in the file
-                self.error("a {...} part of a message cannot hold a line break", text.span)
-                position = match.end()
-                continue
-            expr, errors = parse_expression(match.group(1), text.span.file, line, column)
-            self.diagnostics.extend(errors)
-            if expr is not None:
-                parts.append(self.expr(expr, scope))
-            position = match.end()
-        if position < len(text.value):
-            parts.append(text.value[position:])
+        for part in text.parts:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, s.BrokenPlaceholder):
+                self.error(part.problem, part.span, part.hint)
+            else:
+                parts.append(self.expr(part, scope))
         return tuple(parts)
-
-    def written_offset(self, text: s.StringLit, index: int) -> int:
-        """Where character `index` of a string's value is written, from just after
-        its opening quote: escapes such as \\" make the two differ."""
-        line = self.sources.line(text.span.file, text.span.line) or ""
-        written = line[text.span.column : text.span.end_column - 2]
-        if written == text.value:
-            return index
-        offsets: list[int] = []
-        for unit in _ESCAPE_UNIT.finditer(written):
-            try:
-                value = ast.literal_eval(f'"{unit.group()}"') if len(unit.group()) > 1 else "."
-            except (ValueError, SyntaxError):
-                return index
-            offsets.extend([unit.start()] * len(value))
-        return offsets[index] if len(offsets) == len(text.value) else index
 
     def bind(self, scope: Scope, name: s.Name, type_: Type) -> None:
         bound = scope.find(name.text)

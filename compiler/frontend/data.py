@@ -145,10 +145,10 @@ class TableReader:
                 row_lines.append(number)
         self.note_repeats()
         self.check_rows(table_rows, row_lines, header, columns, file, lines)
-        if decl.rows is not None and data_rows != decl.rows:
+        if decl.row_count is not None and data_rows != decl.row_count.count:
             self.error(
-                f"{file} has {data_rows} rows; the rule file says {decl.rows}",
-                self.row_count_span(),
+                f"{file} has {data_rows} rows; the rule file says {decl.row_count.count}",
+                decl.row_count.span,
             )
         sides = None
         if isinstance(decl, s.Tiles) and decl.sides_by is not None:
@@ -165,16 +165,6 @@ class TableReader:
             rows=tuple(table_rows),
             sides_by=sides,
         )
-
-    def row_count_span(self) -> s.Span:
-        """Where the declaration says `with N rows` (the syntax tree keeps
-        only the number), else where it names its data file."""
-        span = self.decl.path.span
-        line = self.sources.line(span.file, span.line) or ""
-        found = re.compile(r"\bwith\s+\d+\s+rows\b").search(line, span.end_column - 1)
-        if found is None:
-            return span
-        return s.Span(span.file, span.line, found.start() + 1, span.line, found.end() + 1)
 
     def cell_span(self, file: str, lines: list[str], number: int, index: int) -> s.Span:
         line = lines[number - 1] if number - 1 < len(lines) else ""

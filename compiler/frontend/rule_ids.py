@@ -12,12 +12,13 @@ from pathlib import Path
 
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic, did_you_mean
+from splendor_rules.dsl.visitor import walk
 
 RULE_ID_FORM = re.compile(r"[A-Z]-\d+(?:\.\d+)*[a-z]?")
 
 
 def rule_ids_in(node: object) -> Iterator[s.RuleId]:
-    return (n for n in s.walk(node) if isinstance(n, s.RuleId))
+    return (n for n in walk(node) if isinstance(n, s.RuleId))
 
 
 def check_rule_ids(ids: Iterable[s.RuleId]) -> tuple[dict[str, s.Span], list[Diagnostic]]:
