@@ -1,8 +1,10 @@
 """Source text -> Lark parse tree -> typed syntax tree (dsl.syntax).
 
-`parse_edition` never raises for bad input: a syntax error comes back as a
-located Diagnostic, with the tokens that would have been accepted and, for
-the common slips, a hint.
+The grammar is dsl/grammar.lark; dsl/building.py turns its parse tree into
+the syntax tree, rule by rule, from one table. `parse_edition` never raises
+for bad input: a syntax error comes back as a located Diagnostic (worded in
+dsl/messages.py), with the tokens that would have been accepted and, for the
+common slips, a hint.
 """
 
 from __future__ import annotations
