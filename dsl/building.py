@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from types import UnionType
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import attrs
 from lark import Token, Transformer
@@ -277,13 +277,13 @@ def tagged(kind: type) -> RuleBuilder:
     return build
 
 
-def logic(op: str) -> RuleBuilder:
+def logic(op: Literal["and", "or"]) -> RuleBuilder:
     """`a and b and c` as one flat node; a single operand is itself."""
 
     def build(builder: TreeBuilder, meta: Meta, children: list[Any]) -> Any:
         if len(children) == 1:
             return children[0]
-        return s.Logic(span=builder.span_at(meta), op=op, operands=tuple(children))  # type: ignore[arg-type]
+        return s.Logic(span=builder.span_at(meta), op=op, operands=tuple(children))
 
     return build
 
