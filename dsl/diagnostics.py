@@ -35,17 +35,23 @@ class Sources:
 
     def __init__(self) -> None:
         self._texts: dict[str, str] = {}
+        # Each file's lines, split once on first use: a file with thousands
+        # of diagnostics is not split again for each of them.
+        self._lines: dict[str, list[str]] = {}
 
     def add(self, file: str, text: str) -> None:
         self._texts[file] = text
+        self._lines.pop(file, None)
 
     def line(self, file: str, number: int) -> str | None:
-        text = self._texts.get(file)
-        if text is None:
-            return None
-        # Lines as the parser counts them: ended by '\n' only (splitlines would
-        # also break at form feeds and at '\u2028' in comments and strings).
-        lines = text.split("\n")
+        lines = self._lines.get(file)
+        if lines is None:
+            text = self._texts.get(file)
+            if text is None:
+                return None
+            # Lines as the parser counts them: ended by '\n' only (splitlines would
+            # also break at form feeds and at '\u2028' in comments and strings).
+            lines = self._lines[file] = text.split("\n")
         return lines[number - 1].removesuffix("\r") if 0 < number <= len(lines) else None
 
 

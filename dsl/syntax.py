@@ -8,10 +8,9 @@ nothing is inherited here (that is the compiler's job).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Literal
 
-from attrs import field, fields, frozen
+from attrs import field, frozen
 
 
 @frozen
@@ -161,12 +160,34 @@ class DeckTops(Expr):
     """`deck tops`: the top card of each non-empty deck, as a choice source."""
 
 
+# ------------------------------------------------------------------ messages
+
+
+@frozen(kw_only=True)
+class BrokenPlaceholder(Node):
+    """A `{...}` part of a message that is no expression. The parser keeps its
+    complaint here rather than failing the file: the checker reports it where
+    it checks the message, as it reports every other mistake inside a
+    declaration it checks."""
+
+    problem: str
+    hint: str | None = None
+
+
+@frozen(kw_only=True)
+class Message(StringLit):
+    """A requirement's message: its text, and the `{expression}` parts shown
+    in it, each parsed where it is written in the file."""
+
+    parts: tuple[str | Expr | BrokenPlaceholder, ...]
+
+
 # ---------------------------------------------------------------- statements
 
 
 @frozen(kw_only=True)
 class Statement(Node):
-    tags: tuple[RuleId, ...]
+    tags: tuple[RuleId, ...] = ()
 
 
 @frozen(kw_only=True)
@@ -191,7 +212,7 @@ class ChooseDistinct(Statement):
 @frozen(kw_only=True)
 class Require(Statement):
     condition: Expr
-    message: StringLit
+    message: Message
 
 
 @frozen(kw_only=True)
@@ -305,19 +326,34 @@ class Column(Node):
 
 
 @frozen(kw_only=True)
+class RowCount(Node):
+    """`with N rows`: how many rows a data file must have."""
+
+    count: int
+
+
+@frozen(kw_only=True)
 class Cards(Decl):
     path: StringLit
-    rows: int | None
+    row_count: RowCount | None
     columns: tuple[Column, ...]
+
+    @property
+    def rows(self) -> int | None:
+        return self.row_count.count if self.row_count is not None else None
 
 
 @frozen(kw_only=True)
 class Tiles(Decl):
     name: Name
     path: StringLit
-    rows: int | None
+    row_count: RowCount | None
     sides_by: Name | None
     columns: tuple[Column, ...]
+
+    @property
+    def rows(self) -> int | None:
+        return self.row_count.count if self.row_count is not None else None
 
 
 @frozen(kw_only=True)
@@ -383,14 +419,17 @@ class Trigger(Decl):
 
 @frozen(kw_only=True)
 class Majority(Decl):
+    """Its lines may come in any order, and any may be missing (the checker
+    says which is)."""
+
     name: Name
     title: StringLit | None
-    points: int | None
-    measure: Expr | None
-    threshold: int | None
-    event_zone: Name | None
-    zone: Name | None  # the tile zone its holder keeps it in
-    ties_keep_holder: bool
+    points: int | None = None
+    measure: Expr | None = None
+    threshold: int | None = None
+    event_zone: Name | None = None
+    zone: Name | None = None  # the tile zone its holder keeps it in
+    ties_keep_holder: bool = False
 
 
 @frozen(kw_only=True)
@@ -491,14 +530,3 @@ class Edition(Node):
     title: StringLit
     parent: Name | None
     items: tuple[Item, ...]
-
-
-def walk(node: object) -> Iterator[Node]:
-    """Every node in a tree, parents before children, in source order."""
-    if isinstance(node, Node):
-        yield node
-        for attribute in fields(type(node)):
-            yield from walk(getattr(node, attribute.name))
-    elif isinstance(node, tuple):
-        for element in node:
-            yield from walk(element)

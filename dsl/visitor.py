@@ -1,10 +1,13 @@
 """One way to walk the compiler's trees: the syntax tree and the checked model.
 
 Both trees are frozen attrs classes whose children sit in fields, alone or in
-tuples; a node's span is not a child. `children` and `walk` iterate them generically; `Visitor` dispatches a
-node to the method named `visit_<ClassName>` (falling back to the nearest base
-class's method, then to `generic_visit`), with the lookup done once per class,
-as jinja2's NodeVisitor and sqlglot's generator do.
+tuples; a node's span is not a child. `children` and `walk` iterate them
+generically; `Visitor` dispatches a node to the method named
+`visit_<ClassName>` (falling back to the nearest base class's method, then to
+`generic_visit`), with the lookup done once per class, as jinja2's NodeVisitor
+and sqlglot's generator do. Arguments given to `visit` after the node are
+passed on to the method (the scope an expression is read in, say), as jinja2's
+visitor passes its frame.
 """
 
 from __future__ import annotations
@@ -46,34 +49,34 @@ class Visitor:
     """Dispatch by node class: `visit(node)` calls `visit_<ClassName>(node)`.
 
     Subclasses define the methods they need; a node whose class (and bases)
-    has none goes to `generic_visit`, which visits its children and returns
-    None. The method for each class is found once and cached per visitor
-    class.
+    has none goes to `generic_visit`, which visits its children (with the same
+    extra arguments) and returns None. The method for each class is found
+    once and cached per visitor class.
     """
 
-    _dispatch: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {}
+    _dispatch: ClassVar[dict[type, Callable[..., Any]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._dispatch = {}
 
-    def visit(self, node: Any) -> Any:
+    def visit(self, node: Any, *args: Any) -> Any:
         kind = type(node)
         method = self._dispatch.get(kind)
         if method is None:
             method = self._find(kind)
             self._dispatch[kind] = method
-        return method(self, node)
+        return method(self, node, *args)
 
     @classmethod
-    def _find(cls, kind: type) -> Callable[[Any, Any], Any]:
+    def _find(cls, kind: type) -> Callable[..., Any]:
         for base in kind.__mro__:
             found = getattr(cls, f"visit_{base.__name__}", None)
             if found is not None:
                 return found  # type: ignore[no-any-return]
         return cls.generic_visit
 
-    def generic_visit(self, node: Any) -> Any:
+    def generic_visit(self, node: Any, *args: Any) -> Any:
         for child in children(node):
-            self.visit(child)
+            self.visit(child, *args)
         return None

@@ -9,6 +9,7 @@ import pytest
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic
 from splendor_rules.dsl.parser import MAX_DEPTH, MAX_DIGITS, parse_edition, parse_expression
+from splendor_rules.dsl.visitor import walk
 
 EDITIONS = Path(__file__).resolve().parent.parent / "editions"
 
@@ -266,13 +267,73 @@ def test_spans_in_marvel() -> None:
 def test_every_span_is_located() -> None:
     for name in ("classic", "marvel"):
         lines = _text(name).splitlines()
-        for node in s.walk(_parse(name)):
+        for node in walk(_parse(name)):
             span = node.span
             assert span.file == f"{name}.rules"
             assert 1 <= span.line <= span.end_line <= len(lines)
             assert 1 <= span.column <= len(lines[span.line - 1]) + 1
             if span.line == span.end_line:
                 assert span.column < span.end_column
+
+
+def test_message_parts_are_parsed_where_they_are_written() -> None:
+    text = _text("classic")
+    take_two = _named(_parse("classic"), s.Action, "take_two")
+    assert isinstance(take_two, s.Action) and take_two.body is not None
+    require = take_two.body[1]
+    assert isinstance(require, s.Require)
+    before, colour, between, supply = require.message.parts
+    assert (before, between) == ("take two needs at least 4 ", " in the supply; there are ")
+    assert isinstance(colour, s.NameRef) and colour.name == "c"
+    assert isinstance(supply, s.Call) and supply.function.text == "supply"
+    assert (colour.span.line, colour.span.column) == _where(text, "c} in the supply")
+    assert (supply.span.line, supply.span.column) == _where(text, "supply(c)}")
+    assert supply.span.end_column == supply.span.column + len("supply(c)")
+
+
+def test_escapes_before_a_placeholder_do_not_shift_it() -> None:
+    tree, diagnostics = parse_edition(
+        'edition x "X" {\n  action a {\n    require true else "\\"\\t{n}"\n  }\n}\n', "x.rules"
+    )
+    assert diagnostics == [] and tree is not None
+    action = tree.items[0]
+    assert isinstance(action, s.Action) and action.body is not None
+    require = action.body[0]
+    assert isinstance(require, s.Require)
+    assert require.message.value == '"\t{n}'
+    text, name = require.message.parts
+    assert text == '"\t' and isinstance(name, s.NameRef)
+    assert (name.span.line, name.span.column) == (3, len('    require true else "\\"\\t{') + 1)
+
+
+def test_a_broken_placeholder_is_kept_for_the_checker() -> None:
+    tree, diagnostics = parse_edition(
+        'edition x "X" {\n  action a {\n    require true else "a {b +} c {\\n}"\n  }\n}\n',
+        "x.rules",
+    )
+    assert diagnostics == [] and tree is not None
+    action = tree.items[0]
+    assert isinstance(action, s.Action) and action.body is not None
+    require = action.body[0]
+    assert isinstance(require, s.Require)
+    text, syntax, between, line_break = require.message.parts
+    assert (text, between) == ("a ", " c ")
+    assert isinstance(syntax, s.BrokenPlaceholder) and "a number" in syntax.problem
+    placeholder = len('    require true else "a {') + 1
+    assert syntax.span.line == 3
+    assert placeholder <= syntax.span.column <= placeholder + len("b +")
+    assert isinstance(line_break, s.BrokenPlaceholder)
+    assert line_break.problem == "a {...} part of a message cannot hold a line break"
+    assert line_break.span == require.message.span
+
+
+def test_row_count_has_its_span() -> None:
+    text = _text("classic")
+    cards = next(i for i in _parse("classic").items if isinstance(i, s.Cards))
+    assert cards.row_count is not None and cards.row_count.count == cards.rows == 90
+    span = cards.row_count.span
+    assert (span.line, span.column) == _where(text, "with 90 rows")
+    assert span.end_column - span.column == len("with 90 rows")
 
 
 # ------------------------------------------------------------- expressions

@@ -1,6 +1,5 @@
 """The layers of the tools and the command line (issue 8): only compiler/cli
-imports click, prints and exits; the tools return results and raise errors.
-Functions and classes of the tools and the command line stay readable."""
+imports click, prints and exits; the tools return results and raise errors."""
 
 from __future__ import annotations
 
@@ -17,7 +16,6 @@ LIBRARIES = [
     for p in sorted((ROOT / folder).rglob("*.py"))
     if CLI not in p.parents
 ]
-OURS = sorted([*(ROOT / "compiler" / "tools").rglob("*.py"), *CLI.rglob("*.py")])
 
 
 def _terminal_use(node: ast.AST) -> str | None:
@@ -46,18 +44,6 @@ def _terminal_uses(tree: ast.AST) -> list[str]:
 @pytest.mark.parametrize("path", LIBRARIES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_only_the_command_line_uses_the_terminal(path: Path) -> None:
     assert _terminal_uses(ast.parse(path.read_text(encoding="utf-8"))) == []
-
-
-@pytest.mark.parametrize("path", OURS, ids=lambda p: str(p.relative_to(ROOT)))
-def test_no_function_over_80_lines_and_no_class_over_400(path: Path) -> None:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            assert node.end_lineno is not None
-            lines = node.end_lineno - start + 1
-            limit = 400 if isinstance(node, ast.ClassDef) else 80
-            assert lines <= limit, f"{node.name}: {lines} lines"
 
 
 def test_the_command_line_has_one_module_per_command() -> None:

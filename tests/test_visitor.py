@@ -59,3 +59,22 @@ def test_visitor_falls_back_to_the_nearest_base_class() -> None:
     kinds = _Kinds()
     assert kinds.visit(_expr("3")) == "number"
     assert kinds.visit(_expr("a")) == "expression"
+
+
+class _Depths(Visitor):
+    """Counts the `not`s around each name: an extra argument of visit."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[str, int]] = []
+
+    def visit_NameRef(self, node: s.NameRef, depth: int) -> None:
+        self.found.append((node.name, depth))
+
+    def visit_Not(self, node: s.Not, depth: int) -> None:
+        self.visit(node.operand, depth + 1)
+
+
+def test_visitor_passes_extra_arguments_on_to_methods_and_children() -> None:
+    depths = _Depths()
+    depths.visit(_expr("a and not (b or not c)"), 0)
+    assert depths.found == [("a", 0), ("b", 1), ("c", 2)]

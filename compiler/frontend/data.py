@@ -12,9 +12,10 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.diagnostics import Diagnostic, Sources, did_you_mean, display_path
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, display_path
 
 Value = int | bool | str | tuple[int, ...]
 
@@ -59,15 +60,15 @@ class TableReader:
         # used throughout a column) is reported once, at its first row.
         self._repeats: dict[str, list[int]] = {}
 
-    def error(self, message: str, span: s.Span, hint: str | None = None) -> None:
-        self.diagnostics.append(Diagnostic("error", message, span, hint))
+    def report(self, diagnostic: Diagnostic) -> None:
+        self.diagnostics.append(diagnostic)
 
-    def cell_error(self, message: str, span: s.Span, hint: str | None = None) -> None:
-        if message in self._repeats:
-            self._repeats[message].append(span.line)
+    def cell_error(self, diagnostic: Diagnostic) -> None:
+        if diagnostic.message in self._repeats:
+            self._repeats[diagnostic.message].append(diagnostic.span.line)
             return
-        self._repeats[message] = []
-        self.error(message, span, hint)
+        self._repeats[diagnostic.message] = []
+        self.report(diagnostic)
 
     def note_repeats(self) -> None:
         """Tell, on each cell error, the other rows that repeat it."""
@@ -75,15 +76,7 @@ class TableReader:
             lines = self._repeats.get(diagnostic.message)
             if not lines or diagnostic.severity != "error":
                 continue
-            plural = "s" if len(lines) != 1 else ""
-            shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
-            also = f"lso in {len(lines)} more row{plural}, line{plural} {shown}"
-            hint = diagnostic.hint
-            if hint is None:
-                hint = "a" + also
-            else:
-                hint += f" A{also}" if hint.endswith("?") else f"; a{also}"
-            self.diagnostics[i] = Diagnostic("error", diagnostic.message, diagnostic.span, hint)
+            self.diagnostics[i] = msgs.with_repeats(diagnostic, lines)
 
     def read(self, name: str, rule_ids: tuple[str, ...]) -> m.Table | None:
         decl = self.decl
@@ -92,20 +85,20 @@ class TableReader:
             text = path.read_text(encoding="utf-8")
         except (OSError, ValueError) as exc:  # ValueError: not UTF-8, or a NUL in the path
             reason = (
-                (exc.strerror or "cannot open it")
+                (exc.strerror or msgs.CANNOT_OPEN)
                 if isinstance(exc, OSError)
-                else "not UTF-8 text"
+                else msgs.NOT_UTF8
                 if isinstance(exc, UnicodeDecodeError)
-                else "not a valid path"
+                else msgs.NOT_A_PATH
             )
-            self.error(f"cannot read data file '{decl.path.value}': {reason}", decl.path.span)
+            self.report(msgs.unreadable_data_file(decl.path.span, decl.path.value, reason))
             return None
         file = display_path(path)
         self.sources.add(file, text)
         lines = text.split("\n")  # as csv counts them: not at '\u2028' or a form feed
         rows = list(csv.reader(io.StringIO(text)))
         if not rows:
-            self.error(f"data file '{decl.path.value}' is empty", decl.path.span)
+            self.report(msgs.empty_data_file(decl.path.span, decl.path.value))
             return None
         header = [h.strip() for h in rows[0]]
         columns = self.plan_columns(header)
@@ -114,12 +107,8 @@ class TableReader:
         used = {source for _, _, sources in columns for source in sources}
         for i, heading in enumerate(header):
             if heading not in used:
-                self.diagnostics.append(
-                    Diagnostic(
-                        "warning",
-                        f"column '{heading}' of {file} is not declared",
-                        self.cell_span(file, lines, 1, i),
-                    )
+                self.report(
+                    msgs.undeclared_data_column(self.cell_span(file, lines, 1, i), heading, file)
                 )
         table_rows: list[dict[str, Value]] = []
         row_lines: list[int] = []  # the line of each of table_rows
@@ -129,10 +118,8 @@ class TableReader:
                 continue
             data_rows += 1
             if len(row) != len(header):
-                self.error(
-                    f"row has {len(row)} cells; the header has {len(header)}",
-                    self.cell_span(file, lines, number, 0),
-                )
+                span = self.cell_span(file, lines, number, 0)
+                self.report(msgs.row_length(span, len(row), len(header)))
                 continue
             values: dict[str, Value] = {}
             for column, kind, sources in columns:
@@ -145,11 +132,9 @@ class TableReader:
                 row_lines.append(number)
         self.note_repeats()
         self.check_rows(table_rows, row_lines, header, columns, file, lines)
-        if decl.rows is not None and data_rows != decl.rows:
-            self.error(
-                f"{file} has {data_rows} rows; the rule file says {decl.rows}",
-                self.row_count_span(),
-            )
+        if decl.row_count is not None and data_rows != decl.row_count.count:
+            span = decl.row_count.span
+            self.report(msgs.row_count(span, file, data_rows, decl.row_count.count))
         sides = None
         if isinstance(decl, s.Tiles) and decl.sides_by is not None:
             sides = decl.sides_by.text
@@ -165,16 +150,6 @@ class TableReader:
             rows=tuple(table_rows),
             sides_by=sides,
         )
-
-    def row_count_span(self) -> s.Span:
-        """Where the declaration says `with N rows` (the syntax tree keeps
-        only the number), else where it names its data file."""
-        span = self.decl.path.span
-        line = self.sources.line(span.file, span.line) or ""
-        found = re.compile(r"\bwith\s+\d+\s+rows\b").search(line, span.end_column - 1)
-        if found is None:
-            return span
-        return s.Span(span.file, span.line, found.start() + 1, span.line, found.end() + 1)
 
     def cell_span(self, file: str, lines: list[str], number: int, index: int) -> s.Span:
         line = lines[number - 1] if number - 1 < len(lines) else ""
@@ -198,29 +173,18 @@ class TableReader:
             for source in sources:
                 if source not in header:
                     ok = False
-                    hint = did_you_mean(source, header)
-                    if hint is None and kind.kind == "per_colour" and not kind.mapping:
-                        hint = (
-                            "a 'per colour' column reads one data column named after each "
-                            'colour, unless mapped: {colour: "column", ...}'
-                        )
-                    self.error(
-                        f"data file '{self.decl.path.value}' has no column '{source}'",
-                        (column.source or column.name).span,
-                        hint,
-                    )
+                    unmapped = kind.kind == "per_colour" and not kind.mapping
+                    span = (column.source or column.name).span
+                    path = self.decl.path.value
+                    self.report(msgs.missing_data_column(span, path, source, header, unmapped))
             if kind.kind == "colour":
                 for _, colour in kind.mapping:
                     assert isinstance(colour, s.Name)
                     if self.colour_name(colour.text) not in self.colours:
-                        self.error(
-                            f"unknown colour '{colour.text}'",
-                            colour.span,
-                            did_you_mean(colour.text, self.colours),
-                        )
+                        self.report(msgs.unknown(colour.span, "colour", colour.text, self.colours))
             low, high = kind.low, kind.high
             if kind.kind == "int_range" and low is not None and high is not None and low > high:
-                self.error(f"empty range {low}..{high}", kind.span)
+                self.report(msgs.empty_range(kind.span, low, high))
             plan.append((column, kind, sources))
         return plan if ok else None
 
@@ -234,22 +198,12 @@ class TableReader:
             name = self.colour_name(colour.text)
             if name not in self.colours:
                 unknown = True
-                self.error(
-                    f"unknown colour '{colour.text}'",
-                    colour.span,
-                    did_you_mean(colour.text, self.colours),
-                )
+                self.report(msgs.unknown(colour.span, "colour", colour.text, self.colours))
             mapping[name] = source.value
         # A colour left out because another was misspelled is not a second mistake.
         missing = [c for c in self.colours if c not in mapping]
         if column.type.mapping and missing and not unknown:
-            plural = "s" if len(missing) > 1 else ""
-            self.error(
-                f"column '{column.name.text}' maps no data column to colour{plural} "
-                f"{', '.join(repr(c) for c in missing)}",
-                column.type.span,
-                "a mapping names a data column for every colour",
-            )
+            self.report(msgs.unmapped_colours(column.type.span, column.name.text, missing))
         return [mapping.get(c, self.original_colour(c)) for c in self.colours]
 
     def convert(
@@ -261,33 +215,32 @@ class TableReader:
         lines: list[str],
         number: int,
     ) -> Value | None:
-        def bad(message: str, index: int, hint: str | None = None) -> None:
-            self.cell_error(message, self.cell_span(file, lines, number, index), hint)
+        name = column.name.text
+
+        def at(index: int) -> s.Span:
+            return self.cell_span(file, lines, number, index)
 
         if kind.kind == "per_colour":
             numbers = []
             for index, cell in cells:
                 if not _WHOLE.fullmatch(cell):
-                    bad(f"'{cell}' is not a whole number (column '{column.name.text}')", index)
+                    self.cell_error(msgs.not_a_whole_number(at(index), cell, name))
                     return None
                 numbers.append(int(cell))
             return tuple(numbers)
         index, cell = cells[0]
         if kind.kind in ("int", "int_range"):
             if not _SIGNED.fullmatch(cell):
-                bad(f"'{cell}' is not a whole number (column '{column.name.text}')", index)
+                self.cell_error(msgs.not_a_whole_number(at(index), cell, name))
                 return None
             value = int(cell)
             if kind.kind == "int_range" and not (kind.low or 0) <= value <= (kind.high or 0):
-                bad(
-                    f"{value} is outside {kind.low}..{kind.high} (column '{column.name.text}')",
-                    index,
-                )
+                self.cell_error(msgs.out_of_range(at(index), value, kind.low, kind.high, name))
                 return None
             return value
         if kind.kind == "bool":
             if cell not in ("0", "1"):
-                bad(f"'{cell}' is not 0 or 1 (column '{column.name.text}')", index)
+                self.cell_error(msgs.not_a_flag(at(index), cell, name))
                 return None
             return cell == "1"
         if kind.kind == "colour":
@@ -296,23 +249,15 @@ class TableReader:
             }
             if mapping:
                 if cell not in mapping:
-                    bad(
-                        f"unknown colour '{cell}' (column '{column.name.text}')",
-                        index,
-                        did_you_mean(cell, mapping),
-                    )
+                    self.cell_error(msgs.unknown_colour_cell(at(index), cell, name, mapping))
                     return None
                 return mapping[cell]
-            name = self.colour_name(cell)
-            if name not in self.colours:
+            colour = self.colour_name(cell)
+            if colour not in self.colours:
                 written = [self.original_colour(c) for c in self.colours]
-                bad(
-                    f"unknown colour '{cell}' (column '{column.name.text}')",
-                    index,
-                    did_you_mean(cell, written),
-                )
+                self.cell_error(msgs.unknown_colour_cell(at(index), cell, name, written))
                 return None
-            return name
+            return colour
         return cell
 
     def check_rows(
@@ -336,11 +281,8 @@ class TableReader:
                 if value not in first:
                     first[value] = number
                     continue
-                self.error(
-                    f"two rows have the {name} '{value}' (column '{name}')",
-                    self.cell_span(file, lines, number, header.index(sources[0])),
-                    f"line {first[value]} has it first",
-                )
+                span = self.cell_span(file, lines, number, header.index(sources[0]))
+                self.report(msgs.repeated_name(span, name, value, first[value]))
 
     def check_sides(
         self,
@@ -356,24 +298,15 @@ class TableReader:
         assert isinstance(decl, s.Tiles) and decl.sides_by is not None
         source = next((srcs[0] for c, _, srcs in columns if c.name.text == sides), None)
         if source is None:
-            self.error(
-                f"double-sided by '{sides}', but no column '{sides}' is declared",
-                decl.sides_by.span,
-            )
+            self.report(msgs.no_sides_column(decl.sides_by.span, sides))
             return
         faces: dict[Value, list[int]] = {}
         for row, number in zip(rows, row_lines, strict=True):
             faces.setdefault(row[sides], []).append(number)
         for value, numbers in faces.items():
             if len(numbers) != 2:
-                count = f"{len(numbers)} face{'s' if len(numbers) != 1 else ''}"
-                self.error(
-                    f"tile {value} has {count}; a double-sided tile has 2 (column '{sides}')",
-                    self.cell_span(file, lines, numbers[-1], header.index(source)),
-                    f"its faces are on lines {', '.join(map(str, numbers))}"
-                    if len(numbers) > 1
-                    else None,
-                )
+                span = self.cell_span(file, lines, numbers[-1], header.index(source))
+                self.report(msgs.tile_faces(span, value, numbers, sides))
 
 
 # A declared column type (dsl.syntax.ColumnKind) -> the model's column type.

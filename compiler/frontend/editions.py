@@ -17,8 +17,10 @@ from typing import Literal
 
 from attrs import evolve, frozen
 
+from splendor_rules.compiler.frontend import messages as msgs
+from splendor_rules.compiler.frontend.identities import RENAMABLE_KINDS
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.diagnostics import Diagnostic, Sources, did_you_mean, display_path
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, display_path
 from splendor_rules.dsl.parser import parse_edition
 
 Key = tuple[str, str | None]
@@ -53,9 +55,6 @@ _NAMED = {
     s.Ending: "end",
 }
 
-# What a rename can rename, and the declaration kind whose key it changes.
-_RENAMABLE = {"colour", "token", "tiles", "zone", "action", "define", "step", "end"}
-
 
 def declared_name(decl: s.Decl) -> s.Name | None:
     """The name a declaration is known by, for the kinds that have one."""
@@ -77,8 +76,8 @@ def key_of(decl: s.Decl) -> Key:
 
 
 def describe_key(key: Key) -> str:
-    kind, name = key
-    return f"{kind} '{name}'" if name is not None else kind
+    """A declaration by its key, as messages and reports name it."""
+    return msgs.describe_key(key)
 
 
 @frozen
@@ -157,8 +156,8 @@ class EditionLoader:
         self._done: dict[Path, ResolvedEdition | None] = {}
         self._loading: set[Path] = set()
 
-    def error(self, message: str, span: s.Span, hint: str | None = None) -> None:
-        self.diagnostics.append(Diagnostic("error", message, span, hint))
+    def report(self, diagnostic: Diagnostic) -> None:
+        self.diagnostics.append(diagnostic)
 
     def find_parent(self, name: str, child: Path) -> Path | None:
         for folder in [child.parent, *self.search]:
@@ -179,7 +178,7 @@ class EditionLoader:
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
-            self.error(f"the file is not UTF-8 text ({exc.reason})", s.Span(file, 1, 1, 1, 2))
+            self.report(msgs.not_utf8(s.Span(file, 1, 1, 1, 2), exc.reason))
             return None
         self.sources.add(file, text)
         tree, errors = parse_edition(text, file)
@@ -198,18 +197,10 @@ class EditionLoader:
             parent_path = self.find_parent(tree.parent.text, path)
             if parent_path is None:
                 known = self.known_editions(path)
-                self.error(
-                    f"unknown edition '{tree.parent.text}'",
-                    tree.parent.span,
-                    did_you_mean(tree.parent.text, known)
-                    or f"no {tree.parent.text}.rules beside this file or in the editions",
-                )
+                self.report(msgs.unknown_edition(tree.parent.span, tree.parent.text, known))
                 return None
             if parent_path in self._loading:
-                self.error(
-                    f"edition '{tree.name.text}' extends itself through '{tree.parent.text}'",
-                    tree.parent.span,
-                )
+                self.report(msgs.extends_itself(tree.parent.span, tree.name.text, tree.parent.text))
                 return None
             parent = self.load(parent_path)
             if parent is None:
@@ -232,8 +223,8 @@ class _Merge:
         self.titles: dict[str, str] = dict(parent.titles) if parent else {}
         self.step: dict[str, str] = {}
 
-    def error(self, message: str, span: s.Span, hint: str | None = None) -> None:
-        self.loader.error(message, span, hint)
+    def report(self, diagnostic: Diagnostic) -> None:
+        self.loader.report(diagnostic)
 
     def run(self) -> ResolvedEdition:
         items = self.tree.items
@@ -249,11 +240,7 @@ class _Merge:
         for item in items:
             if isinstance(item, s.Rename):
                 if self.parent is None:
-                    self.error(
-                        "'rename' needs an edition to inherit from",
-                        item.span,
-                        "add 'extends <edition>' to the edition line",
-                    )
+                    self.report(msgs.needs_parent(item.span, "rename"))
                 continue
             if isinstance(item, s.Remove):
                 self.remove(item, parent_keys)
@@ -261,21 +248,13 @@ class _Merge:
             decl = item.decl if isinstance(item, s.Override) else item
             key = key_of(decl)
             if key in seen:
-                self.error(
-                    f"{describe_key(key)} is declared twice",
-                    _where(decl),
-                    f"the first is at line {seen[key].line}",
-                )
+                self.report(msgs.declared_twice(_where(decl), key, seen[key]))
                 continue
             seen[key] = decl.span
             if isinstance(item, s.Override):
                 self.override(item, key, parent_keys)
             elif key in parent_keys:
-                self.error(
-                    f"{describe_key(key)} is already declared by edition '{self.parent_name}'",
-                    _where(decl),
-                    "write 'override' to replace it",
-                )
+                self.report(msgs.declared_by_parent(_where(decl), key, self.parent_name))
             else:
                 self.entries.append(Entry(decl, self.tree.name.text, Renames(), key))
                 self.changes.append(Change("add", key, decl.span, new_ids=_ids(decl)))
@@ -300,7 +279,8 @@ class _Merge:
         return evolve(entry, renames=entry.renames.then(self.step), key=new_key)
 
     def parent_names(self, kind: str) -> list[str]:
-        assert self.parent is not None
+        """The names of a renamable kind that the parent declares."""
+        assert self.parent is not None and kind in RENAMABLE_KINDS, kind
         if kind == "colour":
             return [
                 entry.renames.apply(n.text)
@@ -315,20 +295,17 @@ class _Merge:
         for renaming in item.renamings:
             old, new = renaming.old.text, renaming.new.text
             if old not in known:
-                self.error(
-                    f"edition '{self.parent_name}' has no {item.kind} '{old}' to rename",
-                    renaming.old.span,
-                    did_you_mean(old, known),
+                self.report(
+                    msgs.nothing_to_rename(
+                        renaming.old.span, self.parent_name, item.kind, old, known
+                    )
                 )
                 continue
             if old in self.step:
-                self.error(f"{item.kind} '{old}' is renamed twice", renaming.old.span)
+                self.report(msgs.renamed_twice(renaming.old.span, item.kind, old))
                 continue
             if new in known or new in self.step.values():
-                self.error(
-                    f"cannot rename {item.kind} '{old}' to '{new}': that name is taken",
-                    renaming.new.span,
-                )
+                self.report(msgs.rename_to_taken_name(renaming.new.span, item.kind, old, new))
                 continue
             self.step[old] = new
             if renaming.title is not None:
@@ -337,26 +314,18 @@ class _Merge:
 
     def remove(self, item: s.Remove, parent_keys: set[Key]) -> None:
         if self.parent is None:
-            self.error(
-                "'remove' needs an edition to inherit from",
-                item.span,
-                "add 'extends <edition>' to the edition line",
-            )
+            self.report(msgs.needs_parent(item.span, "remove"))
             return
         kind = item.kind.text
         key: Key = (kind, item.name.text if item.name else None)
         if key not in parent_keys:
             candidates = [n for k, n in parent_keys if k == kind and n]
-            hint = did_you_mean(key[1], candidates) if key[1] else None
-            self.error(
-                f"edition '{self.parent_name}' declares no {describe_key(key)} to remove",
-                item.name.span if item.name else item.span,
-                hint,
-            )
+            where = item.name.span if item.name else item.span
+            self.report(msgs.nothing_to_change(where, self.parent_name, key, "remove", candidates))
             return
         removed = next((e for e in self.entries if e.key == key), None)
         if removed is None:
-            self.error(f"{describe_key(key)} is already removed", item.span)
+            self.report(msgs.already_removed(item.span, key))
             return
         self.entries = [e for e in self.entries if e.key != key]
         self.changes.append(Change("remove", key, item.span, old_ids=_ids(removed.decl)))
@@ -364,28 +333,17 @@ class _Merge:
     def override(self, item: s.Override, key: Key, parent_keys: set[Key]) -> None:
         decl = item.decl
         if self.parent is None:
-            self.error(
-                "'override' needs an edition to inherit from",
-                item.span,
-                "add 'extends <edition>' to the edition line",
-            )
+            self.report(msgs.needs_parent(item.span, "override"))
             return
         if key not in parent_keys:
             candidates = [n for k, n in parent_keys if k == key[0] and n]
-            hint = did_you_mean(key[1], candidates) if key[1] else None
-            self.error(
-                f"edition '{self.parent_name}' declares no {describe_key(key)} to override",
-                _where(decl),
-                hint,
+            self.report(
+                msgs.nothing_to_change(_where(decl), self.parent_name, key, "override", candidates)
             )
             return
         index = next((i for i, e in enumerate(self.entries) if e.key == key), None)
         if index is None:
-            self.error(
-                f"{describe_key(key)} is removed, so it cannot be overridden",
-                _where(decl),
-                "drop the 'remove' or the 'override'",
-            )
+            self.report(msgs.override_of_removed(_where(decl), key))
             return
         old = self.entries[index]
         self.entries[index] = Entry(decl, self.tree.name.text, Renames(), key)

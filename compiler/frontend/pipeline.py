@@ -12,7 +12,7 @@ from pathlib import Path
 from attrs import define, field
 
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.check import Checker
+from splendor_rules.compiler.frontend.checks import check_edition
 from splendor_rules.compiler.frontend.editions import EditionLoader, ResolvedEdition
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources, has_errors
 
@@ -46,9 +46,8 @@ def compile_file(path: Path, sources: Sources | None = None) -> Compiled:
     diagnostics = list(loader.diagnostics)
     model = None
     if resolved is not None and not has_errors(diagnostics):
-        checker = Checker(resolved, sources)
-        model = checker.run()
-        diagnostics.extend(checker.diagnostics)
+        model, found = check_edition(resolved, sources)
+        diagnostics.extend(found)
     diagnostics.sort(key=lambda d: (d.span.file, d.span.line, d.span.column))
     return Compiled(path, resolved, model, _unique(diagnostics))
 

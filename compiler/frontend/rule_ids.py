@@ -10,14 +10,16 @@ import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 
+from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.diagnostics import Diagnostic, did_you_mean
+from splendor_rules.dsl.diagnostics import Diagnostic
+from splendor_rules.dsl.visitor import walk
 
 RULE_ID_FORM = re.compile(r"[A-Z]-\d+(?:\.\d+)*[a-z]?")
 
 
 def rule_ids_in(node: object) -> Iterator[s.RuleId]:
-    return (n for n in s.walk(node) if isinstance(n, s.RuleId))
+    return (n for n in walk(node) if isinstance(n, s.RuleId))
 
 
 def check_rule_ids(ids: Iterable[s.RuleId]) -> tuple[dict[str, s.Span], list[Diagnostic]]:
@@ -27,26 +29,10 @@ def check_rule_ids(ids: Iterable[s.RuleId]) -> tuple[dict[str, s.Span], list[Dia
     for rule_id in ids:
         if not RULE_ID_FORM.fullmatch(rule_id.text):
             meant = _repaired(rule_id.text)
-            diagnostics.append(
-                Diagnostic(
-                    "error",
-                    f"malformed rule id '{rule_id.text}'",
-                    rule_id.span,
-                    f"did you mean '{meant}'?"
-                    if meant
-                    else "a rule id is a capital letter, a dash and numbers, like S-3.1 or M-4.1a",
-                )
-            )
+            diagnostics.append(msgs.malformed_rule_id(rule_id.span, rule_id.text, meant))
         elif rule_id.text in seen:
             first = seen[rule_id.text]
-            diagnostics.append(
-                Diagnostic(
-                    "error",
-                    f"rule id {rule_id.text} is stated twice",
-                    rule_id.span,
-                    f"it is already stated at {first}",
-                )
-            )
+            diagnostics.append(msgs.rule_id_twice(rule_id.span, rule_id.text, first))
         else:
             seen[rule_id.text] = rule_id.span
     return seen, diagnostics
@@ -89,23 +75,12 @@ def check_coverage(
     `locate` says (say, where it was removed), else at `where`; not at all if
     a malformed id surely `meant` it (that one is reported already)."""
     wanted = [i for i in reference if i[0] in prefixes]
-    diagnostics = [
-        Diagnostic(
-            "error",
-            f"rule {i} of the reference is stated nowhere in this edition",
-            *(locate(i) if locate else (where, None)),
-        )
-        for i in wanted
-        if i not in stated and i not in meant
-    ]
+    diagnostics = []
+    for rule_id in wanted:
+        if rule_id not in stated and rule_id not in meant:
+            span, hint = locate(rule_id) if locate else (where, None)
+            diagnostics.append(msgs.rule_stated_nowhere(span, rule_id, hint))
     for rule_id, span in stated.items():
         if rule_id not in wanted:
-            diagnostics.append(
-                Diagnostic(
-                    "error",
-                    f"rule id {rule_id} is not in the reference for this edition",
-                    span,
-                    did_you_mean(rule_id, wanted),
-                )
-            )
+            diagnostics.append(msgs.rule_id_not_in_reference(span, rule_id, wanted))
     return diagnostics

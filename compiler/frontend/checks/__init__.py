@@ -1,0 +1,87 @@
+"""Checks: a resolved edition -> the checked model (compiler.frontend.model).
+
+Resolves every name (through the renames of the editions that inherit it),
+types every expression, reads the data files and checks the rule ids. Every
+mistake becomes a Diagnostic and checking goes on, so one run reports all of
+them; an expression that is wrong gets the type ERROR, which is accepted
+everywhere, so that one mistake is not reported again by what contains it.
+
+Each concern has its module: components (players, colours, tokens, tables,
+zones), setup (market, reveals, policies), expressions, statements (actions),
+turns (triggers, majorities, steps), scoring (score, endings, winners), ids
+(rule ids), unused (warnings); scopes and context are what they share. This
+module runs them in order, each reading what the earlier ones found, and
+builds the model when nothing is wrong.
+"""
+
+from __future__ import annotations
+
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.checks import components, scoring, setup, turns
+from splendor_rules.compiler.frontend.checks.context import Context
+from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
+from splendor_rules.compiler.frontend.checks.ids import check_ids
+from splendor_rules.compiler.frontend.checks.statements import StatementChecker, check_actions
+from splendor_rules.compiler.frontend.checks.unused import warn_unused_globals
+from splendor_rules.compiler.frontend.editions import ResolvedEdition
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources
+
+
+def check_edition(
+    edition: ResolvedEdition, sources: Sources
+) -> tuple[m.Edition | None, list[Diagnostic]]:
+    """The checked model of an edition (None if anything is wrong), and
+    every diagnostic found on the way, in the order found."""
+    context = Context(edition, sources)
+    expressions = ExpressionChecker(context)
+    statements = StatementChecker(context, expressions)
+    players = components.check_players(context)
+    components.check_colours(context)
+    components.declare_globals(context)
+    tokens = components.check_tokens(context)
+    components.check_tables(context)
+    zones = components.check_zones(context)
+    market = setup.check_market(context)
+    reveals = setup.check_reveals(context, expressions)
+    for entry in context.of(s.Define):
+        expressions.definition_type(entry)
+    score = scoring.check_score(context, expressions)
+    actions = check_actions(context, statements)
+    triggers = turns.check_triggers(context, statements)
+    majorities = turns.check_majorities(context, expressions)
+    steps = turns.check_steps(context, expressions)
+    endings = scoring.check_endings(context, expressions)
+    winners = scoring.check_winners(context, expressions)
+    policies = setup.check_policies(context)
+    rule_ids = check_ids(context)
+    warn_unused_globals(context)
+    if context.has_errors():
+        return None, context.diagnostics
+    assert players and context.cards and market and score and winners
+    defines = expressions.checked_defines
+    model = m.Edition(
+        name=edition.name,
+        title=edition.title,
+        file=edition.file,
+        parent=edition.parent.name if edition.parent else None,
+        players=players,
+        colours=context.colours,
+        tokens=tokens,
+        cards=context.cards,
+        tile_sets=tuple(context.tile_sets.values()),
+        zones=zones,
+        market=market,
+        reveals=reveals,
+        actions=actions,
+        triggers=triggers,
+        majorities=majorities,
+        steps=steps,
+        defines=tuple(defines[n] for n in context.defines if n in defines),
+        score=score,
+        endings=endings,
+        winners=winners,
+        policies=policies,
+        rule_ids=rule_ids,
+    )
+    return model, context.diagnostics

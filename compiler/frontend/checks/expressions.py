@@ -1,0 +1,364 @@
+"""Expression typing: a syntax expression -> a typed model expression.
+
+One `visit_<Node>` method per kind of expression, read in a Scope. An
+expression that is wrong gets the type ERROR, which fits everywhere, so that
+one mistake is not reported again by what contains it. Definitions are typed
+here too, lazily, on first use, so that they may use each other in any order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from splendor_rules.compiler.frontend import messages as msgs
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.checks.context import Context
+from splendor_rules.compiler.frontend.checks.scopes import BUILTINS, Scope, bind
+from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
+from splendor_rules.compiler.frontend.editions import Entry
+from splendor_rules.compiler.frontend.model import (
+    BOOL,
+    CARD,
+    COLOUR,
+    ERROR,
+    INT,
+    TEXT,
+    TOKEN,
+    VECTOR,
+    Type,
+)
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.visitor import Visitor
+
+# Global names read for the player in context.
+_PLAYER_REFS = {"zone", "define", "score"}
+_COMPARABLE = (INT, BOOL, COLOUR, TOKEN, CARD, TEXT)
+
+
+def fits(actual: Type, expected: Type) -> bool:
+    """May a value of type `actual` stand where `expected` is wanted?"""
+    if ERROR in (actual, expected):
+        return True
+    if actual == expected:
+        return True
+    if expected == TOKEN and actual == COLOUR:
+        return True
+    if actual.kind == expected.kind and actual.kind in ("set", "list"):
+        assert actual.element is not None and expected.element is not None
+        return fits(actual.element, expected.element)
+    if actual.kind == expected.kind == "tile":
+        return expected.tiles is None
+    return False
+
+
+class ExpressionChecker(Visitor):
+    """Types the expressions of one edition, and its definitions."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        self.define_types: dict[str, Type] = {}
+        self.checked_defines: dict[str, m.Define] = {}
+        self.defining: list[str] = []  # the definitions being typed, outermost first
+
+    def check(self, written: s.Expr, scope: Scope) -> m.Expr:
+        checked: m.Expr = self.visit(written, scope)
+        return checked
+
+    def expect(self, written: s.Expr, scope: Scope, expected: Type) -> m.Expr:
+        value = self.check(written, scope)
+        if not fits(value.type, expected):
+            self.context.report(msgs.expected_type(written.span, expected, value.type))
+        return value
+
+    def element_of(self, collection: m.Expr, span: s.Span, sets_only: bool = False) -> Type:
+        kinds = ("set",) if sets_only else ("set", "list")
+        if collection.type == ERROR:
+            return ERROR
+        if collection.type.kind not in kinds or collection.type.element is None:
+            self.context.report(msgs.expected_collection(span, collection.type, sets_only))
+            return ERROR
+        return collection.type.element
+
+    def generic_visit(self, node: Any, *args: Any) -> Any:
+        raise AssertionError(f"unhandled expression {type(node).__name__}")
+
+    # -------------------------------------------------------- definitions
+
+    def definition_type(self, entry: Entry) -> Type:
+        """Check a definition once, on first use, so that definitions may use
+        each other in any order; a definition that uses itself is an error."""
+        context = self.context
+        decl = entry.decl
+        assert isinstance(decl, s.Define)
+        name = entry.renames.apply(decl.name.text)
+        if name in self.define_types:
+            return self.define_types[name]
+        if name in self.defining:
+            cycle = [*self.defining[self.defining.index(name) :], name]
+            context.report(msgs.definition_cycle(decl.name.span, name, cycle))
+            return ERROR
+        saved = (context.renames, context.current_ids)
+        context.enter(entry)
+        self.defining.append(name)
+        value = self.check(decl.value, Scope(player=True))
+        self.defining.pop()
+        context.renames, context.current_ids = saved
+        self.define_types[name] = value.type
+        self.checked_defines[name] = m.Define(
+            rule_ids=tuple(t.text for t in decl.tags), span=decl.span, name=name, value=value
+        )
+        return value.type
+
+    # ----------------------------------------------------------- leaves
+
+    def visit_IntLit(self, e: s.IntLit, scope: Scope) -> m.Expr:
+        return m.Const(type=INT, span=e.span, value=e.value)
+
+    def visit_BoolLit(self, e: s.BoolLit, scope: Scope) -> m.Expr:
+        return m.Const(type=BOOL, span=e.span, value=e.value)
+
+    def visit_DeckTops(self, e: s.DeckTops, scope: Scope) -> m.Expr:
+        return m.DeckTops(type=m.set_of(CARD), span=e.span)
+
+    def visit_NameRef(self, e: s.NameRef, scope: Scope) -> m.Expr:
+        context = self.context
+        local = scope.find(e.name)
+        if local is not None:
+            local.used.add(e.name)
+            return m.Ref(type=local.names[e.name][0], span=e.span, kind="variable", name=e.name)
+        name = context.renames.apply(e.name)
+        if name not in context.globals:
+            known = [*scope.visible(), *context.globals]
+            context.report(msgs.unknown(e.span, "name", e.name, known))
+            return m.Ref(type=ERROR, span=e.span, kind="variable", name=e.name)
+        kind, type_ = context.globals[name]
+        context.used_globals.add(name)
+        if kind in ("majority", "action"):
+            function = "holds" if kind == "majority" else "did"
+            context.report(msgs.not_a_value(e.span, name, kind, function))
+            return m.Ref(type=ERROR, span=e.span, kind=kind, name=name)
+        if kind in _PLAYER_REFS and not scope.player:
+            context.report(msgs.no_player(e.span, name))
+        if kind == "define" and name in context.defines:
+            type_ = self.definition_type(context.defines[name])
+        return m.Ref(type=type_, span=e.span, kind=kind, name=name)
+
+    # ------------------------------------------------------- attributes
+
+    def visit_Attribute(self, e: s.Attribute, scope: Scope) -> m.Expr:
+        subject = self.check(e.subject, scope)
+        attribute = e.attribute.text
+        kind = subject.type
+        many = kind.kind in ("set", "list")
+        item = kind.element if many and kind.element else kind
+        if item == ERROR:
+            return m.Attr(type=ERROR, span=e.span, subject=subject, attribute=attribute)
+        columns = self.attributes_of(item)
+        if columns is None:
+            self.context.report(msgs.no_attributes(e.attribute.span, kind))
+            return m.Attr(type=ERROR, span=e.span, subject=subject, attribute=attribute)
+        if attribute not in columns:
+            self.context.report(msgs.no_attribute(e.attribute.span, item, attribute, columns))
+            return m.Attr(type=ERROR, span=e.span, subject=subject, attribute=attribute)
+        type_ = columns[attribute]
+        return m.Attr(
+            type=m.list_of(type_) if many else type_,
+            span=e.span,
+            subject=subject,
+            attribute=attribute,
+        )
+
+    def attributes_of(self, item: Type) -> dict[str, Type] | None:
+        """A card's or tile's attributes, from the declared columns (so that
+        a data file that fails to load does not make every use fail too)."""
+        columns = self.context.columns
+        if item == CARD:
+            return columns.get("cards", {})
+        if item.kind != "tile":
+            return None
+        if item.tiles is not None:
+            return columns.get(item.tiles, {})
+        # Any tile: what every tile set and every majority tile has.
+        common: dict[str, Type] | None = {"points": INT} if self.context.majority_names else None
+        for name, types in columns.items():
+            if name == "cards":
+                continue
+            common = (
+                types if common is None else {k: v for k, v in common.items() if types.get(k) == v}
+            )
+        return common or {}
+
+    def visit_Index(self, e: s.Index, scope: Scope) -> m.Expr:
+        subject = self.expect(e.subject, scope, VECTOR)
+        index = self.expect(e.index, scope, COLOUR)
+        return m.Index(type=INT, span=e.span, subject=subject, index=index)
+
+    # -------------------------------------------------------- operators
+
+    def visit_Negate(self, e: s.Negate, scope: Scope) -> m.Expr:
+        operand = self.expect(e.operand, scope, INT)
+        return m.Unary(type=INT, span=e.span, op="-", operand=operand)
+
+    def visit_Not(self, e: s.Not, scope: Scope) -> m.Expr:
+        operand = self.expect(e.operand, scope, BOOL)
+        return m.Unary(type=BOOL, span=e.span, op="not", operand=operand)
+
+    def visit_Binary(self, e: s.Binary, scope: Scope) -> m.Expr:
+        if e.op in ("+", "-", "*", "<", "<=", ">", ">="):
+            left = self.expect(e.left, scope, INT)
+            right = self.expect(e.right, scope, INT)
+            type_ = INT if e.op in ("+", "-", "*") else BOOL
+            return m.Binary(type=type_, span=e.span, op=e.op, left=left, right=right)
+        left = self.check(e.left, scope)
+        right = self.check(e.right, scope)
+        if left.type.kind == "tile" or left.type not in (*_COMPARABLE, ERROR):
+            self.context.report(msgs.not_comparable(e.left.span, left.type, e.op))
+        elif not (fits(left.type, right.type) or fits(right.type, left.type)):
+            self.context.report(msgs.cannot_compare(e.span, left.type, right.type))
+        return m.Binary(type=BOOL, span=e.span, op=e.op, left=left, right=right)
+
+    def visit_Logic(self, e: s.Logic, scope: Scope) -> m.Expr:
+        operands = tuple(self.expect(o, scope, BOOL) for o in e.operands)
+        return m.Logic(type=BOOL, span=e.span, op=e.op, operands=operands)
+
+    def visit_Conditional(self, e: s.Conditional, scope: Scope) -> m.Expr:
+        condition = self.expect(e.condition, scope, BOOL)
+        then = self.check(e.then, scope)
+        otherwise = self.check(e.otherwise, scope)
+        if not fits(otherwise.type, then.type):
+            self.context.report(msgs.branch_types(e.span, then.type, otherwise.type))
+        return m.Conditional(
+            type=then.type, span=e.span, then=then, condition=condition, otherwise=otherwise
+        )
+
+    # ------------------------------------------------ binding expressions
+
+    def visit_Filter(self, e: s.Filter, scope: Scope) -> m.Expr:
+        source = self.check(e.source, scope)
+        element = self.element_of(source, e.source.span)
+        inner = scope.child()
+        bind(self.context, inner, e.variable, element)
+        condition = self.expect(e.condition, inner, BOOL)
+        warn_unused_locals(self.context, inner)
+        kind = source.type if source.type != ERROR else m.set_of(ERROR)
+        return m.Filter(
+            type=kind, span=e.span, variable=e.variable.text, source=source, condition=condition
+        )
+
+    def visit_PerColour(self, e: s.PerColour, scope: Scope) -> m.Expr:
+        inner = scope.child()
+        bind(self.context, inner, e.variable, COLOUR)
+        body = self.expect(e.body, inner, INT)
+        warn_unused_locals(self.context, inner)
+        return m.PerColour(type=VECTOR, span=e.span, variable=e.variable.text, body=body)
+
+    def visit_OverPlayers(self, e: s.OverPlayers, scope: Scope) -> m.Expr:
+        return self.quantified_outside_call(e)
+
+    def visit_OverSet(self, e: s.OverSet, scope: Scope) -> m.Expr:
+        return self.quantified_outside_call(e)
+
+    def quantified_outside_call(self, e: s.OverPlayers | s.OverSet) -> m.Expr:
+        self.context.report(msgs.quantified_outside_call(e.span, e))
+        return m.Const(type=ERROR, span=e.span, value=False)
+
+    # ------------------------------------------------------------ calls
+
+    def visit_Call(self, e: s.Call, scope: Scope) -> m.Expr:
+        function = e.function.text
+        args = e.arguments
+        if function not in BUILTINS:
+            self.context.report(msgs.unknown(e.function.span, "function", function, BUILTINS))
+            return m.Call(type=ERROR, span=e.span, function=function, arguments=())
+        several = function in ("min", "max")
+        if (several and len(args) < 2) or (not several and len(args) != 1):
+            self.context.report(msgs.arity(e.span, function, len(args), several))
+            return m.Call(type=ERROR, span=e.span, function=function, arguments=())
+        return self._CALLS[function](self, e, scope)
+
+    def call_any_all(self, e: s.Call, scope: Scope) -> m.Expr:
+        """any/all: over the players, or over the elements of a set."""
+        function, arg = e.function.text, e.arguments[0]
+        op: Any = function
+        if isinstance(arg, s.OverPlayers):
+            body = self.expect(arg.body, scope.child(player=True), BOOL)
+            return m.Quantifier(
+                type=BOOL, span=e.span, op=op, variable=None, source=None, body=body
+            )
+        if isinstance(arg, s.OverSet):
+            source = self.check(arg.source, scope)
+            element = self.element_of(source, arg.source.span)
+            inner = scope.child()
+            bind(self.context, inner, arg.variable, element)
+            body = self.expect(arg.body, inner, BOOL)
+            warn_unused_locals(self.context, inner)
+            return m.Quantifier(
+                type=BOOL, span=e.span, op=op, variable=arg.variable.text, source=source, body=body
+            )
+        self.context.report(msgs.quantifier_argument(arg.span, function))
+        return m.Const(type=ERROR, span=e.span, value=False)
+
+    def call_holds_did(self, e: s.Call, scope: Scope) -> m.Expr:
+        """holds(majority) and did(action): the name of a declaration, read
+        for the player in context."""
+        context = self.context
+        function, arg = e.function.text, e.arguments[0]
+        wanted = "majority" if function == "holds" else "action"
+        known = sorted(context.majority_names if function == "holds" else context.action_names)
+        if not scope.player:
+            context.report(msgs.no_player(e.span, function))
+        if not isinstance(arg, s.NameRef):
+            context.report(msgs.needs_name_of(arg.span, function, wanted))
+            return m.Call(type=ERROR, span=e.span, function=function, arguments=())
+        name = context.renames.apply(arg.name)
+        if name not in known:
+            kind = context.kind_of(name)
+            context.report(
+                msgs.wrong_named_argument(arg.span, function, wanted, name, arg.name, kind, known)
+            )
+            return m.Call(type=ERROR, span=e.span, function=function, arguments=())
+        context.used_globals.add(name)
+        ref = m.Ref(type=ERROR, span=arg.span, kind=wanted, name=name)  # type: ignore[arg-type]
+        return m.Call(type=BOOL, span=e.span, function=function, arguments=(ref,))
+
+    def call_supply_tokens(self, e: s.Call, scope: Scope) -> m.Expr:
+        """supply(token) and tokens(token), the latter the player's own."""
+        function, written = e.function.text, e.arguments[0]
+        if function == "tokens" and not scope.player:
+            self.context.report(msgs.no_player(e.span, "tokens"))
+        arg = self.check(written, scope)
+        if not fits(arg.type, TOKEN):
+            self.context.report(msgs.needs_token_kind(written.span, function, arg.type))
+        return m.Call(type=INT, span=e.span, function=function, arguments=(arg,))
+
+    def call_count(self, e: s.Call, scope: Scope) -> m.Expr:
+        written = e.arguments[0]
+        arg = self.check(written, scope)
+        self.element_of(arg, written.span)
+        return m.Call(type=INT, span=e.span, function="count", arguments=(arg,))
+
+    def call_sum(self, e: s.Call, scope: Scope) -> m.Expr:
+        written = e.arguments[0]
+        arg = self.check(written, scope)
+        if not fits(arg.type, m.list_of(INT)) and not fits(arg.type, m.set_of(INT)):
+            self.context.report(msgs.sum_needs_numbers(written.span, arg.type))
+        return m.Call(type=INT, span=e.span, function="sum", arguments=(arg,))
+
+    def call_min_max(self, e: s.Call, scope: Scope) -> m.Expr:
+        """min and max of two or more numbers."""
+        checked = tuple(self.expect(a, scope, INT) for a in e.arguments)
+        return m.Call(type=INT, span=e.span, function=e.function.text, arguments=checked)
+
+    _CALLS: ClassVar[dict[str, Callable[[ExpressionChecker, s.Call, Scope], m.Expr]]] = {
+        "any": call_any_all,
+        "all": call_any_all,
+        "holds": call_holds_did,
+        "did": call_holds_did,
+        "supply": call_supply_tokens,
+        "tokens": call_supply_tokens,
+        "count": call_count,
+        "sum": call_sum,
+        "min": call_min_max,
+        "max": call_min_max,
+    }

@@ -1,0 +1,71 @@
+"""The rule ids of a resolved edition: well formed, stated once, and (when
+the edition names a reference rulebook) covering it exactly.
+
+The checks themselves are in rule_ids.py; this module gathers the ids of
+every declaration and says where to report a rule that an edition dropped
+from its parent's.
+"""
+
+from __future__ import annotations
+
+from splendor_rules.compiler.frontend import messages as msgs
+from splendor_rules.compiler.frontend.checks.context import Context
+from splendor_rules.compiler.frontend.editions import declared_name
+from splendor_rules.compiler.frontend.rule_ids import (
+    check_coverage,
+    check_rule_ids,
+    ids_in_reference,
+    meant_ids,
+    rule_ids_in,
+)
+from splendor_rules.dsl import syntax as s
+
+
+def check_ids(context: Context) -> dict[str, s.Span]:
+    """Every rule id stated, with its place."""
+    ids = [rule_id for entry in context.entries for rule_id in rule_ids_in(entry.decl)]
+    stated, diagnostics = check_rule_ids(ids)
+    context.diagnostics.extend(diagnostics)
+    reference = context.of(s.Reference)
+    if reference:
+        decl = reference[0].decl
+        assert isinstance(decl, s.Reference)
+        path = context.folder(reference[0]) / decl.path.value
+        try:
+            known = ids_in_reference(path)
+        except (OSError, ValueError):  # ValueError: not UTF-8, or a NUL in the path
+            context.report(msgs.unreadable_reference(decl.path.span, decl.path.value))
+        else:
+            context.diagnostics.extend(
+                check_coverage(
+                    stated,
+                    known,
+                    decl.prefixes,
+                    decl.span,
+                    lambda rule_id: where_dropped(context, rule_id, decl),
+                    meant_ids(ids),
+                )
+            )
+    return stated
+
+
+def where_dropped(
+    context: Context, rule_id: str, reference: s.Reference
+) -> tuple[s.Span, str | None]:
+    """Where to report a rule id of the reference that no declaration
+    states: at the remove or override of this edition that dropped it, else
+    at this edition's name when the reference is inherited."""
+    edition = context.edition
+    for change in edition.changes:
+        if rule_id in change.old_ids and rule_id not in change.new_ids:
+            parent = edition.parent.name if edition.parent else msgs.PARENT
+            if change.kind == "remove":
+                return change.span, msgs.dropped_by_remove(change.key, parent)
+            entry = next((e for e in context.entries if e.key == change.key), None)
+            name = declared_name(entry.decl) if entry is not None else None
+            return (name.span if name is not None else change.span), (
+                msgs.dropped_by_override(change.key, parent, rule_id)
+            )
+    if reference.span.file != edition.file:
+        return edition.span, msgs.reference_declared_at(reference.span)
+    return reference.span, None

@@ -1,0 +1,122 @@
+"""Setup declarations: the market, the tiles revealed at the start, and the
+engine's policies (turn order, randomness, hidden information, decisions).
+"""
+
+from __future__ import annotations
+
+from splendor_rules.compiler.frontend import messages as msgs
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.checks.context import Context
+from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
+from splendor_rules.compiler.frontend.checks.scopes import Scope
+from splendor_rules.compiler.frontend.checks.unused import warn_unrevealed_tiles
+from splendor_rules.compiler.frontend.model import INT
+from splendor_rules.dsl import syntax as s
+
+DECISIONS = ("pay", "return", "claim")
+
+
+def check_market(context: Context) -> m.Market | None:
+    entry = context.one(s.Market)
+    if entry is None:
+        return None
+    context.enter(entry)
+    decl = entry.decl
+    assert isinstance(decl, s.Market)
+    sizes = dict(decl.deck_sizes.entries)
+    group = decl.group_by.text
+    if decl.face_up < 1:
+        context.report(msgs.market_face_up(decl.span))
+    if context.cards is not None:
+        _check_decks(context, decl, context.cards, sizes)
+    refill = context.of(s.Refill)
+    return m.Market(
+        rule_ids=context.current_ids,
+        span=decl.span,
+        group_by=group,
+        deck_sizes=sizes,
+        face_up=decl.face_up,
+        refill=bool(refill),
+        refill_ids=tuple(t.text for t in refill[0].decl.tags) if refill else (),
+    )
+
+
+def _check_decks(context: Context, decl: s.Market, cards: m.Table, sizes: dict[int, int]) -> None:
+    """The cards make decks by a whole-number column, of the sizes given."""
+    group = decl.group_by.text
+    column = next((c for c in cards.columns if c.name == group), None)
+    if column is None or column.type != "int":
+        names = [c.name for c in cards.columns]
+        context.report(msgs.no_deck_column(decl.group_by.span, group, names))
+        return
+    counts: dict[int, int] = {}
+    for row in cards.rows:
+        value = row[group]
+        assert isinstance(value, int)
+        counts[value] = counts.get(value, 0) + 1
+    if counts != sizes:
+        context.report(msgs.deck_sizes(decl.deck_sizes.span, group, counts))
+
+
+def check_reveals(context: Context, expressions: ExpressionChecker) -> tuple[m.Reveal, ...]:
+    reveals = []
+    revealed: set[str] = set()
+    for entry in context.of(s.Reveal):
+        context.enter(entry)
+        decl = entry.decl
+        assert isinstance(decl, s.Reveal)
+        name = context.global_name(decl.tiles)
+        count = expressions.expect(decl.count, Scope(), INT)
+        if name not in context.tile_sets:
+            if context.kind_of(name) != "tiles":
+                known = context.names_of("tiles")
+                context.report(msgs.unknown(decl.tiles.span, "tile set", name, known))
+            continue
+        revealed.add(name)
+        sided = context.tile_sets[name].sides_by is not None
+        if sided and not decl.random_face:
+            context.report(msgs.face_not_said(decl.span, name))
+        if decl.random_face and not sided:
+            context.report(msgs.one_face(decl.span, name))
+        reveals.append(
+            m.Reveal(
+                rule_ids=context.current_ids,
+                span=decl.span,
+                tiles=name,
+                count=count,
+                random_face=decl.random_face,
+            )
+        )
+    warn_unrevealed_tiles(context, revealed)
+    return tuple(reveals)
+
+
+def check_policies(context: Context) -> tuple[m.Policy, ...]:
+    policies = []
+    for entry in context.entries:
+        decl = entry.decl
+        context.enter(entry)
+        ids = context.current_ids
+        if isinstance(decl, s.TurnOrder):
+            policies.append(m.Policy(rule_ids=ids, span=decl.span, name="turn order"))
+        elif isinstance(decl, s.Randomness):
+            policies.append(m.Policy(rule_ids=ids, span=decl.span, name="randomness"))
+        elif isinstance(decl, s.Hidden):
+            values = tuple(
+                p.kind if p.zone is None else f"{p.kind}:{context.global_name(p.zone)}"
+                for p in decl.parts
+            )
+            policies.append(m.Policy(rule_ids=ids, span=decl.span, name="hidden", values=values))
+        elif isinstance(decl, s.Decisions):
+            for name in decl.names:
+                if name.text not in DECISIONS:
+                    context.report(msgs.unknown_decision(name.span, name.text, DECISIONS))
+            policies.append(
+                m.Policy(
+                    rule_ids=ids,
+                    span=decl.span,
+                    name="decisions",
+                    values=tuple(n.text for n in decl.names),
+                )
+            )
+    return tuple(policies)

@@ -1,0 +1,120 @@
+"""The structure of a turn beyond its action: triggers that follow a card
+into a zone, majority tiles contested after a card enters one, and the
+end-of-turn steps (a token limit, a tile claim, the end-of-game check).
+"""
+
+from __future__ import annotations
+
+from splendor_rules.compiler.frontend import messages as msgs
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.checks.context import Context
+from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
+from splendor_rules.compiler.frontend.checks.scopes import Scope, bind
+from splendor_rules.compiler.frontend.checks.statements import StatementChecker
+from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
+from splendor_rules.compiler.frontend.model import BOOL, CARD, INT
+from splendor_rules.dsl import syntax as s
+
+
+def check_triggers(context: Context, statements: StatementChecker) -> tuple[m.Trigger, ...]:
+    triggers = []
+    for entry in context.of(s.Trigger):
+        context.enter(entry)
+        decl = entry.decl
+        assert isinstance(decl, s.Trigger)
+        zone = context.use_zone(decl.zone, "cards")
+        scope = Scope(player=True)
+        bind(context, scope, decl.card, CARD)
+        body = statements.block(decl.body, scope, allow_choices=False)
+        warn_unused_locals(context, scope)
+        triggers.append(
+            m.Trigger(
+                rule_ids=context.current_ids,
+                span=decl.span,
+                name=context.global_name(decl.name),
+                card=decl.card.text,
+                zone=zone,
+                body=body,
+            )
+        )
+    return tuple(triggers)
+
+
+def check_majorities(context: Context, expressions: ExpressionChecker) -> tuple[m.Majority, ...]:
+    majorities = []
+    for entry in context.of(s.Majority):
+        context.enter(entry)
+        decl = entry.decl
+        assert isinstance(decl, s.Majority)
+        name = context.global_name(decl.name)
+        missing = [line for line in msgs.MAJORITY_LINES if getattr(decl, line) is None]
+        if missing:
+            line = msgs.MAJORITY_LINES[missing[0]]
+            context.report(msgs.majority_needs(decl.name.span, name, line))
+            continue
+        assert decl.measure and decl.event_zone and decl.zone
+        assert decl.points is not None and decl.threshold is not None
+        measure = expressions.expect(decl.measure, Scope(player=True), INT)
+        event_zone = context.use_zone(decl.event_zone, "cards")
+        zone = context.use_zone(decl.zone, "tiles")
+        majorities.append(
+            m.Majority(
+                rule_ids=context.current_ids,
+                span=decl.span,
+                name=name,
+                title=context.title(name, decl.title),
+                points=decl.points,
+                measure=measure,
+                threshold=decl.threshold,
+                event_zone=event_zone,
+                ties_keep_holder=decl.ties_keep_holder,
+                zone=zone,
+            )
+        )
+    return tuple(majorities)
+
+
+def check_steps(context: Context, expressions: ExpressionChecker) -> tuple[m.Step, ...]:
+    steps: list[m.Step] = []
+    for entry in context.of(s.Step):
+        context.enter(entry)
+        decl = entry.decl
+        assert isinstance(decl, s.Step)
+        name = context.global_name(decl.name)
+        body = decl.body
+        ids = context.current_ids
+        if name in context.action_names:
+            # A decision is a move named after its step.
+            context.report(msgs.step_named_like_action(decl.name.span, name))
+        if isinstance(body, s.StepLimit):
+            if body.limit < 1:
+                context.report(msgs.token_limit_below_one(body.span))
+            steps.append(m.TokenLimit(rule_ids=ids, span=decl.span, name=name, limit=body.limit))
+        elif isinstance(body, s.StepClaim):
+            steps.append(_claim(context, expressions, decl, body))
+        else:
+            steps.append(m.EndCheck(rule_ids=ids, span=decl.span, name=name))
+    return tuple(steps)
+
+
+def _claim(
+    context: Context, expressions: ExpressionChecker, decl: s.Step, body: s.StepClaim
+) -> m.Claim:
+    """`claim one TILES t into ZONE where condition`, at the end of a turn."""
+    tiles = context.global_name(body.tiles)
+    if context.kind_of(tiles) != "tiles":
+        known = context.names_of("tiles")
+        context.report(msgs.unknown(body.tiles.span, "tile set", tiles, known))
+    zone = context.use_zone(body.zone, "tiles")
+    scope = Scope(player=True)
+    bind(context, scope, body.variable, m.tile(tiles))
+    condition = expressions.expect(body.condition, scope, BOOL)
+    return m.Claim(
+        rule_ids=context.current_ids,
+        span=decl.span,
+        name=context.global_name(decl.name),
+        tiles=tiles,
+        variable=body.variable.text,
+        zone=zone,
+        condition=condition,
+    )

@@ -1,0 +1,674 @@
+"""Every diagnostic of the front end, worded in one place.
+
+The checks, the edition resolver (editions.py), the data reader (data.py)
+and the rule-id checks (rule_ids.py) decide what is wrong and where; the
+functions here say it, each returning the Diagnostic to report, as mypy's
+messages.py does for mypy. With the wording in one module it can be read and
+kept consistent as a whole (the golden files in tests/broken hold it word for
+word), and no check builds a sentence of its own. The parser's syntax
+messages are in dsl/messages.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Diagnostic, did_you_mean
+from splendor_rules.dsl.syntax import Span
+
+Key = tuple[str, str | None]
+
+
+def _error(message: str, span: Span, hint: str | None = None) -> Diagnostic:
+    return Diagnostic("error", message, span, hint)
+
+
+def _warning(message: str, span: Span, hint: str | None = None) -> Diagnostic:
+    return Diagnostic("warning", message, span, hint)
+
+
+def _plural(count: int, word: str) -> str:
+    return word + ("s" if count != 1 else "")
+
+
+def describe_key(key: Key) -> str:
+    """A declaration by its key, as messages name it: `zone 'bought'`, `market`."""
+    kind, name = key
+    return f"{kind} '{name}'" if name is not None else kind
+
+
+# ----------------------------------------------------------- rule files
+
+
+def not_utf8(span: Span, reason: str) -> Diagnostic:
+    return _error(f"the file is not UTF-8 text ({reason})", span)
+
+
+def unknown_edition(span: Span, name: str, known: Iterable[str]) -> Diagnostic:
+    hint = did_you_mean(name, known) or f"no {name}.rules beside this file or in the editions"
+    return _error(f"unknown edition '{name}'", span, hint)
+
+
+def extends_itself(span: Span, edition: str, parent: str) -> Diagnostic:
+    return _error(f"edition '{edition}' extends itself through '{parent}'", span)
+
+
+# --------------------------------------------------------- inheritance
+
+
+def needs_parent(span: Span, item: str) -> Diagnostic:
+    """An override, remove or rename in an edition that extends none."""
+    return _error(
+        f"'{item}' needs an edition to inherit from",
+        span,
+        "add 'extends <edition>' to the edition line",
+    )
+
+
+def declared_twice(span: Span, key: Key, first: Span) -> Diagnostic:
+    return _error(
+        f"{describe_key(key)} is declared twice", span, f"the first is at line {first.line}"
+    )
+
+
+def declared_by_parent(span: Span, key: Key, parent: str) -> Diagnostic:
+    return _error(
+        f"{describe_key(key)} is already declared by edition '{parent}'",
+        span,
+        "write 'override' to replace it",
+    )
+
+
+def nothing_to_rename(
+    span: Span, parent: str, kind: str, old: str, known: Iterable[str]
+) -> Diagnostic:
+    return _error(
+        f"edition '{parent}' has no {kind} '{old}' to rename", span, did_you_mean(old, known)
+    )
+
+
+def renamed_twice(span: Span, kind: str, old: str) -> Diagnostic:
+    return _error(f"{kind} '{old}' is renamed twice", span)
+
+
+def rename_to_taken_name(span: Span, kind: str, old: str, new: str) -> Diagnostic:
+    return _error(f"cannot rename {kind} '{old}' to '{new}': that name is taken", span)
+
+
+def nothing_to_change(
+    span: Span, parent: str, key: Key, change: str, candidates: Iterable[str]
+) -> Diagnostic:
+    """A remove or override of a declaration the parent does not have."""
+    hint = did_you_mean(key[1], candidates) if key[1] else None
+    return _error(f"edition '{parent}' declares no {describe_key(key)} to {change}", span, hint)
+
+
+def already_removed(span: Span, key: Key) -> Diagnostic:
+    return _error(f"{describe_key(key)} is already removed", span)
+
+
+def override_of_removed(span: Span, key: Key) -> Diagnostic:
+    return _error(
+        f"{describe_key(key)} is removed, so it cannot be overridden",
+        span,
+        "drop the 'remove' or the 'override'",
+    )
+
+
+# ------------------------------------------------------------ data files
+
+
+def unreadable_data_file(span: Span, path: str, reason: str) -> Diagnostic:
+    return _error(f"cannot read data file '{path}': {reason}", span)
+
+
+# Why a data file could not be read, when the system gives no reason.
+CANNOT_OPEN = "cannot open it"
+NOT_UTF8 = "not UTF-8 text"
+NOT_A_PATH = "not a valid path"
+
+
+def empty_data_file(span: Span, path: str) -> Diagnostic:
+    return _error(f"data file '{path}' is empty", span)
+
+
+def undeclared_data_column(span: Span, heading: str, file: str) -> Diagnostic:
+    return _warning(f"column '{heading}' of {file} is not declared", span)
+
+
+def row_length(span: Span, cells: int, header: int) -> Diagnostic:
+    return _error(f"row has {cells} cells; the header has {header}", span)
+
+
+def row_count(span: Span, file: str, found: int, declared: int) -> Diagnostic:
+    return _error(f"{file} has {found} rows; the rule file says {declared}", span)
+
+
+def missing_data_column(
+    span: Span, path: str, source: str, header: Sequence[str], per_colour_unmapped: bool
+) -> Diagnostic:
+    hint = did_you_mean(source, header)
+    if hint is None and per_colour_unmapped:
+        hint = (
+            "a 'per colour' column reads one data column named after each "
+            'colour, unless mapped: {colour: "column", ...}'
+        )
+    return _error(f"data file '{path}' has no column '{source}'", span, hint)
+
+
+def empty_range(span: Span, low: int, high: int) -> Diagnostic:
+    return _error(f"empty range {low}..{high}", span)
+
+
+def unmapped_colours(span: Span, column: str, missing: Sequence[str]) -> Diagnostic:
+    return _error(
+        f"column '{column}' maps no data column to {_plural(len(missing), 'colour')} "
+        f"{', '.join(repr(c) for c in missing)}",
+        span,
+        "a mapping names a data column for every colour",
+    )
+
+
+def not_a_whole_number(span: Span, cell: str, column: str) -> Diagnostic:
+    return _error(f"'{cell}' is not a whole number (column '{column}')", span)
+
+
+def out_of_range(
+    span: Span, value: int, low: int | None, high: int | None, column: str
+) -> Diagnostic:
+    return _error(f"{value} is outside {low}..{high} (column '{column}')", span)
+
+
+def not_a_flag(span: Span, cell: str, column: str) -> Diagnostic:
+    return _error(f"'{cell}' is not 0 or 1 (column '{column}')", span)
+
+
+def unknown_colour_cell(span: Span, cell: str, column: str, known: Iterable[str]) -> Diagnostic:
+    return _error(f"unknown colour '{cell}' (column '{column}')", span, did_you_mean(cell, known))
+
+
+def repeated_name(span: Span, column: str, value: object, first_line: int) -> Diagnostic:
+    return _error(
+        f"two rows have the {column} '{value}' (column '{column}')",
+        span,
+        f"line {first_line} has it first",
+    )
+
+
+def no_sides_column(span: Span, sides: str) -> Diagnostic:
+    return _error(f"double-sided by '{sides}', but no column '{sides}' is declared", span)
+
+
+def tile_faces(span: Span, tile: object, lines: Sequence[int], sides: str) -> Diagnostic:
+    count = f"{len(lines)} {_plural(len(lines), 'face')}"
+    return _error(
+        f"tile {tile} has {count}; a double-sided tile has 2 (column '{sides}')",
+        span,
+        f"its faces are on lines {', '.join(map(str, lines))}" if len(lines) > 1 else None,
+    )
+
+
+def with_repeats(diagnostic: Diagnostic, lines: Sequence[int]) -> Diagnostic:
+    """A cell error, telling the other rows that repeat it word for word."""
+    plural = "s" if len(lines) != 1 else ""
+    shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
+    also = f"lso in {len(lines)} more row{plural}, line{plural} {shown}"
+    hint = diagnostic.hint
+    if hint is None:
+        hint = "a" + also
+    else:
+        hint += f" A{also}" if hint.endswith("?") else f"; a{also}"
+    return Diagnostic(diagnostic.severity, diagnostic.message, diagnostic.span, hint)
+
+
+# --------------------------------------------------------------- rule ids
+
+
+def malformed_rule_id(span: Span, text: str, meant: str | None) -> Diagnostic:
+    return _error(
+        f"malformed rule id '{text}'",
+        span,
+        f"did you mean '{meant}'?"
+        if meant
+        else "a rule id is a capital letter, a dash and numbers, like S-3.1 or M-4.1a",
+    )
+
+
+def rule_id_twice(span: Span, rule_id: str, first: Span) -> Diagnostic:
+    return _error(f"rule id {rule_id} is stated twice", span, f"it is already stated at {first}")
+
+
+def rule_stated_nowhere(span: Span, rule_id: str, hint: str | None) -> Diagnostic:
+    return _error(f"rule {rule_id} of the reference is stated nowhere in this edition", span, hint)
+
+
+def rule_id_not_in_reference(span: Span, rule_id: str, wanted: Iterable[str]) -> Diagnostic:
+    return _error(
+        f"rule id {rule_id} is not in the reference for this edition",
+        span,
+        did_you_mean(rule_id, wanted),
+    )
+
+
+def unreadable_reference(span: Span, path: str) -> Diagnostic:
+    return _error(f"cannot read the reference '{path}'", span)
+
+
+def dropped_by_remove(what: Key, parent: str) -> str:
+    """Hints: where a rule id of the reference went."""
+    return f"it was stated by the {describe_key(what)} of edition '{parent}'"
+
+
+def dropped_by_override(what: Key, parent: str, rule_id: str) -> str:
+    return f"the {describe_key(what)} of edition '{parent}' stated it; tag this one [{rule_id}]"
+
+
+def reference_declared_at(span: Span) -> str:
+    return f"the reference is declared at {span}"
+
+
+PARENT = "the parent"  # an edition's parent, when it has none to name
+
+
+# ------------------------------------------------------------ components
+
+# What each declaration an edition must have looks like, for the message
+# saying it is missing.
+_REQUIRED = {
+    s.Players: "player counts ('players 2..4')",
+    s.Colours: "payable colours ('colours a, b, c')",
+    s.Supply: "supply",
+    s.Cards: "cards ('cards from \"file.csv\" { ... }')",
+    s.Market: "market ('market by tier {1: 40, ...}, 4 face up each')",
+    s.Score: "score ('score = ...')",
+    s.Winners: "winners ('winners: highest score, ties share')",
+}
+
+
+def missing_declaration(span: Span, edition: str, kind: type) -> Diagnostic:
+    return _error(f"edition '{edition}' declares no {_REQUIRED[kind]}", span)
+
+
+def no_action(span: Span, edition: str) -> Diagnostic:
+    return _error(f"edition '{edition}' declares no action", span)
+
+
+def no_ending(span: Span, edition: str) -> Diagnostic:
+    return _error(
+        f"edition '{edition}' declares no way for the game to end",
+        span,
+        "add 'end NAME: after the round once ...'",
+    )
+
+
+def empty_player_counts(span: Span, low: int, high: int) -> Diagnostic:
+    return _error(f"player counts {low}..{high} are empty or below 1", span)
+
+
+def too_many_players(span: Span, low: int, high: int, limit: int) -> Diagnostic:
+    return _error(f"player counts {low}..{high} go above {limit}", span)
+
+
+def colour_twice(span: Span, colour: str) -> Diagnostic:
+    return _error(f"colour '{colour}' is listed twice", span)
+
+
+def builtin_declared(span: Span, name: str) -> Diagnostic:
+    return _error(f"'{name}' is a built-in name and cannot be declared", span)
+
+
+def name_twice(span: Span, name: str) -> Diagnostic:
+    return _error(f"the name '{name}' is declared twice", span)
+
+
+def token_role(span: Span, token: str) -> Diagnostic:
+    return _error(f"token '{token}' must be exactly one of 'wild' or 'special'", span)
+
+
+def limit_below_one(span: Span) -> Diagnostic:
+    return _error("a limit per player must be at least 1", span)
+
+
+def no_supply_for_token(span: Span, token: str) -> Diagnostic:
+    return _error(f"the supply has no line for token '{token}'", span)
+
+
+def no_supply_for_colour(span: Span, colour: str) -> Diagnostic:
+    return _error(f"the supply has no line for colour '{colour}'", span)
+
+
+def supply_twice(span: Span, target: str) -> Diagnostic:
+    return _error(f"the supply of '{target}' is given twice", span)
+
+
+def two_wild_tokens(span: Span) -> Diagnostic:
+    return _error("an edition has at most one wild token kind", span)
+
+
+def no_amount_for(span: Span, count: int, counts: range) -> Diagnostic:
+    return _error(
+        f"no amount for {count} players",
+        span,
+        f"the game is for {counts.start}..{counts.stop - 1} players",
+    )
+
+
+def amount_outside_counts(span: Span, count: int, counts: range) -> Diagnostic:
+    return _error(
+        f"an amount for {count} players, outside the player counts "
+        f"{counts.start}..{counts.stop - 1}",
+        span,
+    )
+
+
+def column_twice(span: Span, column: str) -> Diagnostic:
+    return _error(f"column '{column}' is declared twice", span)
+
+
+def unknown(span: Span, what: str, name: str, known: Iterable[str]) -> Diagnostic:
+    """A name that names no declaration of the kind wanted: `what` is 'zone',
+    'token', 'tile set', 'colour', 'name', 'function', 'decision'..."""
+    return _error(f"unknown {what} '{name}'", span, did_you_mean(name, known))
+
+
+def zone_content(span: Span, zone: str, holds: str, wanted: str) -> Diagnostic:
+    return _error(f"zone '{zone}' holds {holds}, not {wanted}", span)
+
+
+# ----------------------------------------------------------------- setup
+
+
+def market_face_up(span: Span) -> Diagnostic:
+    return _error("the market shows at least 1 card per deck", span)
+
+
+def no_deck_column(span: Span, group: str, columns: Iterable[str]) -> Diagnostic:
+    return _error(
+        f"the cards have no whole-number column '{group}' to make decks by",
+        span,
+        did_you_mean(group, columns),
+    )
+
+
+def deck_sizes(span: Span, group: str, counts: dict[int, int]) -> Diagnostic:
+    found = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
+    return _error(f"the decks by {group} hold {{{found}}}, not the sizes given", span)
+
+
+def face_not_said(span: Span, tiles: str) -> Diagnostic:
+    return _error(
+        f"tiles '{tiles}' are double-sided: say which face shows",
+        span,
+        "add ', one random face each'",
+    )
+
+
+def one_face(span: Span, tiles: str) -> Diagnostic:
+    return _error(f"tiles '{tiles}' have one face", span)
+
+
+def unknown_decision(span: Span, name: str, decisions: Sequence[str]) -> Diagnostic:
+    return _error(
+        f"unknown decision '{name}'",
+        span,
+        did_you_mean(name, decisions) or f"the decisions are {', '.join(decisions)}",
+    )
+
+
+# --------------------------------------------------------------- actions
+
+
+def second_fallback(span: Span) -> Diagnostic:
+    return _error("only one action can be legal only when no other is", span)
+
+
+def choice_after_effect(span: Span, effect: Span) -> Diagnostic:
+    return _error(
+        "choices and requirements come before the effects",
+        span,
+        f"move it above line {effect.line}",
+    )
+
+
+def second_payment(span: Span) -> Diagnostic:
+    return _error("an action pays at most once", span)
+
+
+def payment_after_effect(span: Span, effect: Span) -> Diagnostic:
+    return _error(
+        "the payment comes before the other effects", span, f"move it above line {effect.line}"
+    )
+
+
+def choice_out_of_place(span: Span) -> Diagnostic:
+    return _error(
+        "a choice cannot be made here",
+        span,
+        "choices belong at the top level of an action, not in a trigger or 'if'",
+    )
+
+
+def top_level_only(span: Span, statement: s.Require | s.Pay) -> Diagnostic:
+    """A requirement or payment inside a trigger or an 'if'."""
+    what = "a requirement" if isinstance(statement, s.Require) else "a payment"
+    return _error(
+        f"{what} cannot be made here",
+        span,
+        f"{what} belongs at the top level of an action, not in a trigger or 'if'",
+    )
+
+
+def not_a_token_kind(span: Span, name: str, actual: m.Type) -> Diagnostic:
+    return _error(f"'{name}' is a {actual}, not a token kind", span)
+
+
+def gain_each_needs_tokens(span: Span, actual: m.Type) -> Diagnostic:
+    return _error(f"gain each needs a set of token kinds, not a {actual}", span)
+
+
+def not_a_card(span: Span, name: str, actual: m.Type) -> Diagnostic:
+    return _error(f"'{name}' is a {actual}, not a card", span)
+
+
+def mixed_choice(span: Span, first: m.Type, other: m.Type) -> Diagnostic:
+    return _error(f"cannot choose among both {first} and {other}", span)
+
+
+def placeholder(part: s.BrokenPlaceholder) -> Diagnostic:
+    """A `{...}` part of a message that the parser could not read."""
+    return _error(part.problem, part.span, part.hint)
+
+
+# ---------------------------------------------------------------- scopes
+
+
+def bound_twice(span: Span, name: str, first: Span) -> Diagnostic:
+    return _error(
+        f"'{name}' is already bound here",
+        span,
+        f"it is bound at line {first.line}, column {first.column}; choose another name",
+    )
+
+
+def builtin_bound(span: Span, name: str) -> Diagnostic:
+    return _error(f"'{name}' is a built-in name", span)
+
+
+def reserved_local(span: Span, name: str) -> Diagnostic:
+    # The JSON form of a move names its choices beside these keys.
+    return _error(f"'{name}' is reserved in the JSON form of moves", span, "choose another name")
+
+
+# ------------------------------------------------ turns and the game's end
+
+
+def majority_needs(span: Span, majority: str, line: str) -> Diagnostic:
+    return _error(f"majority tile '{majority}' needs '{line}'", span)
+
+
+# The lines of a majority declaration, as the message naming a missing one says them.
+MAJORITY_LINES = {
+    "points": "points",
+    "measure": "measure",
+    "threshold": "threshold",
+    "event_zone": "contested after a card enters",
+    "zone": "kept in",
+}
+
+
+def step_named_like_action(span: Span, step: str) -> Diagnostic:
+    return _error(
+        f"step '{step}' has the name of an action",
+        span,
+        "a step's decision is a move named after the step",
+    )
+
+
+def token_limit_below_one(span: Span) -> Diagnostic:
+    return _error("a token limit must be at least 1", span)
+
+
+def definition_cycle(span: Span, name: str, cycle: Sequence[str]) -> Diagnostic:
+    return _error(f"definition '{name}' depends on itself ({' -> '.join(cycle)})", span)
+
+
+def rank_key_type(span: Span, actual: m.Type) -> Diagnostic:
+    return _error(f"players are ranked by numbers or conditions, not a {actual}", span)
+
+
+# --------------------------------------------------------- unused names
+
+
+def never_used(span: Span, name: str) -> Diagnostic:
+    """A local name: bound by let, choose, a filter, a quantifier..."""
+    return _warning(f"'{name}' is never used", span)
+
+
+def definition_never_used(span: Span, name: str) -> Diagnostic:
+    return _warning(f"definition '{name}' is never used", span)
+
+
+def zone_never_used(span: Span, name: str) -> Diagnostic:
+    return _warning(f"zone '{name}' is never used", span)
+
+
+def tiles_never_revealed(span: Span, tiles: str) -> Diagnostic:
+    return _warning(f"tiles '{tiles}' are never revealed", span)
+
+
+# ----------------------------------------------------------- expressions
+
+
+def expected_type(span: Span, expected: m.Type, actual: m.Type) -> Diagnostic:
+    return _error(f"expected a {expected}, found a {actual}", span)
+
+
+def expected_collection(span: Span, actual: m.Type, sets_only: bool) -> Diagnostic:
+    what = "a set" if sets_only else "a set or list"
+    return _error(f"expected {what}, found a {actual}", span)
+
+
+def not_a_value(span: Span, name: str, kind: str, function: str) -> Diagnostic:
+    """A majority or an action used as a value, not through holds() or did()."""
+    return _error(f"'{name}' is a {kind}, not a value", span, f"write {function}({name})")
+
+
+def no_player(span: Span, what: str) -> Diagnostic:
+    return _error(
+        f"'{what}' belongs to a player, and no player is meant here",
+        span,
+        "read it for each player with any(player: ...) or all(player: ...)",
+    )
+
+
+def no_attributes(span: Span, actual: m.Type) -> Diagnostic:
+    return _error(f"a {actual} has no attributes", span)
+
+
+def no_attribute(span: Span, item: m.Type, attribute: str, known: Iterable[str]) -> Diagnostic:
+    return _error(f"a {item} has no attribute '{attribute}'", span, did_you_mean(attribute, known))
+
+
+def not_comparable(span: Span, actual: m.Type, op: str) -> Diagnostic:
+    return _error(f"a {actual} cannot be compared with '{op}'", span)
+
+
+def cannot_compare(span: Span, left: m.Type, right: m.Type) -> Diagnostic:
+    return _error(f"cannot compare a {left} with a {right}", span)
+
+
+def branch_types(span: Span, then: m.Type, otherwise: m.Type) -> Diagnostic:
+    return _error(f"both branches must have one type: {then} and {otherwise}", span)
+
+
+def quantified_outside_call(span: Span, written: s.OverPlayers | s.OverSet) -> Diagnostic:
+    what = "'player: ...'" if isinstance(written, s.OverPlayers) else "'x in ...: ...'"
+    return _error(f"{what} can only be an argument of any or all", span)
+
+
+def arity(span: Span, function: str, given: int, at_least_two: bool) -> Diagnostic:
+    wanted = "2 or more arguments" if at_least_two else "1 argument"
+    return _error(f"{function} takes {wanted}; {given} given", span)
+
+
+def needs_token_kind(span: Span, function: str, actual: m.Type) -> Diagnostic:
+    return _error(f"{function} needs a token kind, not a {actual}", span)
+
+
+def sum_needs_numbers(span: Span, actual: m.Type) -> Diagnostic:
+    return _error(
+        f"sum needs numbers, not a {actual}",
+        span,
+        "sum the values of an attribute, like sum(bought.points)",
+    )
+
+
+def quantifier_argument(span: Span, function: str) -> Diagnostic:
+    return _error(f"{function} needs 'x in set: condition' or 'player: condition'", span)
+
+
+def needs_name_of(span: Span, function: str, wanted: str) -> Diagnostic:
+    return _error(f"{function} needs the name of a {wanted}", span)
+
+
+# How the messages of holds() and did() name what a name names instead.
+_KIND_WORDS = {
+    "colour": "a colour",
+    "token": "a token",
+    "zone": "a zone",
+    "tiles": "a set of tiles",
+    "action": "an action",
+    "define": "a definition",
+    "majority": "a majority tile",
+    "colours": "the set of colours",
+    "players": "the number of players",
+    "market": "the market",
+    "score": "a player's score",
+}
+
+
+def wrong_named_argument(
+    span: Span,
+    function: str,
+    wanted: str,
+    name: str,
+    written: str,
+    kind: str,
+    known: Collection[str],
+) -> Diagnostic:
+    """holds() or did() given a name that is no majority tile or action:
+    `kind` is what it names instead ('' for nothing at all)."""
+    what = "majority tile" if wanted == "majority" else wanted
+    hint = did_you_mean(name, known) or (
+        f"the {what}s are: {', '.join(known)}" if known else f"this edition declares no {what}"
+    )
+    if kind:
+        return _error(
+            f"{function} needs the name of a {what}; '{name}' is "
+            f"{_KIND_WORDS.get(kind, 'a ' + kind)}",
+            span,
+            hint,
+        )
+    return _error(f"unknown {what} '{written}'", span, hint)
