@@ -32,8 +32,8 @@ from splendor_rules.compiler.tools.records.form import (
 from splendor_rules.compiler.tools.records.setup import by_seat, seat_index
 
 
-def _kind(value: Json, wanted: type | tuple[type, ...], noun: str, what: str) -> None:
-    if not isinstance(value, wanted) or (wanted is not bool and isinstance(value, bool)):
+def _kind(value: Json, wanted: type, noun: str, what: str) -> None:
+    if not isinstance(value, wanted):
         raise RecordError(f"{what} must be {noun}, not {brief(value)}")
 
 
