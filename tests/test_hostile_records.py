@@ -102,6 +102,26 @@ def test_a_bad_record_among_good_ones_is_named_and_the_others_replayed(tmp_path:
     assert "2 records: 1 ok, 0 failed, 1 bad" in result.stdout
 
 
+def test_a_file_that_is_no_record_is_refused_without_its_content(tmp_path: Path) -> None:
+    """Naming any file as a record shows where it fails, never what it holds."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password = hunter2\n", "utf-8")
+    result = run("replay", str(secret))
+    assert result.exit_code == 2
+    assert "not JSON: Expecting value at line 1, column 1" in result.stderr
+    assert "hunter2" not in result.output
+
+
+@pytest.mark.parametrize("command", ["bench", "play"])
+def test_an_edition_name_is_never_a_path(command: str) -> None:
+    """The interpreter reads editions/<name>.rules: a name with `..` must be
+    refused before it becomes a path outside the editions folder."""
+    args = ["-p", "2"] + (["-g", "1"] if command == "bench" else [])
+    result = run(command, "../../../tmp/evil", *args, "--engine", "interpreted")
+    assert result.exit_code == 2
+    assert "unknown edition '../../../tmp/evil'" in result.stderr
+
+
 # ------------------------------------------------------------ play --out
 
 
@@ -242,7 +262,7 @@ def test_a_closed_pipe_ends_the_run_quietly() -> None:
     reader, writer = os.pipe()
     os.close(reader)
     try:
-        result = _command("replay", str(ROOT / "tests" / "scenarios"), stdout=writer)
+        result = _command("check", stdout=writer)
     finally:
         os.close(writer)
     assert result.returncode == 2
