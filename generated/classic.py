@@ -1023,10 +1023,11 @@ def to_json(s: State) -> dict[str, Any]:
     }
 
 
-# The JSON form read back: every part is checked, and a state that breaks the
-# game's invariants (tokens or cards out of nowhere, a card or a tile in two
-# places, a seat, count or step out of range) is refused with a ValueError
-# that names what is wrong (docs/engine.md, "JSON form of a state").
+# The JSON form read back: every part is checked, and a form that breaks the
+# game's invariants (a card or a tile in two places, a count, seat, card,
+# tile or step out of range, an unknown key; with `complete`, cards or tokens
+# that are nowhere) is refused with a ValueError naming what is wrong
+# (docs/engine.md, "Refused states").
 _STATE_KEYS: Final = (
     "edition", "players", "first_player", "current_player", "turn", "over", "last_round",
     "pending", "supply", "decks", "market", "tiles", "hidden", "seats",
@@ -1100,7 +1101,9 @@ def _tokens_read(
     """The supply and the seats' tokens: no seat over a kind's cap; with
     `complete`, as many of each kind in all as the game has."""
     supply = _counts_read(data["supply"], "supply", True)
-    held = tuple(_counts_read(seat["tokens"], f"seat {p} tokens", False) for p, seat in enumerate(seats))
+    held = tuple(
+        _counts_read(seat["tokens"], f"seat {p} tokens", False) for p, seat in enumerate(seats)
+    )
     game = _SUPPLY[len(seats)]
     for kind, name in enumerate(TOKENS):
         for p, counts in enumerate(held):
@@ -1143,15 +1146,15 @@ def _tile_read(value: Any, where: str, places: dict[int, tuple[int, str]]) -> in
 
 
 def _table_read(
-    data: dict[str, Any], cards: dict[int, str], tiles: dict[int, tuple[int, Any]]
-) -> tuple[Any, Any, Any]:
+    data: dict[str, Any], cards: dict[int, str], tiles: dict[int, tuple[int, str]]
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """The decks, the market rows and the tiles in play."""
     decks = _object(data["decks"], _DECK_KEYS, "decks", "deck")
     market = _object(data["market"], _DECK_KEYS, "market", "deck")
-    deck_cards = tuple(
-        tuple(_card_read(k, f"deck tier {key}", cards, d) for k in _list(decks[key], f"deck tier {key}"))
-        for d, key in enumerate(_DECK_KEYS)
-    )
+    deck_cards = []
+    for d, key in enumerate(_DECK_KEYS):
+        where = f"deck tier {key}"
+        deck_cards.append(tuple(_card_read(k, where, cards, d) for k in _list(decks[key], where)))
     rows = []
     for d, key in enumerate(_DECK_KEYS):
         where = f"market tier {key}"
@@ -1168,11 +1171,11 @@ def _table_read(
             if not any(t in tile for tile in _TILE_SET_FACES[i]):
                 raise ValueError(f"{where}: tile {t} is not one of its tiles")
         sets.append(faces)
-    return deck_cards, tuple(rows), tuple(sets)
+    return tuple(deck_cards), tuple(rows), tuple(sets)
 
 
 def _zones_read(
-    seats: list[Any], cards: dict[int, str], tiles: dict[int, tuple[int, Any]]
+    seats: list[Any], cards: dict[int, str], tiles: dict[int, tuple[int, str]]
 ) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """Each seat's zones: cards in card zones, tiles in tile zones."""
     per_seat = []

@@ -549,7 +549,6 @@ def test_a_random_corruption_is_refused_by_both_or_accepted_by_both_alike(
     assert g_refusal == i_refusal
     event("refused by both" if g_refusal is not None else "accepted by both")
     if g_refusal is not None:
-        assert not g_refusal.startswith("not a "), "refused, but not by a check naming it"
         return
     _same_behaviour(edition, ga, ia)
     assert g.from_json(g.to_json(ga)) == ga and i.from_json(i.to_json(ia)) == ia
