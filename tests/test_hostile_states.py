@@ -328,6 +328,18 @@ def test_no_attribute_of_a_state_can_be_set(engine: Engine):
     assert (engine.to_json(state), engine.legal_actions(state), engine.scores(state)) == before
 
 
+def test_assigning_the_supply_or_the_memo_changes_no_later_answer(engine: Engine):
+    """The finding: `s.supply = ...` and `s.memo["legal"] = ...` used to change
+    what the engine answered for s. Both now raise, and the answers stand."""
+    state = _a_position(engine)
+    legal, data = engine.legal_actions(state), engine.to_json(state)
+    with pytest.raises(AttributeError):
+        state.supply = (0,) * len(engine.TOKENS)
+    with pytest.raises(AttributeError):
+        state.memo["legal"] = [("pass",)]
+    assert engine.legal_actions(state) == legal and engine.to_json(state) == data
+
+
 def test_nothing_mutable_is_reachable_from_a_state(engine: Engine):
     """Tuples, frozensets, numbers and names all the way down (and frozen
     attrs classes in the interpreter): no dict or list to change."""
