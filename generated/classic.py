@@ -131,12 +131,87 @@ class IllegalAction(ValueError):
 
 
 class State:
-    """A game state: a value. The engine never changes a state it returned."""
+    """A game state: a value. Its attributes cannot be set: the engine builds
+    each state it returns as a `_Draft`, which `_frozen` then makes a State."""
 
     __slots__ = (
-        "agg", "current", "decks", "did", "first", "held", "hidden", "last", "market",
-        "memo", "over", "pending", "players", "supply", "tiles", "turn", "zones",
+        "_memo", "agg", "current", "decks", "did", "first", "held", "hidden", "last", "market",
+        "over", "pending", "players", "supply", "tiles", "turn", "zones",
     )
+    players: int
+    first: int
+    current: int
+    turn: int
+    over: bool
+    last: bool
+    pending: int  # the index of the step awaiting a decision, or -1
+    supply: tuple[int, ...]
+    held: tuple[tuple[int, ...], ...]
+    zones: tuple[tuple[tuple[int, ...], ...], ...]
+    decks: tuple[tuple[int, ...], ...]
+    market: tuple[tuple[int, ...], ...]  # -1: an empty slot
+    tiles: tuple[tuple[int, ...], ...]
+    hidden: frozenset[int]
+    did: tuple[int, ...]
+    agg: tuple[tuple[Any, ...], ...]  # per player, the zone aggregates, kept up to date
+    _memo: dict[Any, Any]  # values derived from this state, never changed by a caller
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a {EDITION} state is immutable: {name} cannot be set")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a {EDITION} state is immutable: {name} cannot be deleted")
+
+    def _draft(self) -> State:
+        """A copy the engine may change (a `_Draft`), with nothing memoised."""
+        d = _new(_Draft)
+        d.players = self.players
+        d.first = self.first
+        d.current = self.current
+        d.turn = self.turn
+        d.over = self.over
+        d.last = self.last
+        d.pending = self.pending
+        d.supply = self.supply
+        d.held = self.held
+        d.zones = self.zones
+        d.decks = self.decks
+        d.market = self.market
+        d.tiles = self.tiles
+        d.hidden = self.hidden
+        d.did = self.did
+        d.agg = self.agg
+        d._memo = {}
+        return d
+
+    def __copy__(self) -> State:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (from_json, (to_json(self),))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and to_json(self) == to_json(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{EDITION} state: turn {self.turn}, player {self.current} to move>"
+
+
+class _Draft(State):
+    """A state the engine is building: its attributes can be set until
+    `_frozen` makes it a State (new_game, apply and from_json return only
+    frozen states)."""
+
+    __slots__ = ()
+    # object's own, not a function calling it: Python then sets a draft's
+    # attributes as fast as any object's (mypy sees object's bound method).
+    __setattr__ = object.__setattr__  # type: ignore[assignment]
+    __delattr__ = object.__delattr__
 
     def __init__(
         self,
@@ -163,32 +238,26 @@ class State:
         self.turn = turn
         self.over = over
         self.last = last
-        self.pending = pending  # the index of the step awaiting a decision, or -1
+        self.pending = pending
         self.supply = supply
         self.held = held
         self.zones = zones
         self.decks = decks
-        self.market = market  # -1: an empty slot
+        self.market = market
         self.tiles = tiles
         self.hidden = hidden
         self.did = did
-        self.agg = agg  # per player, the zone aggregates (_AGGREGATES), kept up to date
-        self.memo: dict[Any, Any] = {}  # derived values of this state
+        self.agg = agg
+        self._memo = {}
 
-    def copy(self) -> State:
-        return State(
-            self.players, self.first, self.current, self.turn, self.over, self.last,
-            self.pending, self.supply, self.held, self.zones, self.decks, self.market,
-            self.tiles, self.hidden, self.did, self.agg,
-        )
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and to_json(self) == to_json(other)
+_new: Final = object.__new__
 
-    __hash__ = None  # type: ignore[assignment]
 
-    def __repr__(self) -> str:
-        return f"<{EDITION} state: turn {self.turn}, player {self.current} to move>"
+def _frozen(s: State) -> State:
+    """The draft s, now a State: its attributes can no longer be set."""
+    s.__class__ = State
+    return s
 
 
 # ------------------------------------------------------------------ setup
@@ -196,11 +265,11 @@ class State:
 
 def new_game(players: int, seed: int, first_player: int = 0) -> State:
     """The state after setup (RULES section 2), determined by the seed."""
-    if players not in PLAYERS:
+    if type(players) is not int or players not in PLAYERS:
         raise ValueError(
-            f"{EDITION} is for {PLAYERS.start} to {PLAYERS.stop - 1} players, not {players}"
+            f"{EDITION} is for {PLAYERS.start} to {PLAYERS.stop - 1} players, not {players!r}"
         )
-    if not 0 <= first_player < players:
+    if type(first_player) is not int or not 0 <= first_player < players:
         raise ValueError(f"first_player must be a seat from 0 to {players - 1}")
     rng = random.Random(seed)
     decks = []
@@ -211,7 +280,7 @@ def new_game(players: int, seed: int, first_player: int = 0) -> State:
         row = [deck.pop() if deck else -1 for _ in range(_FACE_UP)]
         decks.append(tuple(deck))
         market.append(tuple(row))
-    s = State(
+    s = _Draft(
         players, first_player, first_player, 0, False, False, -1,
         _SUPPLY[players],
         tuple(tuple(0 for _ in TOKENS) for _ in range(players)),
@@ -223,7 +292,7 @@ def new_game(players: int, seed: int, first_player: int = 0) -> State:
     # editions/classic.rules:44 C-2.3
     tiles[S_noble] = _reveal(rng, _TILE_SET_FACES[S_noble], s.players + 1, False)
     s.tiles = tuple(tiles)
-    return s
+    return _frozen(s)
 
 
 def _reveal(
@@ -277,7 +346,7 @@ def _gain(s: State, p: int, kind: int, amount: int) -> None:
     if amount > 0:
         s.supply = _set(s.supply, kind, s.supply[kind] - amount)
         s.held = _replace(s.held, p, _set(s.held[p], kind, have + amount))
-        s.memo = {}
+        s._memo = {}
 
 
 def _gain_each(s: State, p: int, kinds: tuple[int, ...], amount: int) -> None:
@@ -291,7 +360,7 @@ def _gain_each(s: State, p: int, kinds: tuple[int, ...], amount: int) -> None:
             held[kind] += n
     s.supply = tuple(supply)
     s.held = _replace(s.held, p, tuple(held))
-    s.memo = {}
+    s._memo = {}
 
 
 def _give_back(s: State, p: int, counts: tuple[int, ...]) -> None:
@@ -315,7 +384,7 @@ def _give_back(s: State, p: int, counts: tuple[int, ...]) -> None:
         held[5] - counts[5],
     )
     s.held = _replace(s.held, p, held)
-    s.memo = {}
+    s._memo = {}
 
 
 def _move(s: State, p: int, card: int, zone: int) -> None:
@@ -344,7 +413,7 @@ def _move(s: State, p: int, card: int, zone: int) -> None:
     rows = s.zones[zone]
     s.zones = _replace(s.zones, zone, _replace(rows, p, (*rows[p], card)))
     _count_in(s, p, zone, card, 1)
-    s.memo = {}
+    s._memo = {}
 
 
 def _take_tile(s: State, p: int, tile: int, zone: int) -> None:
@@ -360,7 +429,7 @@ def _take_tile(s: State, p: int, tile: int, zone: int) -> None:
     rows = s.zones[zone]
     s.zones = _replace(s.zones, zone, _replace(rows, p, (*rows[p], tile)))
     _count_in(s, p, zone, tile, 1)
-    s.memo = {}
+    s._memo = {}
 
 
 def _holder(s: State, tile: int, zone: int) -> int:
@@ -591,7 +660,7 @@ def _apply_take_distinct(s: State, p: int, action: Action) -> State:
         raise IllegalAction('S-3.1: ' + 'no colour has tokens left in the supply')
     # editions/classic.rules:54 S-3.2
     v_picks = _pick(_token_combinations(tuple(v_open), min(3, len(v_open))), action[1], 'S-3.2, S-3.1', 'picks')
-    s2 = s.copy()
+    s2 = s._draft()
     _gain_each(s2, p, v_picks, 1)
     return _done(s2, p, A_take_distinct)
 
@@ -610,7 +679,7 @@ def _apply_take_two(s: State, p: int, action: Action) -> State:
     v_c = _pick(list(_COLOUR_PAIRS), action[1], 'S-3.3', 'c')
     if not s.supply[v_c] >= 4:
         raise IllegalAction('S-3.3: ' + 'take two needs at least 4 ' + _show(v_c, 'colour') + ' in the supply; there are ' + _show(s.supply[v_c], 'int'))
-    s2 = s.copy()
+    s2 = s._draft()
     _gain(s2, p, v_c, 2)
     return _done(s2, p, A_take_two)
 
@@ -629,7 +698,7 @@ def _apply_reserve(s: State, p: int, action: Action) -> State:
     if not len(s.zones[Z_reserved][p]) < 3:
         raise IllegalAction('S-3.4: ' + 'a player holds at most 3 reserved cards; you hold ' + _show(len(s.zones[Z_reserved][p]), 'int'))
     v_k = _pick([(k, k) for k in _market(s)] + _deck_tops(s), action[1], 'S-3.4', 'k')
-    s2 = s.copy()
+    s2 = s._draft()
     _move(s2, p, v_k, Z_reserved)
     if s2.supply[K_gold] > 0:
         _gain(s2, p, K_gold, 1)
@@ -663,7 +732,7 @@ def _apply_buy(s: State, p: int, action: Action) -> State:
     if type(v_k) is not int or v_k not in _market(s) + s.zones[Z_reserved][p]:
         _not_a_choice(v_k, 'S-3.5', 'k')
     v_pay = _pick_payment(s.held[p], _price(CARD_cost[v_k], _define_bonus(s, p)), action[2], 'S-3.5')
-    s2 = s.copy()
+    s2 = s._draft()
     _give_back(s2, p, v_pay)
     _move(s2, p, v_k, Z_bought)
     return _done(s2, p, A_buy)
@@ -675,7 +744,7 @@ def _apply_pass(s: State, p: int, action: Action) -> State:
         raise IllegalAction('E-3.8: pass takes no values')
     if _main_actions(s, p):
         raise IllegalAction('E-3.8: pass is legal only when no other action is')
-    return _done(s.copy(), p, A_pass)
+    return _done(s._draft(), p, A_pass)
 
 
 def _options_token_limit(s: State, p: int) -> list[Any]:
@@ -808,12 +877,12 @@ def legal_actions(s: State) -> list[Action]:
     p = s.current
     if s.pending >= 0:
         return [(_STEP_NAMES[s.pending], option) for option in _pending_options(s, p)]
-    cached = s.memo.get("legal")
+    cached = s._memo.get("legal")
     if cached is None:
         cached = _main_actions(s, p)
         if not cached and _FALLBACK is not None:
             cached = [(_FALLBACK,)]
-        s.memo["legal"] = cached
+        s._memo["legal"] = cached
     return list(cached)
 
 
@@ -838,10 +907,10 @@ def apply(s: State, action: Action) -> State:
 
 def _pending_options(s: State, p: int) -> list[Any]:
     """The options of the pending decision, computed once per state."""
-    options: list[Any] | None = s.memo.get("options")
+    options: list[Any] | None = s._memo.get("options")
     if options is None:
         options = _STEP_OPTIONS[s.pending](s, p)
-        s.memo["options"] = options
+        s._memo["options"] = options
     return options
 
 
@@ -856,7 +925,7 @@ def _decide(s: State, p: int, action: Action) -> State:
         if _STEP_KINDS[step] == "tokens":
             _refuse_kind(option, _NEVER_RETURNED, _STEP_RULES[step], "is never returned")
         raise IllegalAction(f"{_STEP_RULES[step]}: {option!r} is not an option of {name}")
-    s2 = s.copy()
+    s2 = s._draft()
     _STEP_DECIDE[step](s2, p, option)
     return _end_turn(s2, p, step + 1)
 
@@ -864,7 +933,7 @@ def _decide(s: State, p: int, action: Action) -> State:
 def _done(s: State, p: int, bit: int) -> State:
     if not s.did[p] & bit:
         s.did = _set(s.did, p, s.did[p] | bit)
-        s.memo = {}
+        s._memo = {}
     return _end_turn(s, p, 0)
 
 
@@ -879,7 +948,8 @@ def _end_turn(s: State, p: int, start: int) -> State:
         options = _STEPS[index](s, p)
         if options is not None:
             s.pending = index
-            s.memo["options"] = options
+            s._memo["options"] = options
+            s.__class__ = State  # frozen (`_frozen`, inline)
             return s
     s.pending = -1
     s.turn += 1
@@ -889,7 +959,8 @@ def _end_turn(s: State, p: int, start: int) -> State:
             s.over = True
         else:
             s.did = (0,) * s.players
-            s.memo = {}
+            s._memo = {}
+    s.__class__ = State  # frozen (`_frozen`, inline)
     return s
 
 
@@ -952,54 +1023,272 @@ def to_json(s: State) -> dict[str, Any]:
     }
 
 
-def from_json(data: dict[str, Any]) -> State:
-    """A state from its JSON form; ValueError if it is not one."""
-    try:
-        if data["edition"] != EDITION:
-            raise ValueError(f"a state of {data['edition']!r}, not of {EDITION!r}")
-        players = int(data["players"])
-        pending = data.get("pending")
-        seats = data["seats"]
-        if len(seats) != players:
-            raise ValueError(f"{len(seats)} seats for {players} players")
-        state = State(
-            players,
-            int(data["first_player"]),
-            int(data["current_player"]),
-            int(data["turn"]),
-            bool(data["over"]),
-            bool(data["last_round"]),
-            _STEP_NAMES.index(pending) if pending is not None else -1,
-            _counts(data["supply"]),
-            tuple(_counts(seat["tokens"]) for seat in seats),
-            tuple(
-                tuple(tuple(int(k) for k in seat["zones"][name]) for seat in seats)
-                for name in _ZONES
-            ),
-            tuple(tuple(int(k) for k in data["decks"][str(n)]) for n in _DECK_NAMES),
-            tuple(
-                tuple(-1 if k is None else int(k) for k in data["market"][str(n)])
-                for n in _DECK_NAMES
-            ),
-            tuple(tuple(int(t) for t in data["tiles"][name]) for name in _TILE_SETS),
-            frozenset(int(k) for k in data.get("hidden", ())),
-            tuple(
-                sum(1 << _ACTIONS.index(a) for a in seat.get("did", ())) for seat in seats
-            ),
-            (_AGGREGATE_ZERO,) * players,
+# The JSON form read back: every part is checked, and a form that breaks the
+# game's invariants (a card or a tile in two places, a count, seat, card,
+# tile or step out of range, an unknown key; with `complete`, cards or tokens
+# that are nowhere) is refused with a ValueError naming what is wrong
+# (docs/engine.md, "Refused states").
+_STATE_KEYS: Final = (
+    "edition", "players", "first_player", "current_player", "turn", "over", "last_round",
+    "pending", "supply", "decks", "market", "tiles", "hidden", "seats",
+)
+_SEAT_KEYS: Final = ("tokens", "zones", "did")
+_DECK_KEYS: Final = tuple(str(name) for name in _DECK_NAMES)
+_DECISIONS: Final = tuple(n for n, k in zip(_STEP_NAMES, _STEP_KINDS, strict=True) if k != "none")
+_CARD_COUNT: Final = len(_CARD_DECK)
+_TILE_COUNT: Final = 10
+# Each tile's physical tile, as its first face: the faces of one tile share it.
+_TILE_PHYSICAL: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+
+
+def _whole(value: Any, what: str, low: int = 0) -> int:
+    """A number of the JSON form: an int (a bool is not one), at least `low`."""
+    if type(value) is not int:
+        raise ValueError(f"{what} must be a whole number, not {value!r}")
+    if value < low:
+        raise ValueError(f"{what} must be at least {low}, not {value}")
+    return value
+
+
+def _flag(value: Any, what: str) -> bool:
+    if type(value) is not bool:
+        raise ValueError(f"{what} must be true or false, not {value!r}")
+    return value
+
+
+def _seat(value: Any, players: int, what: str) -> int:
+    if type(value) is not int or not 0 <= value < players:
+        raise ValueError(f"{what} must be a seat from 0 to {players - 1}, not {value!r}")
+    return value
+
+
+def _list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"{what} must be a list, not {type(value).__name__}")
+    return value
+
+
+def _object(value: Any, keys: tuple[str, ...], what: str, noun: str = "key") -> dict[str, Any]:
+    """A JSON object with exactly these keys."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must be an object, not {type(value).__name__}")
+    for key in value:
+        if key not in keys:
+            raise ValueError(f"unknown {noun} {key!r} in {what}")
+    for key in keys:
+        if key not in value:
+            raise ValueError(f"missing {noun} {key!r} in {what}")
+    return value
+
+
+def _counts_read(value: Any, what: str, every: bool) -> tuple[int, ...]:
+    """Token counts by kind; `every`: each kind must be named (else 0)."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must be an object, not {type(value).__name__}")
+    for key in value:
+        if key not in TOKENS:
+            raise ValueError(f"unknown token kind {key!r} in {what}")
+    if every:
+        for name in TOKENS:
+            if name not in value:
+                raise ValueError(f"missing token kind {name!r} in {what}")
+    return tuple(_whole(value.get(name, 0), f"{what} {name}") for name in TOKENS)
+
+
+def _tokens_read(
+    data: dict[str, Any], seats: list[Any], complete: bool
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The supply and the seats' tokens: no seat over a kind's cap; with
+    `complete`, as many of each kind in all as the game has."""
+    supply = _counts_read(data["supply"], "supply", True)
+    held = tuple(
+        _counts_read(seat["tokens"], f"seat {p} tokens", False) for p, seat in enumerate(seats)
+    )
+    game = _SUPPLY[len(seats)]
+    for kind, name in enumerate(TOKENS):
+        for p, counts in enumerate(held):
+            if counts[kind] > _CAP[kind]:
+                raise ValueError(
+                    f"seat {p} holds {counts[kind]} {name}; a player holds at most {_CAP[kind]}"
+                )
+        total = supply[kind] + sum(counts[kind] for counts in held)
+        if complete and total != game[kind]:
+            raise ValueError(
+                f"{total} {name} in the supply and the seats; "
+                f"a {len(seats)}-player game has {game[kind]}"
+            )
+    return supply, held
+
+
+def _card_read(value: Any, where: str, places: dict[int, str], deck: int = -1) -> int:
+    """A card number, in one place only (and of the given deck's tier)."""
+    if type(value) is not int or not 0 <= value < _CARD_COUNT:
+        raise ValueError(f"{where}: {value!r} is not a card (0 to {_CARD_COUNT - 1})")
+    if value in places:
+        raise ValueError(f"card {value} is in two places: {places[value]} and {where}")
+    if deck >= 0 and _CARD_DECK[value] != deck:
+        raise ValueError(f"{where}: card {value} is of tier {_DECK_NAMES[_CARD_DECK[value]]}")
+    places[value] = where
+    return value
+
+
+def _tile_read(value: Any, where: str, places: dict[int, tuple[int, str]]) -> int:
+    """A tile number, each physical tile in one place only."""
+    if type(value) is not int or not 0 <= value < _TILE_COUNT:
+        raise ValueError(f"{where}: {value!r} is not a tile (0 to {_TILE_COUNT - 1})")
+    physical = _TILE_PHYSICAL[value]
+    if physical in places:
+        other, at = places[physical]
+        faces = "" if other == value else f" (tile {other} is its other face)"
+        raise ValueError(f"tile {value} is in two places{faces}: {at} and {where}")
+    places[physical] = (value, where)
+    return value
+
+
+def _table_read(
+    data: dict[str, Any], cards: dict[int, str], tiles: dict[int, tuple[int, str]]
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """The decks, the market rows and the tiles in play."""
+    decks = _object(data["decks"], _DECK_KEYS, "decks", "deck")
+    market = _object(data["market"], _DECK_KEYS, "market", "deck")
+    deck_cards = []
+    for d, key in enumerate(_DECK_KEYS):
+        where = f"deck tier {key}"
+        deck_cards.append(tuple(_card_read(k, where, cards, d) for k in _list(decks[key], where)))
+    rows = []
+    for d, key in enumerate(_DECK_KEYS):
+        where = f"market tier {key}"
+        row = _list(market[key], where)
+        if len(row) != _FACE_UP:
+            raise ValueError(f"{where} has {len(row)} slots, not {_FACE_UP}")
+        rows.append(tuple(-1 if k is None else _card_read(k, where, cards, d) for k in row))
+    in_play = _object(data["tiles"], _TILE_SETS, "tiles", "tile set")
+    sets = []
+    for i, name in enumerate(_TILE_SETS):
+        where = f"tile set {name}"
+        faces = tuple(_tile_read(t, where, tiles) for t in _list(in_play[name], where))
+        for t in faces:
+            if not any(t in tile for tile in _TILE_SET_FACES[i]):
+                raise ValueError(f"{where}: tile {t} is not one of its tiles")
+        sets.append(faces)
+    return tuple(deck_cards), tuple(rows), tuple(sets)
+
+
+def _zones_read(
+    seats: list[Any], cards: dict[int, str], tiles: dict[int, tuple[int, str]]
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Each seat's zones: cards in card zones, tiles in tile zones."""
+    per_seat = []
+    for p, seat in enumerate(seats):
+        named = _object(seat["zones"], _ZONES, f"seat {p} zones", "zone")
+        zones = []
+        for z, name in enumerate(_ZONES):
+            where = f"seat {p} zone {name}"
+            items = _list(named[name], where)
+            if _ZONE_CARDS[z]:
+                zones.append(tuple(_card_read(k, where, cards) for k in items))
+            else:
+                zones.append(tuple(_tile_read(t, where, tiles) for t in items))
+        per_seat.append(zones)
+    return tuple(tuple(zones[z] for zones in per_seat) for z in range(len(_ZONES)))
+
+
+def _hidden_read(value: Any, zones: tuple[tuple[tuple[int, ...], ...], ...]) -> frozenset[int]:
+    """The hidden cards: each once, in a zone that hides cards from a deck."""
+    hiding = {k for z, rows in enumerate(zones) if _ZONE_HIDES[z] for cards in rows for k in cards}
+    hidden: set[int] = set()
+    for k in _list(value, "hidden"):
+        if type(k) is not int or k not in hiding:
+            raise ValueError(
+                f"hidden: {k!r} is not a card in a zone that hides cards taken from a deck"
+            )
+        if k in hidden:
+            raise ValueError(f"hidden: card {k} is listed twice")
+        hidden.add(k)
+    return frozenset(hidden)
+
+
+def _did_read(value: Any, p: int) -> int:
+    """The actions a seat did this round, as bits; each listed once."""
+    bits = 0
+    for name in _list(value, f"seat {p} did"):
+        if type(name) is not str or name not in _ACTIONS:
+            raise ValueError(f"seat {p} did: {name!r} is not an action of {EDITION}")
+        bit = 1 << _ACTIONS.index(name)
+        if bits & bit:
+            raise ValueError(f"seat {p} did: {name} is listed twice")
+        bits |= bit
+    return bits
+
+
+def _header_read(data: Any) -> tuple[int, list[Any]]:
+    """The edition, the player count and the seats."""
+    _object(data, _STATE_KEYS, "the state")
+    if data["edition"] != EDITION:
+        raise ValueError(f"a state of edition {data['edition']!r}, not of {EDITION!r}")
+    players = data["players"]
+    if type(players) is not int or players not in PLAYERS:
+        raise ValueError(
+            f"{EDITION} is for {PLAYERS.start} to {PLAYERS.stop - 1} players, not {players!r}"
         )
-        for p in range(players):
-            for z, rows in enumerate(state.zones):
-                for item in rows[p]:
-                    _count_in(state, p, z, item, 1)
-    except (KeyError, TypeError, IndexError) as error:
-        raise ValueError(f"not a {EDITION} state: {error!r}") from error
-    return state
+    seats = _list(data["seats"], "seats")
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} seats for {players} players")
+    for p, seat in enumerate(seats):
+        _object(seat, _SEAT_KEYS, f"seat {p}")
+    return players, seats
+
+
+def _pending_read(value: Any, over: bool) -> int:
+    if value is None:
+        return -1
+    if type(value) is not str or value not in _DECISIONS:
+        raise ValueError(
+            f"pending must be null or a decision step ({', '.join(_DECISIONS)}), not {value!r}"
+        )
+    if over:
+        raise ValueError(f"pending: a game that is over has no pending decision ({value})")
+    return _STEP_NAMES.index(value)
+
+
+def from_json(data: dict[str, Any], *, complete: bool = False) -> State:
+    """A state from its JSON form; ValueError, naming what is wrong, if it is
+    not a state of this edition. A hand-made position may leave cards and
+    tokens out; with `complete`, every card and token of the game must be
+    somewhere, as in any state reached by play (docs/engine.md)."""
+    players, seats = _header_read(data)
+    first = _seat(data["first_player"], players, "first_player")
+    current = _seat(data["current_player"], players, "current_player")
+    turn = _whole(data["turn"], "turn")
+    over = _flag(data["over"], "over")
+    last = _flag(data["last_round"], "last_round")
+    pending = _pending_read(data["pending"], over)
+    supply, held = _tokens_read(data, seats, complete)
+    cards: dict[int, str] = {}
+    tiles: dict[int, tuple[int, str]] = {}
+    decks, market, tile_sets = _table_read(data, cards, tiles)
+    zones = _zones_read(seats, cards, tiles)
+    if complete and len(cards) < _CARD_COUNT:
+        missing = min(set(range(_CARD_COUNT)) - set(cards))
+        raise ValueError(f"card {missing} is nowhere: in no deck, market row or zone")
+    hidden = _hidden_read(data["hidden"], zones)
+    did = tuple(_did_read(seat["did"], p) for p, seat in enumerate(seats))
+    s = _Draft(
+        players, first, current, turn, over, last, pending, supply, held, zones, decks, market,
+        tile_sets, hidden, did, (_AGGREGATE_ZERO,) * players,
+    )
+    for p in range(players):
+        for z, rows in enumerate(zones):
+            for item in rows[p]:
+                _count_in(s, p, z, item, 1)
+    return _frozen(s)
 
 
 def view(s: State, player: int) -> dict[str, Any]:
     """The state as `player` may see it (E-6.3): deck order and other
     players' cards taken from a deck are hidden."""
+    if type(player) is not int or not 0 <= player < s.players:
+        raise ValueError(f"player must be a seat from 0 to {s.players - 1}, not {player!r}")
     data = to_json(s)
     data["decks"] = {name: len(cards) for name, cards in data["decks"].items()}
     for p, seat in enumerate(data["seats"]):

@@ -47,7 +47,7 @@ class Engine(Protocol):
 
     def new_game(self, players: int, seed: int, first_player: int = 0) -> State:
         """The setup; ValueError for a player count or first player the
-        edition does not allow."""
+        edition does not allow (a bool is neither)."""
 
     def legal_actions(self, state: State) -> list[Action]:
         """Every legal move of the player to move, in the documented order;
@@ -68,12 +68,16 @@ class Engine(Protocol):
         """The winners once the game is over (maybe none), else none."""
 
     def view(self, state: State, player: int) -> Json:
-        """The JSON form as that player may see it (E-6.3)."""
+        """The JSON form as that player may see it (E-6.3); ValueError if
+        player is not a seat."""
 
     def to_json(self, state: State) -> Json: ...
 
-    def from_json(self, data: Json) -> State:
-        """A state from its JSON form; ValueError if it is not one."""
+    def from_json(self, data: Json, *, complete: bool = False) -> State:
+        """A state from its JSON form; ValueError, naming what is wrong, if it
+        is not one (a state breaking the game's invariants is not one).
+        `complete`: every card and token of the game must be somewhere, as
+        in any state reached by play."""
 
     def action_to_json(self, action: Action) -> Json: ...
 

@@ -172,7 +172,7 @@ class Actions(LoweringPart):
         ids = self.ids(action)
         no_values = f"{ids}: {action.name} takes no values"
         only = f"{ids}: {action.name} is legal only when no other action is"
-        done = py.call("_done", py.call(py.attr("s", "copy")), py.name("p"), self.bit(action))
+        done = py.call("_done", py.call(py.attr("s", "_draft")), py.name("p"), self.bit(action))
         return [
             py.if_(self.arity_differs(1), [illegal(py.const(no_values))]),
             py.if_(py.call("_main_actions", py.name("s"), py.name("p")), [illegal(py.const(only))]),
@@ -215,7 +215,7 @@ class Actions(LoweringPart):
                     py.const(self.ids(st)),
                 )
                 body.append(py.assign("v_pay", pick))
-        body.append(py.assign("s2", py.call(py.attr("s", "copy"))))
+        body.append(py.assign("s2", py.call(py.attr("s", "_draft"))))
         effects, _ = self.effects(statements, frame.at("s2"), hooks=True)
         body.extend(effects)
         body.append(py.return_(py.call("_done", py.name("s2"), py.name("p"), self.bit(action))))

@@ -122,7 +122,16 @@ class Tables(LoweringPart):
                 )
                 for name, kind in columns.items()
             ],
+            "tile_count": numbering.count,
+            "tile_physical": self.physical_tiles(numbering),
             "tile_set_names": tuple(t.name for t in e.tile_sets),
             "tile_set_faces": tuple(numbering.set_tiles[t.name] for t in e.tile_sets),
             "majority_tiles": list(numbering.majority_tile.items()),
         }
+
+    def physical_tiles(self, numbering: identities.TileNumbering) -> tuple[int, ...]:
+        """Each tile number's physical tile, named by its first face."""
+        first: dict[tuple[str, object], int] = {}
+        for number in range(numbering.count):
+            first.setdefault(numbering.physical[number], number)
+        return tuple(first[numbering.physical[number]] for number in range(numbering.count))

@@ -74,7 +74,7 @@ class Values(LoweringPart):
         body: list[ast.stmt] = [self.where(define)]
         if py.has_loop(value):
             key = py.name("key")
-            memo = py.attr("s", "memo")
+            memo = py.attr("s", "_memo")
             body.append(py.assign("key", py.tuple_([py.const(define.name), py.name("p")])))
             known = [py.declare("known", kind, py.item(memo, key)), py.return_(py.name("known"))]
             body.append(py.if_(py.binary(key, "in", memo), known))

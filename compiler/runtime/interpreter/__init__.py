@@ -9,6 +9,7 @@ test_differential.py), an implementation independent of them. By concern:
 - moves.py, validation.py, effects.py, turns.py: the rules (legal moves, the
   refusal of an illegal move, what a move changes, the end of the turn);
 - setup.py and json_form.py: new games, JSON forms and views;
+  state_reader.py: a state read back from JSON, every part checked;
 - engine.py: `InterpretedEngine`, the API over all of them.
 """
 

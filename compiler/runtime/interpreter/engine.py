@@ -96,8 +96,10 @@ class InterpretedEngine:
     def to_json(self, state: State) -> Json:
         return self.json.to_json(state)
 
-    def from_json(self, data: Json) -> State:
-        return self.json.from_json(data)
+    def from_json(self, data: Json, *, complete: bool = False) -> State:
+        """A state from its JSON form; ValueError, naming what is wrong, if it
+        is not one. `complete`: every card and token must be somewhere."""
+        return self.json.from_json(data, complete)
 
     def action_to_json(self, action: Action) -> Json:
         return self.json.action_to_json(action)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from splendor_rules.compiler.runtime.interpreter.state_reader import StateReader
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import (
     DECK,
     Action,
     Json,
-    Seat,
     State,
     Value,
 )
@@ -23,6 +23,7 @@ class JsonForm:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.edition = tables.model.name
+        self.reader = StateReader(tables)
 
     # ------------------------------------------------------------- states
 
@@ -55,50 +56,17 @@ class JsonForm:
             ],
         }
 
-    def from_json(self, data: Json) -> State:
-        """A state from its JSON form; ValueError if it is not one."""
-        try:
-            if data["edition"] != self.edition:
-                raise ValueError(f"a state of edition '{data['edition']}', not '{self.edition}'")
-            if len(data["seats"]) != data["players"]:
-                raise ValueError(f"{data['players']} players but {len(data['seats'])} seats")
-            if data["pending"] is not None and data["pending"] not in self.tables.steps:
-                raise ValueError(f"no step named '{data['pending']}'")
-            return self._state(data)
-        except (KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"not a {self.edition} state: {error!r}") from error
-
-    def _state(self, data: Json) -> State:
-        tables, model = self.tables, self.tables.model
-        return State(
-            players=int(data["players"]),
-            first_player=int(data["first_player"]),
-            current=int(data["current_player"]),
-            turn=int(data["turn"]),
-            over=bool(data["over"]),
-            last_round=bool(data["last_round"]),
-            pending=data["pending"],
-            supply=tuple(int(data["supply"][k]) for k in tables.tokens),
-            decks=tuple(tuple(int(c) for c in data["decks"][str(t)]) for t in tables.tiers),
-            market=tuple(
-                tuple(None if c is None else int(c) for c in data["market"][str(t)])
-                for t in tables.tiers
-            ),
-            tiles=tuple(tuple(int(t) for t in data["tiles"][s.name]) for s in model.tile_sets),
-            hidden=tuple(int(c) for c in data["hidden"]),
-            seats=tuple(
-                Seat(
-                    tokens=self.counts_from(seat["tokens"]),
-                    zones=tuple(tuple(int(c) for c in seat["zones"][z.name]) for z in model.zones),
-                    did=tuple(str(a) for a in seat["did"]),
-                )
-                for seat in data["seats"]
-            ),
-        )
+    def from_json(self, data: Json, complete: bool = False) -> State:
+        """A state from its JSON form; ValueError, naming what is wrong, if
+        it is not a state of this edition (state_reader.py)."""
+        return self.reader.state(data, complete)
 
     def view(self, state: State, player: int) -> Json:
         """The JSON form as `player` may see it: deck sizes only, and the
-        hidden cards of the others as the deck they came from."""
+        hidden cards of the others as the deck they came from; ValueError
+        for a player who is not a seat (a bool is not one)."""
+        if type(player) is not int or not 0 <= player < state.players:
+            raise ValueError(f"player must be a seat from 0 to {state.players - 1}, not {player!r}")
         tables, zones = self.tables, self.tables.model.zones
         data = self.to_json(state)
         data["decks"] = {str(t): len(d) for t, d in zip(tables.tiers, state.decks, strict=True)}

@@ -17,9 +17,9 @@ def new_game(definitions: Definitions, players: int, seed: int, first_player: in
     tables = definitions.tables
     model = tables.model
     low, high = model.players
-    if players not in range(low, high + 1):
-        raise ValueError(f"{model.name} is for {low} to {high} players, not {players}")
-    if not 0 <= first_player < players:
+    if not _is_int(players) or players not in range(low, high + 1):
+        raise ValueError(f"{model.name} is for {low} to {high} players, not {players!r}")
+    if not _is_int(first_player) or not 0 <= first_player < players:
         raise ValueError(f"first player {first_player} is not a seat of {players} players")
     rng = random.Random(seed)
     decks: list[tuple[int, ...]] = []
@@ -53,6 +53,11 @@ def new_game(definitions: Definitions, players: int, seed: int, first_player: in
         index = tables.tile_set[reveal.tiles]
         tiles = replace(tiles, index, _revealed(tables, reveal.tiles, wanted, rng))
     return evolve(state, tiles=tiles)
+
+
+def _is_int(value: object) -> bool:
+    """A number of players or a seat: an int (a bool or a float is not one)."""
+    return type(value) is int
 
 
 def _revealed(tables: Tables, tile_set: str, wanted: int, rng: random.Random) -> tuple[int, ...]:

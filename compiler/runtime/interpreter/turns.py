@@ -54,8 +54,9 @@ class Turns:
             after = self.effects.run(effects, env, payment).state
         q = after.current
         seat = after.seats[q]
-        if name not in seat.did:
-            after = with_seat(after, q, evolve(seat, did=(*seat.did, name)))
+        if name not in seat.did:  # `did` lists the actions in declaration order
+            did = tuple(a for a in self.tables.actions if a in seat.did or a == name)
+            after = with_seat(after, q, evolve(seat, did=did))
         return self.end_turn(after, 0)
 
     def decide(self, state: State, index: int, step: m.Step, action: Action) -> State:

@@ -1,0 +1,309 @@
+"""A state read back from its JSON form, every part checked.
+
+`from_json` is where a state enters an engine from outside, so it is where a
+state that breaks the game's invariants is refused: a count that is not a
+whole number (a bool is not one) or is negative, a seat or a step out of
+range, an unknown key, kind, card or tile, a card or a physical tile in two
+places, a seat over a kind's cap; and, for a complete state, tokens or cards
+that are nowhere (docs/engine.md, "JSON form of a state"). The refusal is a
+ValueError naming what is wrong, worded as the generated engines word it,
+though the check is written here from the model alone: the interpreter stays
+an implementation independent of the code generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from splendor_rules.compiler.runtime.interpreter.tables import Tables
+from splendor_rules.compiler.runtime.interpreter.values import Json, Seat, State
+
+STATE_KEYS = (
+    "edition",
+    "players",
+    "first_player",
+    "current_player",
+    "turn",
+    "over",
+    "last_round",
+    "pending",
+    "supply",
+    "decks",
+    "market",
+    "tiles",
+    "hidden",
+    "seats",
+)
+SEAT_KEYS = ("tokens", "zones", "did")
+
+
+def refuse(message: str) -> ValueError:
+    return ValueError(message)
+
+
+def whole(value: Any, what: str) -> int:
+    """A count: an int that is not a bool, and not negative."""
+    if type(value) is not int:
+        raise refuse(f"{what} must be a whole number, not {value!r}")
+    if value < 0:
+        raise refuse(f"{what} must be at least 0, not {value}")
+    return value
+
+
+def flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise refuse(f"{what} must be true or false, not {value!r}")
+    return value
+
+
+def a_list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise refuse(f"{what} must be a list, not {type(value).__name__}")
+    return value
+
+
+def an_object(value: Any, keys: Sequence[str], what: str, noun: str = "key") -> Json:
+    """A JSON object with exactly the given keys."""
+    if not isinstance(value, dict):
+        raise refuse(f"{what} must be an object, not {type(value).__name__}")
+    stray = [key for key in value if key not in keys]
+    if stray:
+        raise refuse(f"unknown {noun} {stray[0]!r} in {what}")
+    absent = [key for key in keys if key not in value]
+    if absent:
+        raise refuse(f"missing {noun} {absent[0]!r} in {what}")
+    return value
+
+
+class Places:
+    """Where each card and each physical tile was found: one place only."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.cards: dict[int, str] = {}
+        self.tiles: dict[tuple[str, object], tuple[int, str]] = {}
+
+    def card(self, value: Any, where: str, tier: int | None = None) -> int:
+        count = len(self.tables.decks.card_tier)
+        if type(value) is not int or not 0 <= value < count:
+            raise refuse(f"{where}: {value!r} is not a card (0 to {count - 1})")
+        if value in self.cards:
+            raise refuse(f"card {value} is in two places: {self.cards[value]} and {where}")
+        if tier is not None and self.tables.tier(value) != tier:
+            raise refuse(f"{where}: card {value} is of tier {self.tables.tier(value)}")
+        self.cards[value] = where
+        return value
+
+    def tile(self, value: Any, where: str) -> int:
+        count = self.tables.tiles.count
+        if type(value) is not int or not 0 <= value < count:
+            raise refuse(f"{where}: {value!r} is not a tile (0 to {count - 1})")
+        physical = self.tables.tiles.physical[value]
+        if physical in self.tiles:
+            face, at = self.tiles[physical]
+            other = "" if face == value else f" (tile {face} is its other face)"
+            raise refuse(f"tile {value} is in two places{other}: {at} and {where}")
+        self.tiles[physical] = (value, where)
+        return value
+
+    def missing_card(self) -> int | None:
+        """The first card found nowhere, if any."""
+        count = len(self.tables.decks.card_tier)
+        return next((card for card in range(count) if card not in self.cards), None)
+
+
+class StateReader:
+    """The JSON form of a state, checked part by part, as a `State`."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.model = tables.model
+
+    def state(self, data: Any, complete: bool) -> State:
+        """The state; ValueError naming the first thing that is wrong (the
+        parts are checked in the order of the form)."""
+        players, seats = self.header(data)
+        first = self.seat(data["first_player"], players, "first_player")
+        current = self.seat(data["current_player"], players, "current_player")
+        turn = whole(data["turn"], "turn")
+        over = flag(data["over"], "over")
+        last_round = flag(data["last_round"], "last_round")
+        pending = self.pending(data["pending"], over)
+        supply, tokens = self.tokens(data, seats, complete)
+        places = Places(self.tables)
+        decks, market = self.cards_on_the_table(data, places)
+        tiles = self.tiles_in_play(data["tiles"], places)
+        zones = [self.zones(p, seat["zones"], places) for p, seat in enumerate(seats)]
+        if complete and (card := places.missing_card()) is not None:
+            raise refuse(f"card {card} is nowhere: in no deck, market row or zone")
+        hidden = self.hidden(data["hidden"], zones)
+        return State(
+            players=players,
+            first_player=first,
+            current=current,
+            turn=turn,
+            over=over,
+            last_round=last_round,
+            pending=pending,
+            supply=supply,
+            decks=decks,
+            market=market,
+            tiles=tiles,
+            hidden=hidden,
+            seats=tuple(
+                Seat(tokens=held, zones=zones[p], did=self.did(p, seats[p]["did"]))
+                for p, held in enumerate(tokens)
+            ),
+        )
+
+    # ------------------------------------------------------------- parts
+
+    def header(self, data: Any) -> tuple[int, list[Json]]:
+        """The edition, the player count and the seats."""
+        an_object(data, STATE_KEYS, "the state")
+        name = self.model.name
+        if data["edition"] != name:
+            raise refuse(f"a state of edition {data['edition']!r}, not of {name!r}")
+        low, high = self.model.players
+        players = data["players"]
+        if type(players) is not int or not low <= players <= high:
+            raise refuse(f"{name} is for {low} to {high} players, not {players!r}")
+        seats = a_list(data["seats"], "seats")
+        if len(seats) != players:
+            raise refuse(f"{len(seats)} seats for {players} players")
+        for p, seat in enumerate(seats):
+            an_object(seat, SEAT_KEYS, f"seat {p}")
+        return players, seats
+
+    def seat(self, value: Any, players: int, what: str) -> int:
+        if type(value) is not int or not 0 <= value < players:
+            raise refuse(f"{what} must be a seat from 0 to {players - 1}, not {value!r}")
+        return value
+
+    def pending(self, value: Any, over: bool) -> str | None:
+        if value is None:
+            return None
+        decisions = [s.name for s in self.model.steps if s.name in self.tables.signatures]
+        if not isinstance(value, str) or value not in decisions:
+            raise refuse(
+                f"pending must be null or a decision step ({', '.join(decisions)}), not {value!r}"
+            )
+        if over:
+            raise refuse(f"pending: a game that is over has no pending decision ({value})")
+        return value
+
+    def counts(self, value: Any, what: str, every: bool) -> tuple[int, ...]:
+        kinds = self.tables.tokens
+        if not isinstance(value, dict):
+            raise refuse(f"{what} must be an object, not {type(value).__name__}")
+        stray = [key for key in value if key not in kinds]
+        if stray:
+            raise refuse(f"unknown token kind {stray[0]!r} in {what}")
+        absent = [kind for kind in kinds if kind not in value] if every else []
+        if absent:
+            raise refuse(f"missing token kind {absent[0]!r} in {what}")
+        return tuple(whole(value.get(kind, 0), f"{what} {kind}") for kind in kinds)
+
+    def tokens(
+        self, data: Json, seats: list[Json], complete: bool
+    ) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+        """The supply and what each seat holds: none over a kind's cap;
+        complete, every token of the game in one or the other."""
+        supply = self.counts(data["supply"], "supply", every=True)
+        held = [
+            self.counts(s["tokens"], f"seat {p} tokens", every=False) for p, s in enumerate(seats)
+        ]
+        for k, kind in enumerate(self.model.tokens):
+            for p, counts in enumerate(held):
+                if kind.cap is not None and counts[k] > kind.cap:
+                    raise refuse(
+                        f"seat {p} holds {counts[k]} {kind.name}; a player holds at most {kind.cap}"
+                    )
+            total = supply[k] + sum(counts[k] for counts in held)
+            game = kind.supply[len(seats)]
+            if complete and total != game:
+                raise refuse(
+                    f"{total} {kind.name} in the supply and the seats; "
+                    f"a {len(seats)}-player game has {game}"
+                )
+        return supply, held
+
+    def cards_on_the_table(
+        self, data: Json, places: Places
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int | None, ...], ...]]:
+        """The decks (bottom to top) and the market rows, by ascending tier."""
+        keys = [str(tier) for tier in self.tables.tiers]
+        decks = an_object(data["decks"], keys, "decks", "deck")
+        market = an_object(data["market"], keys, "market", "deck")
+        face_up = self.model.market.face_up
+        deck_cards = tuple(
+            tuple(
+                places.card(c, f"deck tier {t}", t) for c in a_list(decks[str(t)], f"deck tier {t}")
+            )
+            for t in self.tables.tiers
+        )
+        rows: list[tuple[int | None, ...]] = []
+        for tier in self.tables.tiers:
+            where = f"market tier {tier}"
+            row = a_list(market[str(tier)], where)
+            if len(row) != face_up:
+                raise refuse(f"{where} has {len(row)} slots, not {face_up}")
+            rows.append(tuple(None if c is None else places.card(c, where, tier) for c in row))
+        return deck_cards, tuple(rows)
+
+    def tiles_in_play(self, value: Any, places: Places) -> tuple[tuple[int, ...], ...]:
+        names = [table.name for table in self.model.tile_sets]
+        sets = an_object(value, names, "tiles", "tile set")
+        in_play: list[tuple[int, ...]] = []
+        for name in names:
+            where = f"tile set {name}"
+            tiles = tuple(places.tile(t, where) for t in a_list(sets[name], where))
+            stray = [t for t in tiles if t not in self.tables.tiles.set_faces[name]]
+            if stray:
+                raise refuse(f"{where}: tile {stray[0]} is not one of its tiles")
+            in_play.append(tiles)
+        return tuple(in_play)
+
+    def zones(self, p: int, value: Any, places: Places) -> tuple[tuple[int, ...], ...]:
+        """A seat's zones, in declaration order: cards or tiles, as declared."""
+        named = an_object(value, [z.name for z in self.model.zones], f"seat {p} zones", "zone")
+        zones: list[tuple[int, ...]] = []
+        for zone in self.model.zones:
+            where = f"seat {p} zone {zone.name}"
+            place = places.card if zone.content == "cards" else places.tile
+            zones.append(tuple(place(item, where) for item in a_list(named[zone.name], where)))
+        return tuple(zones)
+
+    def hidden(self, value: Any, zones: list[tuple[tuple[int, ...], ...]]) -> tuple[int, ...]:
+        """The cards seen by their owner only: in a zone that hides cards
+        taken from a deck, each listed once; kept in ascending order."""
+        hiding = {
+            card
+            for seat in zones
+            for zone, cards in zip(self.model.zones, seat, strict=True)
+            if zone.hidden_from_deck
+            for card in cards
+        }
+        seen: list[int] = []
+        for card in a_list(value, "hidden"):
+            if type(card) is not int or card not in hiding:
+                raise refuse(
+                    f"hidden: {card!r} is not a card in a zone that hides cards taken from a deck"
+                )
+            if card in seen:
+                raise refuse(f"hidden: card {card} is listed twice")
+            seen.append(card)
+        return tuple(sorted(seen))
+
+    def did(self, p: int, value: Any) -> tuple[str, ...]:
+        """The actions a seat did this round, each once, in declaration order."""
+        actions: Mapping[str, Any] = self.tables.actions
+        done: list[str] = []
+        for name in a_list(value, f"seat {p} did"):
+            if not isinstance(name, str) or name not in actions:
+                raise refuse(f"seat {p} did: {name!r} is not an action of {self.model.name}")
+            if name in done:
+                raise refuse(f"seat {p} did: {name} is listed twice")
+            done.append(name)
+        return tuple(a for a in actions if a in done)
