@@ -1251,7 +1251,7 @@ def _pending_read(value: Any, over: bool) -> int:
     return _STEP_NAMES.index(value)
 
 
-def from_json(data: dict[str, Any], *, complete: bool = False) -> State:
+def from_json(data: dict[str, Any], *, complete: bool = True) -> State:
     """A state from its JSON form; ValueError, naming what is wrong, if it is
     not a state of this edition. A hand-made position may leave cards and
     tokens out; with `complete`, every card and token of the game must be

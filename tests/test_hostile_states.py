@@ -269,7 +269,7 @@ def test_both_engines_refuse_in_the_same_words(edition: str, name: str):
 
 def test_from_json_takes_complete_by_keyword_only(engine: Engine):
     parameter = inspect.signature(engine.from_json).parameters["complete"]
-    assert parameter.kind is inspect.Parameter.KEYWORD_ONLY and parameter.default is False
+    assert parameter.kind is inspect.Parameter.KEYWORD_ONLY and parameter.default is True
 
 
 def test_a_state_of_a_whole_game_reads_back_exactly(engine: Engine):
@@ -563,4 +563,5 @@ def test_a_random_corruption_is_refused_by_both_or_accepted_by_both_alike(
     if g_refusal is not None:
         return
     _same_behaviour(edition, ga, ia)
-    assert g.from_json(g.to_json(ga)) == ga and i.from_json(i.to_json(ia)) == ia
+    again_g = g.from_json(g.to_json(ga), complete=complete)
+    assert again_g == ga and i.from_json(i.to_json(ia), complete=complete) == ia

@@ -73,7 +73,7 @@ class Engine(Protocol):
 
     def to_json(self, state: State) -> Json: ...
 
-    def from_json(self, data: Json, *, complete: bool = False) -> State:
+    def from_json(self, data: Json, *, complete: bool = True) -> State:
         """A state from its JSON form; ValueError, naming what is wrong, if it
         is not one (a state breaking the game's invariants is not one).
         `complete`: every card and token of the game must be somewhere, as

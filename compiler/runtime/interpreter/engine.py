@@ -96,7 +96,7 @@ class InterpretedEngine:
     def to_json(self, state: State) -> Json:
         return self.json.to_json(state)
 
-    def from_json(self, data: Json, *, complete: bool = False) -> State:
+    def from_json(self, data: Json, *, complete: bool = True) -> State:
         """A state from its JSON form; ValueError, naming what is wrong, if it
         is not one. `complete`: every card and token must be somewhere."""
         return self.json.from_json(data, complete)

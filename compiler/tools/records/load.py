@@ -137,7 +137,7 @@ def _start(
                 f" players, not of {cat.name!r} with {players}"
             )
         try:
-            return eng.from_json(given)
+            return eng.from_json(given, complete=False)  # a hand-made position
         except Exception as error:  # whatever the engine makes of a wrong state
             raise RecordError(f"state is not a {cat.name} state: {brief(error)}") from error
     try:
@@ -148,7 +148,7 @@ def _start(
         return state
     patched = apply_setup(eng.to_json(state), data["setup"], cat)
     try:
-        return eng.from_json(patched)
+        return eng.from_json(patched, complete=False)  # a hand-made position
     except Exception as error:  # whatever the engine makes of a wrong state
         raise RecordError(f"the setup gives no valid state: {brief(error)}") from error
 
