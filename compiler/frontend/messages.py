@@ -120,14 +120,31 @@ def override_of_removed(span: Span, key: Key) -> Diagnostic:
 # ------------------------------------------------------------ data files
 
 
-def unreadable_data_file(span: Span, path: str, reason: str) -> Diagnostic:
-    return _error(f"cannot read data file '{path}': {reason}", span)
+def unreadable_data_file(span: Span, path: str, reason: str, hint: str | None = None) -> Diagnostic:
+    return _error(f"cannot read data file '{path}': {reason}", span, hint)
 
 
-# Why a data file could not be read, when the system gives no reason.
+# Why a file could not be read, when the system gives no reason, or why it
+# may not be (compiler/frontend/files.py).
 CANNOT_OPEN = "cannot open it"
 NOT_UTF8 = "not UTF-8 text"
 NOT_A_PATH = "not a valid path"
+NOT_A_REGULAR_FILE = "it is not a regular file"
+ABSOLUTE_PATH = "it is named by an absolute path"
+HINT_RELATIVE_PATH = 'name it relative to the folder of the rule file, as in "data/cards.csv"'
+HINT_INSIDE_FOLDER = "a rule file reads files in its own folder and the folders below it only"
+
+
+def outside_folder(rule_file: str) -> str:
+    return f"it is outside the folder of {rule_file}"
+
+
+def too_large(limit: int) -> str:
+    return f"it is larger than {limit // (1024 * 1024)} MiB"
+
+
+def unreadable_rule_file(span: Span, reason: str) -> Diagnostic:
+    return _error(f"cannot read the rule file: {reason}", span)
 
 
 def empty_data_file(span: Span, path: str) -> Diagnostic:
@@ -136,6 +153,10 @@ def empty_data_file(span: Span, path: str) -> Diagnostic:
 
 def undeclared_data_column(span: Span, heading: str, file: str) -> Diagnostic:
     return _warning(f"column '{heading}' of {file} is not declared", span)
+
+
+def unreadable_record(span: Span, reason: str) -> Diagnostic:
+    return _error(f"cannot read this CSV record: {reason}", span)
 
 
 def row_length(span: Span, cells: int, header: int) -> Diagnostic:
@@ -252,8 +273,11 @@ def rule_id_not_in_reference(span: Span, rule_id: str, wanted: Iterable[str]) ->
     )
 
 
-def unreadable_reference(span: Span, path: str) -> Diagnostic:
-    return _error(f"cannot read the reference '{path}'", span)
+def unreadable_reference(
+    span: Span, path: str, reason: str | None = None, hint: str | None = None
+) -> Diagnostic:
+    because = f": {reason}" if reason else ""
+    return _error(f"cannot read the reference '{path}'{because}", span, hint)
 
 
 def dropped_by_remove(what: Key, parent: str) -> str:

@@ -57,7 +57,11 @@ def _repaired(text: str) -> str | None:
 
 def ids_in_reference(path: Path) -> list[str]:
     """The rule ids a rulebook defines: each id written in bold, **S-3.1**."""
-    text = path.read_text(encoding="utf-8")
+    return ids_in_text(path.read_text(encoding="utf-8"))
+
+
+def ids_in_text(text: str) -> list[str]:
+    """The rule ids a rulebook's text defines (see ids_in_reference)."""
     found = re.findall(r"\*\*(" + RULE_ID_FORM.pattern + r")\b", text)
     return list(dict.fromkeys(found))
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.editions import declared_name
+from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, Unreadable, read_named_text
 from splendor_rules.compiler.frontend.rule_ids import (
     check_coverage,
     check_rule_ids,
-    ids_in_reference,
+    ids_in_text,
     meant_ids,
     rule_ids_in,
 )
@@ -30,12 +31,14 @@ def check_ids(context: Context) -> dict[str, s.Span]:
     if reference:
         decl = reference[0].decl
         assert isinstance(decl, s.Reference)
-        path = context.folder(reference[0]) / decl.path.value
         try:
-            known = ids_in_reference(path)
-        except (OSError, ValueError):  # ValueError: not UTF-8, or a NUL in the path
-            context.report(msgs.unreadable_reference(decl.path.span, decl.path.value))
+            _, text = read_named_text(decl.path.span.file, decl.path.value, MAX_DATA_FILE_BYTES)
+        except Unreadable as error:
+            context.report(
+                msgs.unreadable_reference(decl.path.span, decl.path.value, error.reason, error.hint)
+            )
         else:
+            known = ids_in_text(text)
             context.diagnostics.extend(
                 check_coverage(
                     stated,
