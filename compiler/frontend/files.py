@@ -80,6 +80,21 @@ def read_bytes(path: Path, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def read_start(path: Path, size: int) -> bytes:
+    """The first `size` bytes of a regular file (b"" for anything else)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError:
+        return b""
+    try:
+        return os.read(descriptor, size) if stat.S_ISREG(os.fstat(descriptor).st_mode) else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(descriptor)
+
+
 def read_named_text(rule_file: str, written: str, limit: int) -> tuple[Path, str]:
     """The path and the text (UTF-8, without a leading byte-order mark) of
     the file that `rule_file` (as diagnostics show it) names as `written`;

@@ -55,6 +55,42 @@ def extends_itself(span: Span, edition: str, parent: str) -> Diagnostic:
     return _error(f"edition '{edition}' extends itself through '{parent}'", span)
 
 
+def too_many_ancestors(span: Span, limit: int) -> Diagnostic:
+    return _error(
+        f"this edition's parent, its parent's parent and so on are over {limit} editions",
+        span,
+        f"an edition has at most {limit} ancestors",
+    )
+
+
+# Why a name cannot name an edition (its engine is a Python module named after it).
+EDITION_NAME_FORM = (
+    "an edition's name is lower-case letters, digits and '_', starting with a letter"
+)
+EDITION_NAME_KEYWORD = "it is a keyword of Python"
+EDITION_NAME_TAKEN = "the package of the engines has that name for its own use"
+
+
+def edition_name_too_long(limit: int) -> str:
+    return f"an edition's name is at most {limit} characters"
+
+
+def bad_edition_name(span: Span, name: str, reason: str, valid: str) -> Diagnostic:
+    return _error(
+        f"'{name}' cannot name an edition: {reason}",
+        span,
+        f"its engine is a Python module named after it; say '{valid}'",
+    )
+
+
+def same_edition_name(span: Span, name: str, other: str) -> Diagnostic:
+    return _error(
+        f"edition '{name}' is declared by {other} too",
+        span,
+        "an edition is found by its name, so two files in a folder need two names",
+    )
+
+
 # --------------------------------------------------------- inheritance
 
 

@@ -13,7 +13,12 @@ from attrs import define, field
 
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks import check_edition
-from splendor_rules.compiler.frontend.editions import EditionLoader, ResolvedEdition
+from splendor_rules.compiler.frontend.editions import (
+    EditionLoader,
+    ResolvedEdition,
+    same_name_beside,
+)
+from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources, has_errors
 
 
@@ -44,6 +49,9 @@ def compile_file(path: Path, sources: Sources | None = None) -> Compiled:
     loader = EditionLoader([editions_folder()], sources)
     resolved = loader.load(path)
     diagnostics = list(loader.diagnostics)
+    if resolved is not None:
+        name = s.Name(span=resolved.span, text=resolved.name)
+        diagnostics.extend(same_name_beside(path, name))
     model = None
     if resolved is not None and not has_errors(diagnostics):
         model, found = check_edition(resolved, sources)
