@@ -590,6 +590,16 @@ def token_limit_below_one(span: Span) -> Diagnostic:
     return _error("a token limit must be at least 1", span)
 
 
+def definition_too_deep(span: Span, name: str, limit: int) -> Diagnostic:
+    return _error(
+        f"definition '{name}' nests over {limit} levels, read with the definitions"
+        " it uses written out in place",
+        span,
+        "a chain of definitions, each using the next, is at most"
+        f" {limit} levels deep; shorten the chain",
+    )
+
+
 def definition_cycle(span: Span, name: str, cycle: Sequence[str]) -> Diagnostic:
     return _error(f"definition '{name}' depends on itself ({' -> '.join(cycle)})", span)
 

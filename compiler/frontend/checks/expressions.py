@@ -3,7 +3,8 @@
 One `visit_<Node>` method per kind of expression, read in a Scope. An
 expression that is wrong gets the type ERROR, which fits everywhere, so that
 one mistake is not reported again by what contains it. Definitions are typed
-here too, lazily, on first use, so that they may use each other in any order.
+here too, each once, in the order checks/definitions.py finds (the ones a
+definition uses first), so that they may use each other in any order.
 """
 
 from __future__ import annotations
