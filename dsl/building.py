@@ -129,8 +129,9 @@ class TreeBuilder(Transformer[Token, Any]):
 
 
 class _MessageScanner:
-    """Splits a message's text at its `{...}` parts, as a Python f-string is
-    split: `{{` and `}}` stand for one brace each, a lone brace is a mistake."""
+    """Splits a message's text at its `{...}` parts: `{{` and `}}` stand for
+    one brace each, as in a Python f-string; a brace that pairs with none (a
+    '}' before any '{', a '{' with another '{' before its '}') is text too."""
 
     def __init__(self, builder: TreeBuilder, span: s.Span, written: str, value: str) -> None:
         self.builder = builder
@@ -168,13 +169,10 @@ class _MessageScanner:
             if char in "{}" and value.startswith(char * 2, i):
                 self.text.append(char)
                 i += 2
-            elif char == "}":
-                self.broken(msgs.lone_closing_brace(self.at(i)))
-                i += 1
             elif char == "{":
                 i = self.placeholder(i)
             else:
-                brace = _BRACE.search(value, i)
+                brace = _BRACE.search(value, i + 1)
                 end = brace.start() if brace else len(value)
                 self.text.append(value[i:end])
                 i = end
@@ -186,7 +184,7 @@ class _MessageScanner:
         value = self.value
         brace = _BRACE.search(value, start + 1)
         if brace is None or brace.group() == "{":
-            self.broken(msgs.unclosed_placeholder(self.at(start)))
+            self.text.append("{")
             return start + 1
         close = brace.start()
         inner = value[start + 1 : close]

@@ -99,12 +99,3 @@ HINT_LITERAL_BRACES = "a literal brace is written twice: '{{' or '}}'"
 def empty_placeholder(span: Span) -> Diagnostic:
     return Diagnostic("error", "a {...} part of a message is empty", span, HINT_LITERAL_BRACES)
 
-
-def unclosed_placeholder(span: Span) -> Diagnostic:
-    return Diagnostic(
-        "error", "this '{' of a message is never closed with '}'", span, HINT_LITERAL_BRACES
-    )
-
-
-def lone_closing_brace(span: Span) -> Diagnostic:
-    return Diagnostic("error", "this '}' of a message closes no '{'", span, HINT_LITERAL_BRACES)
