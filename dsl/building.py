@@ -33,6 +33,9 @@ RuleBuilder = Callable[["TreeBuilder", Meta, list[Any]], Any]
 Convert = Callable[["TreeBuilder", Any], Any]
 
 _BRACE = re.compile(r"[{}]")
+# A message shows at most this many values: engines build it by joining its
+# parts, and a code generator may nest the joins.
+MAX_MESSAGE_VALUES = 50
 # One character of a string as written: an escape sequence, or any other character.
 _ESCAPE_UNIT = re.compile(
     r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[0-7]{1,3}|.)|.", re.S
@@ -142,6 +145,7 @@ class _MessageScanner:
         self.offsets = written_offsets(written, value)
         self.out: list[str | s.Expr | s.BrokenPlaceholder] = []
         self.text: list[str] = []
+        self.values = 0  # the {...} parts met so far
 
     def column(self, index: int) -> int:
         """The column of the file where character `index` of the value is written."""
@@ -188,7 +192,11 @@ class _MessageScanner:
             return start + 1
         close = brace.start()
         inner = value[start + 1 : close]
-        if "\n" in inner:  # an escaped line break: it has no place in the file
+        self.values += 1
+        if self.values > MAX_MESSAGE_VALUES:
+            if self.values == MAX_MESSAGE_VALUES + 1:  # reported at the first one too many
+                self.broken(msgs.too_many_values(self.at(start), MAX_MESSAGE_VALUES))
+        elif "\n" in inner:  # an escaped line break: it has no place in the file
             self.broken(msgs.line_break_in_placeholder(self.span))
         elif not inner.strip():
             self.broken(msgs.empty_placeholder(self.at(start, close - start + 1)))

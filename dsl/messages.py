@@ -96,6 +96,11 @@ def line_break_in_placeholder(span: Span) -> Diagnostic:
 HINT_LITERAL_BRACES = "a literal brace is written twice: '{{' or '}}'"
 
 
+def too_many_values(span: Span, limit: int) -> Diagnostic:
+    return Diagnostic(
+        "error", f"a message shows at most {limit} values in {{...}} parts", span, None
+    )
+
+
 def empty_placeholder(span: Span) -> Diagnostic:
     return Diagnostic("error", "a {...} part of a message is empty", span, HINT_LITERAL_BRACES)
-
