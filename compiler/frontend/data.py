@@ -82,6 +82,15 @@ class UnreadableRecord(Exception):
         self.reason = reason
 
 
+def _why(error: str) -> str:
+    """What csv's complaint means for the person who wrote the file."""
+    if "new-line character" in error:
+        return msgs.LONE_CARRIAGE_RETURN
+    if "field larger than field limit" in error:
+        return msgs.cell_too_long(csv.field_size_limit())
+    return error
+
+
 def records(text: str) -> Iterator[Record]:
     """The CSV records of a text, each with the lines it spans (lines as
     csv counts them: ended by '\\n' only); UnreadableRecord for one that
@@ -94,7 +103,7 @@ def records(text: str) -> Iterator[Record]:
         except StopIteration:
             return
         except csv.Error as error:
-            raise UnreadableRecord(last + 1, str(error)) from error
+            raise UnreadableRecord(last + 1, _why(str(error))) from error
         yield Record(cells, last + 1, reader.line_num)
         last = reader.line_num
 

@@ -302,8 +302,12 @@ def same_name_beside(path: Path, name: s.Name) -> list[Diagnostic]:
     """An error if another rule file in the same folder declares an edition
     of the same name: an engine, and a parent, are found by the name."""
     here = path.resolve()
+    folder = here.parent
     for other in sorted(path.parent.glob("*.rules")):
-        if other.resolve() != here and declared_edition_name(other) == name.text:
+        found = other.resolve()
+        if found == here or not found.is_relative_to(folder):  # read nothing outside
+            continue
+        if declared_edition_name(found) == name.text:
             return [msgs.same_edition_name(name.span, name.text, display_path(other))]
     return []
 

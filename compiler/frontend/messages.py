@@ -195,6 +195,13 @@ def unreadable_record(span: Span, reason: str) -> Diagnostic:
     return _error(f"cannot read this CSV record: {reason}", span)
 
 
+LONE_CARRIAGE_RETURN = "a line ends with a carriage return alone; end lines with '\\n' or '\\r\\n'"
+
+
+def cell_too_long(limit: int) -> str:
+    return f"a cell is longer than {limit} characters"
+
+
 def row_length(span: Span, cells: int, header: int) -> Diagnostic:
     return _error(f"row has {cells} cells; the header has {header}", span)
 
