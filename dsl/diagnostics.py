@@ -7,7 +7,9 @@ can, so that one run shows every mistake; nothing here raises for bad input.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Literal
 
@@ -113,9 +115,40 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+# Each hint compares a word with every candidate: a file with thousands of
+# unknown names among thousands of known ones would cost their product. A run
+# (see hint_budget) may compare this many candidates in all; past it,
+# messages go without a "did you mean" hint.
+HINT_COMPARISONS = 500_000
+_hint_budget: ContextVar[list[int] | None] = ContextVar("hint_budget", default=None)
+
+
+@contextmanager
+def hint_budget(comparisons: int = HINT_COMPARISONS) -> Iterator[None]:
+    """Bound the work of the hints given inside the block (one check's run)."""
+    token = _hint_budget.set([comparisons])
+    try:
+        yield
+    finally:
+        _hint_budget.reset(token)
+
+
+def hints_left(comparisons: int) -> bool:
+    """May a hint still compare a word with this many candidates? (So that a
+    caller need not even list them when it may not.)"""
+    budget = _hint_budget.get()
+    return budget is None or budget[0] >= comparisons
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """A hint naming the closest known word, if one is close enough."""
-    matches = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    known = list(candidates)
+    budget = _hint_budget.get()
+    if budget is not None:
+        if budget[0] < len(known):
+            return None
+        budget[0] -= len(known)
+    matches = difflib.get_close_matches(word, sorted(set(known)), n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None
 
 

@@ -42,7 +42,7 @@ from splendor_rules.compiler.frontend.checks.definitions import MAX_DEFINITION_D
 from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, MAX_RULE_FILE_BYTES
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
 from splendor_rules.compiler.runtime.interpreter.engine import InterpretedEngine
-from splendor_rules.dsl.diagnostics import Sources, render
+from splendor_rules.dsl.diagnostics import HINT_COMPARISONS, Sources, render
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "hostile" / "rules"
@@ -321,6 +321,20 @@ def test_many_unused_definitions(tmp_path: Path) -> None:
     assert compiled.ok
     assert sum(d.severity == "warning" for d in compiled.diagnostics) == count
     assert len(CARET.findall(shown)) == count
+
+
+def test_many_unknown_names_among_many_known_ones(tmp_path: Path) -> None:
+    """Each unknown name is compared with every known one for a "did you mean"
+    hint: thousands of each took minutes (8,000: 142 s). The hints of a run
+    share a bounded budget of comparisons; past it, messages go without."""
+    count = 3_000
+    body = "".join(f"  define known{i} = unknown{i}\n" for i in range(count))
+    compiled, _ = _compile(_edition(tmp_path, "unknowns", body))
+    unknown = [d for d in compiled.diagnostics if d.message.startswith("unknown name")]
+    assert len(unknown) == count
+    hinted = sum(d.hint is not None for d in unknown)
+    assert 0 < hinted <= HINT_COMPARISONS // count
+    assert unknown[0].hint == "did you mean 'known0'?"
 
 
 # ------------------------------------------------------------------ depth

@@ -19,7 +19,7 @@ from splendor_rules.compiler.frontend.editions import (
     same_name_beside,
 )
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.diagnostics import Diagnostic, Sources, has_errors
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, has_errors, hint_budget
 
 
 def editions_folder() -> Path:
@@ -45,7 +45,11 @@ class Compiled:
 
 def compile_file(path: Path, sources: Sources | None = None) -> Compiled:
     """Check one rule file (and the editions it extends)."""
-    sources = sources if sources is not None else Sources()
+    with hint_budget():
+        return _compile(path, sources if sources is not None else Sources())
+
+
+def _compile(path: Path, sources: Sources) -> Compiled:
     loader = EditionLoader([editions_folder()], sources)
     resolved = loader.load(path)
     diagnostics = list(loader.diagnostics)

@@ -79,12 +79,13 @@ def check_coverage(
     `locate` says (say, where it was removed), else at `where`; not at all if
     a malformed id surely `meant` it (that one is reported already)."""
     wanted = [i for i in reference if i[0] in prefixes]
+    wanted_set = set(wanted)
     diagnostics = []
     for rule_id in wanted:
         if rule_id not in stated and rule_id not in meant:
             span, hint = locate(rule_id) if locate else (where, None)
             diagnostics.append(msgs.rule_stated_nowhere(span, rule_id, hint))
     for rule_id, span in stated.items():
-        if rule_id not in wanted:
+        if rule_id not in wanted_set:
             diagnostics.append(msgs.rule_id_not_in_reference(span, rule_id, wanted))
     return diagnostics
