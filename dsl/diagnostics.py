@@ -119,7 +119,7 @@ def display_path(path: Path) -> str:
 # unknown names among thousands of known ones would cost their product. A run
 # (see hint_budget) may compare this many candidates in all; past it,
 # messages go without a "did you mean" hint.
-HINT_COMPARISONS = 500_000
+HINT_COMPARISONS = 100_000
 _hint_budget: ContextVar[list[int] | None] = ContextVar("hint_budget", default=None)
 
 
