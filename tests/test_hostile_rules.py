@@ -37,7 +37,7 @@ from click.testing import CliRunner, Result
 
 from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.cli import main
-from splendor_rules.compiler.frontend import editions as edition_files
+from splendor_rules.compiler.frontend import editions as resolver
 from splendor_rules.compiler.frontend.checks.definitions import MAX_DEFINITION_DEPTH
 from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, MAX_RULE_FILE_BYTES
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
@@ -404,7 +404,7 @@ def test_the_deepest_accepted_chain_plays_in_both_engines(tmp_path: Path) -> Non
 
 
 def test_a_long_line_of_parents_is_refused_without_recursing(tmp_path: Path) -> None:
-    limit = edition_files.MAX_ANCESTORS
+    limit = resolver.MAX_ANCESTORS
     (tmp_path / "e0.rules").write_text('edition e0 "0" extends classic {\n}\n')
     for i in range(1, limit + 50):
         (tmp_path / f"e{i}.rules").write_text(f'edition e{i} "{i}" extends e{i - 1} {{\n}}\n')
@@ -454,14 +454,14 @@ def test_the_reserved_edition_names_are_the_package_s_own() -> None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             bound.update(n.id for n in targets if isinstance(n, ast.Name))
     editions = {p.stem for p in (ROOT / "generated").glob("*.py")} - {"__init__"}
-    possible = {name for name in bound - editions if edition_files.EDITION_NAME.fullmatch(name)}
-    assert possible <= edition_files.RESERVED_EDITION_NAMES
+    possible = {name for name in bound - editions if resolver.EDITION_NAME.fullmatch(name)}
+    assert possible <= resolver.RESERVED_EDITION_NAMES
 
 
 def test_every_shipped_edition_name_is_valid() -> None:
     for path in (ROOT / "editions").glob("*.rules"):
-        name = edition_files.declared_edition_name(path)
-        assert name is not None and edition_files.EDITION_NAME.fullmatch(name), path
+        name = resolver.declared_edition_name(path)
+        assert name is not None and resolver.EDITION_NAME.fullmatch(name), path
 
 
 @pytest.mark.xfail(
