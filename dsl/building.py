@@ -32,7 +32,10 @@ PlaceholderParser = Callable[[str, str, int, int], tuple[s.Expr | None, list[Dia
 RuleBuilder = Callable[["TreeBuilder", Meta, list[Any]], Any]
 Convert = Callable[["TreeBuilder", Any], Any]
 
-_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_BRACE = re.compile(r"[{}]")
+# A message shows at most this many values: engines build it by joining its
+# parts, and a code generator may nest the joins.
+MAX_MESSAGE_VALUES = 50
 # One character of a string as written: an escape sequence, or any other character.
 _ESCAPE_UNIT = re.compile(
     r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|[0-7]{1,3}|.)|.", re.S
@@ -61,19 +64,20 @@ def decode_string(token: Token) -> str:
     return value if isinstance(value, str) else str(token)[1:-1]
 
 
-def written_offset(written: str, value: str, index: int) -> int:
-    """Where character `index` of a string's value is written, from just after
-    its opening quote: escapes such as \\" make the two differ."""
+def written_offsets(written: str, value: str) -> list[int] | None:
+    """Where each character of a string's value is written, from just after
+    its opening quote (escapes such as \\" make the two differ); None when
+    they are the same, or when the escapes cannot be followed."""
     if written == value:
-        return index
+        return None
     offsets: list[int] = []
     for unit in _ESCAPE_UNIT.finditer(written):
         try:
             decoded = ast.literal_eval(f'"{unit.group()}"') if len(unit.group()) > 1 else "."
         except (ValueError, SyntaxError):
-            return index
+            return None
         offsets.extend([unit.start()] * len(decoded))
-    return offsets[index] if len(offsets) == len(value) else index
+    return offsets if len(offsets) == len(value) else None
 
 
 class TreeBuilder(Transformer[Token, Any]):
@@ -119,27 +123,92 @@ class TreeBuilder(Transformer[Token, Any]):
 
     def message_node(self, token: Token) -> s.Message:
         """A message split into its text and its `{expression}` parts, each
-        expression parsed with its place in the file."""
+        expression parsed with its place in the file; `{{` and `}}` are
+        literal braces."""
         span = self.span_at(token)
         value = decode_string(token)
-        parts: list[str | s.Expr | s.BrokenPlaceholder] = []
-        position = 0
-        for match in _PLACEHOLDER.finditer(value):
-            if match.start() > position:
-                parts.append(value[position : match.start()])
-            position = match.end()
-            if "\n" in match.group(1):  # an escaped line break: it has no place in the file
-                parts.append(_broken(msgs.line_break_in_placeholder(span)))
-                continue
-            assert self.placeholders is not None, "a message outside a rule file"
-            column = span.column + 1 + written_offset(str(token)[1:-1], value, match.start(1))
-            expr, errors = self.placeholders(match.group(1), self.file, span.line, column)
-            parts.extend(_broken(error) for error in errors)
-            if expr is not None:
-                parts.append(expr)
-        if position < len(value):
-            parts.append(value[position:])
+        parts = _MessageScanner(self, span, str(token)[1:-1], value).parts()
         return s.Message(span=span, value=value, parts=tuple(parts))
+
+
+class _MessageScanner:
+    """Splits a message's text at its `{...}` parts: `{{` and `}}` stand for
+    one brace each, as in a Python f-string; a brace that pairs with none (a
+    '}' before any '{', a '{' with another '{' before its '}') is text too."""
+
+    def __init__(self, builder: TreeBuilder, span: s.Span, written: str, value: str) -> None:
+        self.builder = builder
+        self.span = span
+        self.value = value
+        # Where each character of the value is written (escapes make the two
+        # differ), computed once for the whole message.
+        self.offsets = written_offsets(written, value)
+        self.out: list[str | s.Expr | s.BrokenPlaceholder] = []
+        self.text: list[str] = []
+        self.values = 0  # the {...} parts met so far
+
+    def column(self, index: int) -> int:
+        """The column of the file where character `index` of the value is written."""
+        if self.offsets is None or index >= len(self.offsets):
+            return self.span.column + 1 + index
+        return self.span.column + 1 + self.offsets[index]
+
+    def at(self, index: int, length: int = 1) -> s.Span:
+        line, column = self.span.line, self.column(index)
+        return s.Span(self.span.file, line, column, line, column + length)
+
+    def flush(self) -> None:
+        if self.text:
+            self.out.append("".join(self.text))
+            self.text = []
+
+    def broken(self, diagnostic: Diagnostic) -> None:
+        self.flush()
+        self.out.append(_broken(diagnostic))
+
+    def parts(self) -> list[str | s.Expr | s.BrokenPlaceholder]:
+        value, i = self.value, 0
+        while i < len(value):
+            char = value[i]
+            if char in "{}" and value.startswith(char * 2, i):
+                self.text.append(char)
+                i += 2
+            elif char == "{":
+                i = self.placeholder(i)
+            else:
+                brace = _BRACE.search(value, i + 1)
+                end = brace.start() if brace else len(value)
+                self.text.append(value[i:end])
+                i = end
+        self.flush()
+        return self.out
+
+    def placeholder(self, start: int) -> int:
+        """The `{...}` part opening at `start`; where the text goes on after it."""
+        value = self.value
+        brace = _BRACE.search(value, start + 1)
+        if brace is None or brace.group() == "{":
+            self.text.append("{")
+            return start + 1
+        close = brace.start()
+        inner = value[start + 1 : close]
+        self.values += 1
+        if self.values > MAX_MESSAGE_VALUES:
+            if self.values == MAX_MESSAGE_VALUES + 1:  # reported at the first one too many
+                self.broken(msgs.too_many_values(self.at(start), MAX_MESSAGE_VALUES))
+        elif "\n" in inner:  # an escaped line break: it has no place in the file
+            self.broken(msgs.line_break_in_placeholder(self.span))
+        elif not inner.strip():
+            self.broken(msgs.empty_placeholder(self.at(start, close - start + 1)))
+        else:
+            self.flush()
+            parse = self.builder.placeholders
+            assert parse is not None, "a message outside a rule file"
+            expr, errors = parse(inner, self.builder.file, self.span.line, self.column(start + 1))
+            self.out.extend(_broken(error) for error in errors)
+            if expr is not None:
+                self.out.append(expr)
+        return close + 1
 
 
 def _broken(diagnostic: Diagnostic) -> s.BrokenPlaceholder:
@@ -288,20 +357,48 @@ def logic(op: Literal["and", "or"]) -> RuleBuilder:
     return build
 
 
+# A chain of operators, `a + b - c + ...`, is built as nested binary nodes
+# that associate to the left, in groups of this many operands; a longer chain
+# is a chain of such groups, so that its depth grows with the logarithm of
+# its length (every later stage walks the tree recursively). The operators
+# chained (`+`, `-` and `*` on whole numbers) are exact, so regrouping keeps
+# the value: `l - (a - b)` is `l - a + b`.
+CHAIN_GROUP = 8
+_FLIPPED = {"+": "-", "-": "+"}
+
+
+def chain_depth(operands: int) -> int:
+    """How many binary nodes deep `chain` builds a chain of `operands`."""
+    depth = 0
+    while operands > 1:
+        depth += min(operands, CHAIN_GROUP) - 1
+        operands = -(-operands // CHAIN_GROUP)
+    return depth
+
+
 def chain(builder: TreeBuilder, meta: Meta, children: list[Any]) -> s.Expr:
-    """`a + b - c`, written flat, as nested binary nodes associating to the left."""
-    result: s.Expr = children[0]
-    for i in range(1, len(children), 2):
-        right: s.Expr = children[i + 1]
+    """`a + b - c`, written flat, as nested binary nodes (see CHAIN_GROUP)."""
+    items: list[tuple[str, s.Expr]] = [("+", children[0])]
+    items += [(str(children[i]), children[i + 1]) for i in range(1, len(children), 2)]
+    while len(items) > 1:
+        items = [
+            _left_nested(builder.file, items[i : i + CHAIN_GROUP])
+            for i in range(0, len(items), CHAIN_GROUP)
+        ]
+    return items[0][1]
+
+
+def _left_nested(file: str, group: list[tuple[str, s.Expr]]) -> tuple[str, s.Expr]:
+    """A group of a chain, `op a op b op c`, as `op (a op b op c)`: after a
+    '-', the operators inside are flipped."""
+    sign, result = group[0]
+    for op, right in group[1:]:
         span = s.Span(
-            builder.file,
-            result.span.line,
-            result.span.column,
-            right.span.end_line,
-            right.span.end_column,
+            file, result.span.line, result.span.column, right.span.end_line, right.span.end_column
         )
-        result = s.Binary(span=span, op=str(children[i]), left=result, right=right)
-    return result
+        written = _FLIPPED[op] if sign == "-" else op
+        result = s.Binary(span=span, op=written, left=result, right=right)
+    return sign, result
 
 
 def first(builder: TreeBuilder, meta: Meta, children: list[Any]) -> Any:

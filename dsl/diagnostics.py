@@ -7,7 +7,9 @@ can, so that one run shows every mistake; nothing here raises for bad input.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Literal
 
@@ -27,7 +29,7 @@ class Diagnostic:
 
     def headline(self) -> str:
         hint = f" ({self.hint})" if self.hint else ""
-        return f"{self.span}: {self.severity}: {self.message}{hint}"
+        return visible(f"{self.span}: {self.severity}: {self.message}{hint}")
 
 
 class Sources:
@@ -55,20 +57,53 @@ class Sources:
         return lines[number - 1].removesuffix("\r") if 0 < number <= len(lines) else None
 
 
+def visible(text: str) -> str:
+    """Text as a message shows it: a character that prints as nothing or
+    moves the cursor (a NUL, an escape, a byte-order mark, a zero-width
+    space) is written as its Python escape, '\\x00', never sent raw."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+# A source line longer than this is quoted around the spot only.
+MAX_QUOTED = 200
+
+
+def _shown(text: str) -> str:
+    """A stretch of a source line as quoted: a tab as one space (so that a
+    column stays a column), any other unprintable character escaped."""
+    return visible(text.replace("\t", " "))
+
+
 def render(diagnostic: Diagnostic, sources: Sources) -> str:
     """The headline, then the source line and a caret under the spot."""
     span = diagnostic.span
     out = [diagnostic.headline()]
     line = sources.line(span.file, span.line)
     if line is not None:
-        shown = line.expandtabs(1)
-        width = 1
-        if span.end_line == span.line and span.end_column > span.column:
-            width = span.end_column - span.column
-        width = max(1, min(width, len(shown) - span.column + 1))
-        out.append(f"    {shown}")
-        out.append("    " + " " * (span.column - 1) + "^" + "~" * (width - 1))
+        out.extend(_quote(line, span))
     return "\n".join(out)
+
+
+def _quote(line: str, span: Span) -> list[str]:
+    """The line and a caret line under the span's stretch of it."""
+    start = span.column
+    end = start + 1
+    if span.end_line == span.line and span.end_column > start:
+        end = min(span.end_column, len(line) + 1, start + MAX_QUOTED)
+    # A very long line (a wide CSV row) is quoted around the spot only, so
+    # that many diagnostics on it do not print all of it each time.
+    first, last = 1, len(line) + 1
+    if len(line) > MAX_QUOTED:
+        first = max(1, min(start, len(line) + 1) - MAX_QUOTED // 2)
+        last = min(len(line) + 1, max(end, first + MAX_QUOTED))
+    before = ("..." if first > 1 else "") + _shown(line[first - 1 : start - 1])
+    marked = _shown(line[start - 1 : end - 1])
+    after = _shown(line[max(start, end) - 1 : last - 1]) + ("..." if last <= len(line) else "")
+    # Past the end of the line (a missing last part), the caret stands after it.
+    offset = len(before) + max(0, start - 1 - len(line))
+    return [f"    {before}{marked}{after}", "    " + " " * offset + "^" + "~" * (len(marked) - 1)]
 
 
 def display_path(path: Path) -> str:
@@ -80,9 +115,40 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+# Each hint compares a word with every candidate: a file with thousands of
+# unknown names among thousands of known ones would cost their product. A run
+# (see hint_budget) may compare this many candidates in all; past it,
+# messages go without a "did you mean" hint.
+HINT_COMPARISONS = 100_000
+_hint_budget: ContextVar[list[int] | None] = ContextVar("hint_budget", default=None)
+
+
+@contextmanager
+def hint_budget(comparisons: int = HINT_COMPARISONS) -> Iterator[None]:
+    """Bound the work of the hints given inside the block (one check's run)."""
+    token = _hint_budget.set([comparisons])
+    try:
+        yield
+    finally:
+        _hint_budget.reset(token)
+
+
+def hints_left(comparisons: int) -> bool:
+    """May a hint still compare a word with this many candidates? (So that a
+    caller need not even list them when it may not.)"""
+    budget = _hint_budget.get()
+    return budget is None or budget[0] >= comparisons
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """A hint naming the closest known word, if one is close enough."""
-    matches = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    known = list(candidates)
+    budget = _hint_budget.get()
+    if budget is not None:
+        if budget[0] < len(known):
+            return None
+        budget[0] -= len(known)
+    matches = difflib.get_close_matches(word, sorted(set(known)), n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None
 
 

@@ -35,6 +35,7 @@ MAX_EXPECTED_SHOWN = 8
 # What the parser found where it expected something else.
 FOUND_END_OF_FILE = "end of file"
 FOUND_END_OF_LINE = "end of line"
+FOUND_END_OF_PLACEHOLDER = "end of the {...} part"
 
 # Hints for the common slips.
 HINT_DOUBLE_QUOTES = "strings are written in double quotes"
@@ -90,3 +91,16 @@ def number_too_long(span: Span, digits: int, limit: int) -> Diagnostic:
 
 def line_break_in_placeholder(span: Span) -> Diagnostic:
     return Diagnostic("error", "a {...} part of a message cannot hold a line break", span)
+
+
+HINT_LITERAL_BRACES = "a literal brace is written twice: '{{' or '}}'"
+
+
+def too_many_values(span: Span, limit: int) -> Diagnostic:
+    return Diagnostic(
+        "error", f"a message shows at most {limit} values in {{...}} parts", span, None
+    )
+
+
+def empty_placeholder(span: Span) -> Diagnostic:
+    return Diagnostic("error", "a {...} part of a message is empty", span, HINT_LITERAL_BRACES)

@@ -25,7 +25,7 @@ from lark.exceptions import (
 
 from splendor_rules.dsl import messages as msgs
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.building import TreeBuilder, span_of
+from splendor_rules.dsl.building import TreeBuilder, chain_depth, span_of
 from splendor_rules.dsl.diagnostics import Diagnostic
 
 _OPENING = {"LPAR", "LSQB"}
@@ -69,6 +69,7 @@ def _lark() -> Lark:
 # numbers of more than 4300 digits.
 MAX_DEPTH = 100  # levels of the parse tree; the shipped editions use under 20
 MAX_DIGITS = 100
+BYTE_ORDER_MARK = "\ufeff"
 _CHAINS = {"sum_expr", "product"}
 
 
@@ -79,8 +80,8 @@ def _limits(tree: Tree[Token], file: str) -> Diagnostic | None:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
             return msgs.too_deep(span_of(file, node.meta), MAX_DEPTH)
-        # `a + b + c` is one flat node here, but nests to the left once built.
-        step = len(node.children) // 2 + 1 if node.data in _CHAINS else 1
+        # `a + b + c` is one flat node here, and nests a little once built.
+        step = chain_depth(len(node.children) // 2 + 1) + 1 if node.data in _CHAINS else 1
         for child in reversed(node.children):
             if isinstance(child, Tree):
                 stack.append((child, depth + step))
@@ -117,7 +118,9 @@ def _keywords(terminal: str) -> list[str]:
     return []
 
 
-def _syntax_error(error: UnexpectedInput, file: str, text: str) -> Diagnostic:
+def _syntax_error(
+    error: UnexpectedInput, file: str, text: str, end: str = msgs.FOUND_END_OF_FILE
+) -> Diagnostic:
     lines = text.splitlines() or [""]
     line = error.line if error.line and error.line > 0 else len(lines)
     column = error.column if error.column and error.column > 0 else len(lines[line - 1]) + 1
@@ -127,14 +130,14 @@ def _syntax_error(error: UnexpectedInput, file: str, text: str) -> Diagnostic:
         return msgs.unexpected_character(s.Span(file, line, column, line, column + 1), char)
 
     expected: set[str] = set()
-    found = msgs.FOUND_END_OF_FILE
+    found = end
     end_column = column + 1
     hint: str | None = None
     if isinstance(error, UnexpectedToken):
         expected = set(error.expected)
         token = error.token
         if token.type == "$END":
-            found = msgs.FOUND_END_OF_FILE
+            found = end
         elif token.type == "_NL":
             found = msgs.FOUND_END_OF_LINE
         else:
@@ -166,7 +169,11 @@ def _hint(token: Token, expected: set[str]) -> str | None:
 
 
 def parse_edition(text: str, file: str) -> tuple[s.Edition | None, list[Diagnostic]]:
-    """Parse one rule file. Returns the tree, or None and the syntax error."""
+    """Parse one rule file. Returns the tree, or None and the syntax error.
+
+    A byte-order mark that starts the text is no part of it (editors on some
+    systems write one); the caller keeps, in Sources, the text without it."""
+    text = text.removeprefix(BYTE_ORDER_MARK)
     try:
         tree = _lark().parse(text, start="start")
     except UnexpectedInput as error:
@@ -187,7 +194,7 @@ def parse_expression(
         tree = _lark().parse(text, start="expr")
         diagnostic = _limits(tree, file)
     except UnexpectedInput as error:
-        diagnostic = _syntax_error(error, file, text)
+        diagnostic = _syntax_error(error, file, text, msgs.FOUND_END_OF_PLACEHOLDER)
     if diagnostic is not None:
         at = diagnostic.span
         shifted = s.Span(

@@ -48,7 +48,8 @@ KEYWORDS = sorted({
     str(t.pattern.value) for t in _lark().terminals if t.pattern.type == "str"
 })
 BRACKETS = ["{", "}", "(", ")", "[", "]", '"', "'", "\\", "#", "\n", "..", ":", ",", "->",
-            "\\n", '\\"', "\\x41", "\t", "\f", "\r", "\u2028", "{x}", "{("]
+            "\\n", '\\"', "\\x41", "\t", "\f", "\r", "\u2028", "{x}", "{(", "{}", "{{", "}}",
+            "\ufeff", "\x00", "\x1b[31m", "/etc/passwd", "../", "/dev/zero"]
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NUMBER = re.compile(r"[0-9]+")
 WORD = re.compile(r"[^\s]+")
@@ -165,7 +166,8 @@ mutations: st.SearchStrategy[Mutation] = st.one_of(
     st.tuples(st.just("name_from_file"), positions, positions),
     st.tuples(st.just("misspell"), positions, st.integers(0, 3), positions),
     st.tuples(st.just("name_to"), positions,
-              st.sampled_from([*KEYWORDS, "x", "_", "colours", "players", "score", "sum"])),
+              st.sampled_from([*KEYWORDS, "x", "_", "colours", "players", "score", "sum",
+                               "class", "__init__", "_x", "editions", "Classic"])),
     st.tuples(st.just("truncate"), positions),
     st.tuples(st.just("insert"), positions, junk),
     st.tuples(st.just("insert_bytes"), positions, st.binary(min_size=1, max_size=6)),
@@ -201,7 +203,10 @@ def _check(compiled: Compiled, sources: Sources, folder: Path) -> None:
         lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
         assert span.line <= len(lines), diagnostic
         assert span.column <= len(lines[span.line - 1]) + 1, diagnostic
-        assert render(diagnostic, sources).startswith(diagnostic.headline())
+        shown = render(diagnostic, sources)
+        assert shown.startswith(diagnostic.headline())
+        # A control character of the input is shown escaped, never sent raw.
+        assert all(char.isprintable() or char == "\n" for char in shown), shown
     if not has_errors(compiled.diagnostics):
         assert compiled.model is not None
 
@@ -302,6 +307,12 @@ REGRESSIONS: list[tuple[str, list[Mutation], list[Mutation]]] = [
     ("classic", [("insert", _at("classic", "{supply(c)", after=True), "\\n" * 60 + "+")], []),
     # Escapes before a placeholder shifted its diagnostics' columns.
     ("classic", [("insert", _at("classic", '"take two needs') + 1, '\\"\\"{nope}')], []),
+    # A byte-order mark starting the file: "unexpected character".
+    ("classic", [("insert", 0, "\ufeff")], []),
+    # A chain of definitions each using the next: RecursionError in the checker.
+    ("classic", [("insert", _at("classic", "## 2. Setup"),
+                  "".join(f"define r{i} = r{i + 1}\n  " for i in range(1000))
+                  + "define r1000 = 1\n")], []),
 ]
 
 
@@ -384,7 +395,8 @@ def apply_csv(text: str, mutation: Mutation) -> str:
 
 cell_values = st.one_of(
     st.sampled_from(["", " ", "-1", "99999999999999999999", "x", "true", "1.5", '"', '"a,b"',
-                     "white", "mind", "yellow", "0", "4"]),
+                     "white", "mind", "yellow", "0", "4", '"a\nb"', '"\n"', "\ufeff",
+                     "\x1b[0m", "\r"]),
     st.text(max_size=6),
 )
 csv_mutations: st.SearchStrategy[Mutation] = st.one_of(
@@ -540,6 +552,12 @@ ADVERSARIAL = [
     "zone colours: cards of each player",
     'tiles t3 from "data/classic_cards.csv" with 1 rows, double-sided by nope { tier: int 3..1 }',
     'tiles t4 from "" { x: int }', 'tiles t5 from "/dev/null" { x: int }',
+    'tiles t8 from "../RULES.md" { x: int }', 'tiles t9 from "data/../../x.csv" { x: int }',
+    'tiles t10 from "data" { x: int }', 'override reference "/etc/passwd" ids S',
+    'override reference "../RULES.md" ids S',
+    'action z6 { require true else "{{literal}} {} { }" }',
+    "define c0 = 0\n" + "".join(f"  define c{i} = c{i - 1} + 1\n" for i in range(1, 120)),
+    "define k0 = k119\n" + "".join(f"  define k{i} = k{i - 1}\n" for i in range(1, 120)),
     'tiles t7 from "data/classic_nobles.csv", double-sided by points { points: int\n'
     '  points: int\n  requires: per colour {white: "x", nope: "y"} }',
     "rename colour white -> white", "rename define bonus -> score", "rename tiles noble -> cards",
@@ -593,3 +611,55 @@ def test_a_line_separator_in_a_data_cell_does_not_shift_later_rows() -> None:
     assert [(d.file, d.line, d.column) for d in found] == [("classic_nobles.csv", 4, 7)]
     assert found[0].message.startswith("'x' is not a whole number")
     assert found[0].quoted == "3,  4,x,4,0,0"
+
+
+def test_a_byte_order_mark_starting_a_rule_file_or_a_data_file_is_no_part_of_it() -> None:
+    assert _mutant_diagnostics("classic", REGRESSIONS[9][1]) == []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        _setup(folder)
+        path = folder / "data" / "classic_cards.csv"
+        _write(path, "\ufeff" + path.read_text(encoding="utf-8"))
+        assert _compile(folder, "classic") == []
+
+
+def test_a_long_chain_of_definitions_is_one_located_error() -> None:
+    (error,) = _errors("classic", REGRESSIONS[10][1])
+    assert error.file == "classic.rules"
+    assert error.message.startswith("definition 'r900' nests over 100 levels")
+
+
+def test_a_quoted_line_break_in_a_data_cell_does_not_shift_later_rows() -> None:
+    """csv reads a quoted cell across lines as one record: the errors of
+    later records are still located on the lines where they are."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        _setup(folder)
+        path = folder / "data" / "classic_nobles.csv"
+        text = path.read_text(encoding="utf-8")
+        text = apply_csv(text, ("cell", 1, 1, '"4\n"'))  # still 4, once stripped
+        text = apply_csv(text, ("cell", 4, 2, "x"))  # line 4 of the file, now line 5
+        _write(path, text)
+        found = [d for d in _compile(folder, "classic") if d.severity == "error"]
+    assert [(d.file, d.line, d.column) for d in found] == [("classic_nobles.csv", 5, 5)]
+    assert found[0].message.startswith("'x' is not a whole number")
+    assert found[0].quoted == text.split("\n")[4]
+    assert found[0].quoted.split(",")[2] == "x"
+
+
+@pytest.mark.parametrize(
+    "path", ["/etc/passwd", "../RULES.md", "data/../../RULES.md", "/dev/zero", "data"]
+)
+def test_a_data_path_out_of_the_folder_is_refused_at_the_path(path: str) -> None:
+    """Whatever the path leads to, it is refused where it is written, and
+    nothing of the file it names is shown."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        _setup(folder)
+        text = ORIGINAL["classic"].replace('"data/classic_nobles.csv"', f'"{path}"')
+        _write(folder / "classic.rules", text)
+        found = [d for d in _compile(folder, "classic") if d.severity == "error"]
+    line = _line_of("classic", "classic_nobles.csv") + 1
+    assert [(d.file, d.line) for d in found][:1] == [("classic.rules", line)]
+    assert found[0].message.startswith(f"cannot read data file '{path}': it is")
+    assert not any("**S-" in d.message or "root:" in d.message for d in found)

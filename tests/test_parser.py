@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+import random
 from pathlib import Path
 
 import pytest
 
 from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.building import chain_depth
 from splendor_rules.dsl.diagnostics import Diagnostic
 from splendor_rules.dsl.parser import MAX_DEPTH, MAX_DIGITS, parse_edition, parse_expression
 from splendor_rules.dsl.visitor import walk
@@ -604,7 +607,7 @@ def test_error_at_the_end_of_a_file_without_a_newline() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "\n", "edition", "}", "{", "(((", '"', "#", "\x00", "\ufeffedition x \"X\" {}",
+    ["", "\n", "edition", "}", "{", "(((", '"', "#", "\x00", "\u200bedition x \"X\" {}",
      'edition x "X" {\n  [S-1\n}', 'edition x "X" {\n  define a = )\n}'],
 )
 def test_bad_input_gives_one_located_error(text: str) -> None:
@@ -615,6 +618,15 @@ def test_bad_input_gives_one_located_error(text: str) -> None:
     assert span.line >= 1 and span.column >= 1
     assert span.line <= max(1, text.count("\n") + 1)
     assert diagnostics[0].message
+
+
+def test_a_byte_order_mark_that_starts_the_file_is_no_part_of_it() -> None:
+    tree, diagnostics = parse_edition('\ufeffedition x "X" {\n  players 2..4\n}\n', "x.rules")
+    assert diagnostics == [] and tree is not None
+    assert (tree.name.span.line, tree.name.span.column) == (1, 9)
+    # Anywhere else it is a stray character, shown escaped.
+    d = _error('edition x "X" {\n  players\ufeff 2..4\n}\n')
+    assert d.message == "unexpected character '\\ufeff'"
 
 
 # ------------------------------------------------------------------ limits
@@ -632,7 +644,7 @@ def test_remove_without_a_name_parses() -> None:
 @pytest.mark.parametrize(
     "body",
     ["(" * 60 + "1" + ")" * 60, "-" * 200 + "1", "not " * 200 + "true", "bought" + ".points" * 200,
-     "max(1, " * 60 + "1" + ")" * 60, "1" + " + 1" * 300, "2" + " * 2" * 300,
+     "max(1, " * 60 + "1" + ")" * 60, "(1 + " * 60 + "1" + ")" * 60,
      "1 if true else " * 120 + "1"],
 )
 def test_too_deep_nesting_is_a_located_error(body: str) -> None:
@@ -647,6 +659,63 @@ def test_nesting_below_the_limit_is_fine() -> None:
     for body in ["(" * 30 + "1" + ")" * 30, "1" + " + 1" * 60, "-" * 60 + "1"]:
         tree, diagnostics = parse_edition(f'edition x "X" {{\n  score = {body}\n}}\n', "x.rules")
         assert diagnostics == [] and tree is not None
+
+
+def _value(e: s.Expr) -> int:
+    """The value of a tree of whole-number literals and + - *, without recursion
+    (a chain built wrongly could be deep)."""
+    stack: list[tuple[s.Expr, bool]] = [(e, False)]
+    values: list[int] = []
+    while stack:
+        node, done = stack.pop()
+        if isinstance(node, s.IntLit):
+            values.append(node.value)
+        elif not done:
+            assert isinstance(node, s.Binary)
+            stack += [(node, True), (node.right, False), (node.left, False)]
+        else:
+            right, left = values.pop(), values.pop()
+            assert isinstance(node, s.Binary)
+            values.append({"+": left + right, "-": left - right, "*": left * right}[node.op])
+    return values[0]
+
+
+def _depth(e: s.Expr) -> int:
+    stack, deepest = [(e, 1)], 0
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(node, s.Binary):
+            stack += [(node.left, depth + 1), (node.right, depth + 1)]
+    return deepest
+
+
+@pytest.mark.parametrize("terms", [2, 8, 9, 95, 300, 5000])
+def test_a_flat_chain_counts_as_little_nesting_and_keeps_its_value(terms: int) -> None:
+    """`1 + 1 + ... + 1` is one level of writing, not `terms` levels: it is
+    built in groups, as deep as the logarithm of its length, and the regrouping
+    keeps the value of every mix of + and - (and of *)."""
+    rng = random.Random(terms)
+    numbers = [rng.randrange(10) for _ in range(terms)]
+    ops = [rng.choice("+-") for _ in range(terms - 1)]
+    pairs = list(zip(ops, numbers[1:], strict=True))
+    written = str(numbers[0]) + "".join(f" {op} {n}" for op, n in pairs)
+    expected = numbers[0] + sum(n if op == "+" else -n for op, n in pairs)
+    tree, diagnostics = parse_edition(f'edition x "X" {{\n  score = {written}\n}}\n', "x.rules")
+    assert diagnostics == [] and tree is not None
+    (score,) = tree.items
+    assert isinstance(score, s.Score)
+    assert _value(score.value) == expected
+    assert _depth(score.value) <= 1 + chain_depth(terms) <= 1 + 7 * math.ceil(math.log(terms, 8))
+    product, diagnostics = parse_expression(" * ".join(["2"] * terms), "x.rules", 1, 1)
+    assert diagnostics == [] and product is not None
+    assert _value(product) == 2**terms
+
+
+def test_a_short_chain_associates_to_the_left_as_written() -> None:
+    e, diagnostics = parse_expression("1 - 2 + 3", "x.rules", 1, 1)
+    assert diagnostics == [] and isinstance(e, s.Binary) and e.op == "+"
+    assert isinstance(e.left, s.Binary) and e.left.op == "-"
 
 
 def test_deep_nesting_in_a_message_placeholder() -> None:

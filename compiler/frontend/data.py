@@ -2,6 +2,10 @@
 
 A mistake in the data is reported at its cell (file, line, column), the way a
 mistake in the rule file is, and every mistake in a file is reported at once.
+A record is located on the line where it starts, even after a quoted cell
+that holds a line break. Reading stops converting past the row count the rule
+file declares: the rows beyond are only counted, so a file far longer than
+declared costs little and its surplus rows report nothing but the count.
 """
 
 from __future__ import annotations
@@ -9,11 +13,13 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterator
+
+from attrs import define, field
 
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, Unreadable, read_named_text
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources, display_path
 
@@ -25,16 +31,81 @@ _WHOLE = re.compile(r"[0-9]{1,100}")
 _SIGNED = re.compile(r"-?[0-9]{1,100}")
 
 
-def _cell_columns(line: str) -> list[int]:
-    """The 1-based column where each cell of a CSV line starts."""
-    starts = [1]
-    quoted = False
-    for i, char in enumerate(line):
-        if char == '"':
-            quoted = not quoted
-        elif char == "," and not quoted:
-            starts.append(i + 2)
-    return starts
+_CELL_MARK = re.compile(r'[",]')
+Plan = list[tuple[s.Column, s.ColumnType, list[int]]]  # each column, its type, its cells
+
+
+@define
+class Record:
+    """One CSV record: its cells, and the physical lines it spans (a quoted
+    cell may hold a line break), so that each cell is located where it is."""
+
+    cells: list[str]
+    first_line: int
+    last_line: int
+    _starts: list[tuple[int, int]] | None = field(default=None, init=False)
+
+    def starts(self, lines: list[str]) -> list[tuple[int, int]]:
+        """The (line, column) where each cell starts, found once."""
+        if self._starts is None:
+            starts = [(self.first_line, 1)]
+            quoted = False
+            for number in range(self.first_line, self.last_line + 1):
+                for mark in _CELL_MARK.finditer(lines[number - 1] if number <= len(lines) else ""):
+                    if mark.group() == '"':
+                        quoted = not quoted
+                    elif not quoted:
+                        starts.append((number, mark.start() + 2))
+            self._starts = starts
+        return self._starts
+
+    def cell_span(self, file: str, lines: list[str], index: int) -> s.Span:
+        """Where cell `index` is written (past the last cell: the line's end)."""
+        starts = self.starts(lines)
+        if index >= len(starts):
+            line = lines[self.first_line - 1] if self.first_line <= len(lines) else ""
+            return s.Span(file, self.first_line, len(line) + 1, self.first_line, len(line) + 2)
+        number, column = starts[index]
+        line = lines[number - 1] if number <= len(lines) else ""
+        end = len(line) + 1
+        if index + 1 < len(starts) and starts[index + 1][0] == number:
+            end = starts[index + 1][1] - 1
+        return s.Span(file, number, column, number, max(end, column + 1))
+
+
+class UnreadableRecord(Exception):
+    """A record csv cannot read (a cell over its size limit), and its line."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(reason)
+        self.line = line
+        self.reason = reason
+
+
+def _why(error: str) -> str:
+    """What csv's complaint means for the person who wrote the file."""
+    if "new-line character" in error:
+        return msgs.LONE_CARRIAGE_RETURN
+    if "field larger than field limit" in error:
+        return msgs.cell_too_long(csv.field_size_limit())
+    return error
+
+
+def records(text: str) -> Iterator[Record]:
+    """The CSV records of a text, each with the lines it spans (lines as
+    csv counts them: ended by '\\n' only); UnreadableRecord for one that
+    csv cannot read."""
+    reader = csv.reader(io.StringIO(text))
+    last = 0
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise UnreadableRecord(last + 1, _why(str(error))) from error
+        yield Record(cells, last + 1, reader.line_num)
+        last = reader.line_num
 
 
 class TableReader:
@@ -43,19 +114,19 @@ class TableReader:
     def __init__(
         self,
         decl: s.Cards | s.Tiles,
-        folder: Path,
         colours: tuple[str, ...],
         colour_name: Callable[[str], str],
         original_colour: Callable[[str], str],
         sources: Sources,
     ) -> None:
         self.decl = decl
-        self.folder = folder
         self.colours = colours
         self.colour_name = colour_name  # a colour as the rule file wrote it -> its name now
         self.original_colour = original_colour  # the inverse, for default column names
         self.sources = sources
         self.diagnostics: list[Diagnostic] = []
+        self.file = ""  # the data file as messages show it, once found
+        self.lines: list[str] = []  # its lines
         # A cell error repeated word for word in later rows (one wrong value
         # used throughout a column) is reported once, at its first row.
         self._repeats: dict[str, list[int]] = {}
@@ -80,88 +151,92 @@ class TableReader:
 
     def read(self, name: str, rule_ids: tuple[str, ...]) -> m.Table | None:
         decl = self.decl
-        path = self.folder / decl.path.value
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, ValueError) as exc:  # ValueError: not UTF-8, or a NUL in the path
-            reason = (
-                (exc.strerror or msgs.CANNOT_OPEN)
-                if isinstance(exc, OSError)
-                else msgs.NOT_UTF8
-                if isinstance(exc, UnicodeDecodeError)
-                else msgs.NOT_A_PATH
+            path, text = read_named_text(decl.path.span.file, decl.path.value, MAX_DATA_FILE_BYTES)
+        except Unreadable as error:
+            self.report(
+                msgs.unreadable_data_file(decl.path.span, decl.path.value, error.reason, error.hint)
             )
-            self.report(msgs.unreadable_data_file(decl.path.span, decl.path.value, reason))
             return None
-        file = display_path(path)
-        self.sources.add(file, text)
-        lines = text.split("\n")  # as csv counts them: not at '\u2028' or a form feed
-        rows = list(csv.reader(io.StringIO(text)))
-        if not rows:
+        self.file = display_path(path)
+        self.sources.add(self.file, text)
+        self.lines = text.split("\n")  # as csv counts them: not at '\u2028' or a form feed
+        try:
+            return self.read_records(records(text), name, rule_ids)
+        except UnreadableRecord as error:
+            span = s.Span(self.file, error.line, 1, error.line, 2)
+            self.report(msgs.unreadable_record(span, error.reason))
+            return None
+
+    def read_records(
+        self, found: Iterator[Record], name: str, rule_ids: tuple[str, ...]
+    ) -> m.Table | None:
+        decl = self.decl
+        header_record = next(found, None)
+        if header_record is None:
             self.report(msgs.empty_data_file(decl.path.span, decl.path.value))
             return None
-        header = [h.strip() for h in rows[0]]
-        columns = self.plan_columns(header)
-        if columns is None:
+        header = [h.strip() for h in header_record.cells]
+        plan = self.plan_columns(header)
+        if plan is None:
             return None
-        used = {source for _, _, sources in columns for source in sources}
+        used = {index for _, _, indices in plan for index in indices}
         for i, heading in enumerate(header):
-            if heading not in used:
-                self.report(
-                    msgs.undeclared_data_column(self.cell_span(file, lines, 1, i), heading, file)
-                )
-        table_rows: list[dict[str, Value]] = []
-        row_lines: list[int] = []  # the line of each of table_rows
+            if i not in used:
+                span = header_record.cell_span(self.file, self.lines, i)
+                self.report(msgs.undeclared_data_column(span, heading, self.file))
+        declared = decl.row_count.count if decl.row_count is not None else None
+        rows: list[tuple[dict[str, Value], Record]] = []
         data_rows = 0
-        for number, row in enumerate(rows[1:], start=2):
-            if not any(cell.strip() for cell in row):
+        for record in found:
+            if not any(cell.strip() for cell in record.cells):
                 continue
             data_rows += 1
-            if len(row) != len(header):
-                span = self.cell_span(file, lines, number, 0)
-                self.report(msgs.row_length(span, len(row), len(header)))
+            if declared is not None and data_rows > declared:
+                continue  # past the declared count: only counted
+            if len(record.cells) != len(header):
+                span = record.cell_span(self.file, self.lines, 0)
+                self.report(msgs.row_length(span, len(record.cells), len(header)))
                 continue
-            values: dict[str, Value] = {}
-            for column, kind, sources in columns:
-                cells = [(header.index(src), row[header.index(src)].strip()) for src in sources]
-                value = self.convert(column, kind, cells, file, lines, number)
-                if value is not None:
-                    values[column.name.text] = value
-            if len(values) == len(columns):
-                table_rows.append(values)
-                row_lines.append(number)
+            values = self.convert_row(plan, record)
+            if len(values) == len(plan):
+                rows.append((values, record))
         self.note_repeats()
-        self.check_rows(table_rows, row_lines, header, columns, file, lines)
-        if decl.row_count is not None and data_rows != decl.row_count.count:
-            span = decl.row_count.span
-            self.report(msgs.row_count(span, file, data_rows, decl.row_count.count))
+        self.check_rows(rows, plan)
+        if declared is not None and data_rows != declared:
+            assert decl.row_count is not None
+            self.report(msgs.row_count(decl.row_count.span, self.file, data_rows, declared))
         sides = None
         if isinstance(decl, s.Tiles) and decl.sides_by is not None:
             sides = decl.sides_by.text
-            self.check_sides(sides, table_rows, row_lines, header, columns, file, lines)
+            self.check_sides(sides, rows, plan)
         if any(d.severity == "error" for d in self.diagnostics):
             return None
         return m.Table(
             rule_ids=rule_ids,
             span=decl.span,
             name=name,
-            file=file,
-            columns=tuple(m.Column(c.name.text, COLUMN_TYPES[c.type.kind]) for c, _, _ in columns),
-            rows=tuple(table_rows),
+            file=self.file,
+            columns=tuple(m.Column(c.name.text, COLUMN_TYPES[c.type.kind]) for c, _, _ in plan),
+            rows=tuple(values for values, _ in rows),
             sides_by=sides,
         )
 
-    def cell_span(self, file: str, lines: list[str], number: int, index: int) -> s.Span:
-        line = lines[number - 1] if number - 1 < len(lines) else ""
-        starts = _cell_columns(line)
-        column = starts[index] if index < len(starts) else len(line) + 1
-        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(line) + 1
-        return s.Span(file, number, column, number, max(end, column + 1))
+    def convert_row(self, plan: Plan, record: Record) -> dict[str, Value]:
+        """The row's value in each column whose cells are right."""
+        values: dict[str, Value] = {}
+        for column, kind, indices in plan:
+            cells = [(index, record.cells[index].strip()) for index in indices]
+            value = self.convert(column, kind, cells, record)
+            if value is not None:
+                values[column.name.text] = value
+        return values
 
-    def plan_columns(
-        self, header: list[str]
-    ) -> list[tuple[s.Column, s.ColumnType, list[str]]] | None:
-        """For each declared column, the CSV columns it reads."""
+    def plan_columns(self, header: list[str]) -> Plan | None:
+        """For each declared column, the CSV columns it reads, by index."""
+        index: dict[str, int] = {}
+        for i, heading in enumerate(header):
+            index.setdefault(heading, i)
         plan = []
         ok = True
         for column in self.decl.columns:
@@ -171,7 +246,7 @@ class TableReader:
             else:
                 sources = [column.source.value if column.source else column.name.text]
             for source in sources:
-                if source not in header:
+                if source not in index:
                     ok = False
                     unmapped = kind.kind == "per_colour" and not kind.mapping
                     span = (column.source or column.name).span
@@ -185,7 +260,7 @@ class TableReader:
             low, high = kind.low, kind.high
             if kind.kind == "int_range" and low is not None and high is not None and low > high:
                 self.report(msgs.empty_range(kind.span, low, high))
-            plan.append((column, kind, sources))
+            plan.append((column, kind, [index[source] for source in sources if source in index]))
         return plan if ok else None
 
     def colour_columns(self, column: s.Column) -> list[str]:
@@ -211,14 +286,12 @@ class TableReader:
         column: s.Column,
         kind: s.ColumnType,
         cells: list[tuple[int, str]],
-        file: str,
-        lines: list[str],
-        number: int,
+        record: Record,
     ) -> Value | None:
         name = column.name.text
 
         def at(index: int) -> s.Span:
-            return self.cell_span(file, lines, number, index)
+            return record.cell_span(self.file, self.lines, index)
 
         if kind.kind == "per_colour":
             numbers = []
@@ -260,53 +333,39 @@ class TableReader:
             return colour
         return cell
 
-    def check_rows(
-        self,
-        rows: list[dict[str, Value]],
-        row_lines: list[int],
-        header: list[str],
-        columns: list[tuple[s.Column, s.ColumnType, list[str]]],
-        file: str,
-        lines: list[str],
-    ) -> None:
+    def check_rows(self, rows: list[tuple[dict[str, Value], Record]], plan: Plan) -> None:
         """Text columns name their rows: no two rows may share a name. Each
         repeat is reported at its cell, naming the row that has it first."""
-        for column, kind, sources in columns:
+        for column, kind, indices in plan:
             if kind.kind != "text":
                 continue
             name = column.name.text
             first: dict[Value, int] = {}
-            for row, number in zip(rows, row_lines, strict=True):
-                value = row[name]
+            for values, record in rows:
+                value = values[name]
                 if value not in first:
-                    first[value] = number
+                    first[value] = record.first_line
                     continue
-                span = self.cell_span(file, lines, number, header.index(sources[0]))
+                span = record.cell_span(self.file, self.lines, indices[0])
                 self.report(msgs.repeated_name(span, name, value, first[value]))
 
     def check_sides(
-        self,
-        sides: str,
-        rows: list[dict[str, Value]],
-        row_lines: list[int],
-        header: list[str],
-        columns: list[tuple[s.Column, s.ColumnType, list[str]]],
-        file: str,
-        lines: list[str],
+        self, sides: str, rows: list[tuple[dict[str, Value], Record]], plan: Plan
     ) -> None:
         decl = self.decl
         assert isinstance(decl, s.Tiles) and decl.sides_by is not None
-        source = next((srcs[0] for c, _, srcs in columns if c.name.text == sides), None)
-        if source is None:
+        index = next((indices[0] for c, _, indices in plan if c.name.text == sides), None)
+        if index is None:
             self.report(msgs.no_sides_column(decl.sides_by.span, sides))
             return
-        faces: dict[Value, list[int]] = {}
-        for row, number in zip(rows, row_lines, strict=True):
-            faces.setdefault(row[sides], []).append(number)
-        for value, numbers in faces.items():
-            if len(numbers) != 2:
-                span = self.cell_span(file, lines, numbers[-1], header.index(source))
-                self.report(msgs.tile_faces(span, value, numbers, sides))
+        faces: dict[Value, list[Record]] = {}
+        for values, record in rows:
+            faces.setdefault(values[sides], []).append(record)
+        for value, found in faces.items():
+            if len(found) != 2:
+                span = found[-1].cell_span(self.file, self.lines, index)
+                lines = [record.first_line for record in found]
+                self.report(msgs.tile_faces(span, value, lines, sides))
 
 
 # A declared column type (dsl.syntax.ColumnKind) -> the model's column type.

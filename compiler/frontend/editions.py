@@ -11,13 +11,22 @@ rule files alone.
 
 from __future__ import annotations
 
+import keyword
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-from attrs import evolve, frozen
+from attrs import define, evolve, frozen
 
 from splendor_rules.compiler.frontend import messages as msgs
+from splendor_rules.compiler.frontend.files import (
+    BYTE_ORDER_MARK,
+    MAX_RULE_FILE_BYTES,
+    Unreadable,
+    read_bytes,
+    read_start,
+)
 from splendor_rules.compiler.frontend.identities import RENAMABLE_KINDS
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources, display_path
@@ -142,11 +151,16 @@ class ResolvedEdition:
     titles: Mapping[str, str]  # display titles given by renames, by new name
 
 
+# An edition may extend one that extends another, and so on, this deep at most.
+MAX_ANCESTORS = 100
+
+
 class EditionLoader:
     """Reads rule files and resolves their inheritance, memoising each file.
 
     A parent named in `extends` is looked for as `<name>.rules` beside the
-    child, then in each search directory in turn.
+    child, then in each search directory in turn. A chain of parents is
+    followed in a loop, not by recursion, and at most MAX_ANCESTORS deep.
     """
 
     def __init__(self, search: list[Path], sources: Sources) -> None:
@@ -154,7 +168,6 @@ class EditionLoader:
         self.sources = sources
         self.diagnostics: list[Diagnostic] = []
         self._done: dict[Path, ResolvedEdition | None] = {}
-        self._loading: set[Path] = set()
 
     def report(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)
@@ -171,41 +184,141 @@ class EditionLoader:
         return [p.stem for folder in [child.parent, *self.search] for p in folder.glob("*.rules")]
 
     def load(self, path: Path, display: str | None = None) -> ResolvedEdition | None:
+        """The resolved edition of a rule file, or None (and diagnostics)."""
         path = path.resolve()
-        if path in self._done:
-            return self._done[path]
-        file = display or display_path(path)
+        chain: list[_Pending] = []  # the file, then its ancestors not yet loaded
+        current: Path | None = path
+        while current is not None and current not in self._done:
+            file = display if current == path and display else display_path(current)
+            tree = self.parse(current, file)
+            if tree is None:
+                self._done[current] = None
+                break
+            pending = _Pending(current, file, tree)
+            self.find_parent_of(pending, [p.path for p in chain])
+            if pending.parent is not None and len(chain) == MAX_ANCESTORS:
+                first = chain[0].tree.parent
+                assert first is not None
+                self.report(msgs.too_many_ancestors(first.span, MAX_ANCESTORS))
+                pending.broken = True
+            chain.append(pending)
+            current = None if pending.broken else pending.parent
+        for pending in reversed(chain):
+            parent = self._done.get(pending.parent) if pending.parent else None
+            resolved = None
+            if not pending.broken and (pending.parent is None or parent is not None):
+                resolved = _Merge(self, pending.tree, pending.file, parent).run()
+            self._done[pending.path] = resolved
+        return self._done.get(path)
+
+    def parse(self, path: Path, file: str) -> s.Edition | None:
+        """The syntax tree of one rule file, read within bounds."""
+        where = s.Span(file, 1, 1, 1, 2)
         try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            self.report(msgs.not_utf8(s.Span(file, 1, 1, 1, 2), exc.reason))
+            text = read_bytes(path, MAX_RULE_FILE_BYTES).decode("utf-8")
+        except Unreadable as error:
+            self.report(msgs.unreadable_rule_file(where, error.reason))
             return None
+        except UnicodeDecodeError as error:
+            self.report(msgs.not_utf8(where, error.reason))
+            return None
+        text = text.removeprefix(BYTE_ORDER_MARK)
         self.sources.add(file, text)
         tree, errors = parse_edition(text, file)
         self.diagnostics.extend(errors)
-        resolved = None
         if tree is not None:
-            self._loading.add(path)
-            resolved = self._resolve(tree, path, file)
-            self._loading.discard(path)
-        self._done[path] = resolved
-        return resolved
+            self.diagnostics.extend(edition_name_errors(tree.name))
+        return tree
 
-    def _resolve(self, tree: s.Edition, path: Path, file: str) -> ResolvedEdition | None:
-        parent: ResolvedEdition | None = None
-        if tree.parent is not None:
-            parent_path = self.find_parent(tree.parent.text, path)
-            if parent_path is None:
-                known = self.known_editions(path)
-                self.report(msgs.unknown_edition(tree.parent.span, tree.parent.text, known))
-                return None
-            if parent_path in self._loading:
-                self.report(msgs.extends_itself(tree.parent.span, tree.name.text, tree.parent.text))
-                return None
-            parent = self.load(parent_path)
-            if parent is None:
-                return None
-        return _Merge(self, tree, file, parent).run()
+    def find_parent_of(self, pending: _Pending, children: list[Path]) -> None:
+        """Set the path of the edition a file extends, or mark the chain
+        broken, reported, when there is no such file or the chain loops."""
+        tree = pending.tree
+        if tree.parent is None:
+            return
+        pending.parent = self.find_parent(tree.parent.text, pending.path)
+        if pending.parent is None:
+            known = self.known_editions(pending.path)
+            self.report(msgs.unknown_edition(tree.parent.span, tree.parent.text, known))
+            pending.broken = True
+        elif pending.parent == pending.path or pending.parent in children:
+            self.report(msgs.extends_itself(tree.parent.span, tree.name.text, tree.parent.text))
+            pending.broken = True
+
+
+@define
+class _Pending:
+    """A rule file read, waiting for its parent to be resolved first."""
+
+    path: Path
+    file: str  # as diagnostics show it
+    tree: s.Edition
+    parent: Path | None = None  # the file of the edition it extends
+    broken: bool = False  # reported: its parent cannot be found, or loops
+
+
+# Names that an edition may not take: each edition's engine is a module of the
+# generated package, named after the edition, and the package's own
+# __init__.py (compiler/backend/python/templates/package.py.j2) binds these.
+RESERVED_EDITION_NAMES = frozenset(
+    {"annotations", "editions", "importlib", "load_edition", "pkgutil"}
+)
+EDITION_NAME = re.compile(r"[a-z][a-z0-9_]*")
+MAX_EDITION_NAME = 64  # characters: it names files
+
+
+def edition_name_errors(name: s.Name) -> list[Diagnostic]:
+    """An edition's name must be able to name its engine's module: a
+    lower-case word that is no keyword of Python and nothing the package has."""
+    text = name.text
+    if not EDITION_NAME.fullmatch(text):
+        reason = msgs.EDITION_NAME_FORM
+    elif len(text) > MAX_EDITION_NAME:
+        reason = msgs.edition_name_too_long(MAX_EDITION_NAME)
+    elif keyword.iskeyword(text):
+        reason = msgs.EDITION_NAME_KEYWORD
+    elif text in RESERVED_EDITION_NAMES:
+        reason = msgs.EDITION_NAME_TAKEN
+    else:
+        return []
+    return [msgs.bad_edition_name(name.span, text, reason, _valid_name(text))]
+
+
+# The start of a rule file, up to its edition's name: blank lines and comments,
+# then `edition NAME`. Looked for in the first bytes of a file only.
+_HEADER = re.compile(r"\A(?:\s|#[^\n]*)*edition\s+([A-Za-z_][A-Za-z0-9_]*)")
+_HEADER_BYTES = 16 * 1024
+
+
+def declared_edition_name(path: Path) -> str | None:
+    """The name of the edition a rule file declares, read from its start only
+    (to compare names across a folder without parsing every file in it)."""
+    text = read_start(path, _HEADER_BYTES).decode("utf-8", errors="replace")
+    found = _HEADER.match(text.removeprefix(BYTE_ORDER_MARK))
+    return found.group(1) if found else None
+
+
+def same_name_beside(path: Path, name: s.Name) -> list[Diagnostic]:
+    """An error if another rule file in the same folder declares an edition
+    of the same name: an engine, and a parent, are found by the name."""
+    here = path.resolve()
+    folder = here.parent
+    for other in sorted(path.parent.glob("*.rules")):
+        found = other.resolve()
+        if found == here or not found.is_relative_to(folder):  # read nothing outside
+            continue
+        if declared_edition_name(found) == name.text:
+            return [msgs.same_edition_name(name.span, name.text, display_path(other))]
+    return []
+
+
+def _valid_name(text: str) -> str:
+    """A valid edition name close to `text`, for a hint."""
+    word = re.sub(r"[^a-z0-9_]+", "_", text.lower()).strip("_")[:MAX_EDITION_NAME]
+    word = word.lstrip("0123456789_") or "edition"
+    if keyword.iskeyword(word) or word in RESERVED_EDITION_NAMES:
+        word = f"{word}_edition"
+    return word
 
 
 class _Merge:

@@ -55,6 +55,42 @@ def extends_itself(span: Span, edition: str, parent: str) -> Diagnostic:
     return _error(f"edition '{edition}' extends itself through '{parent}'", span)
 
 
+def too_many_ancestors(span: Span, limit: int) -> Diagnostic:
+    return _error(
+        f"this edition's parent, its parent's parent and so on are over {limit} editions",
+        span,
+        f"an edition has at most {limit} ancestors",
+    )
+
+
+# Why a name cannot name an edition (its engine is a Python module named after it).
+EDITION_NAME_FORM = (
+    "an edition's name is lower-case letters, digits and '_', starting with a letter"
+)
+EDITION_NAME_KEYWORD = "it is a keyword of Python"
+EDITION_NAME_TAKEN = "the package of the engines has that name for its own use"
+
+
+def edition_name_too_long(limit: int) -> str:
+    return f"an edition's name is at most {limit} characters"
+
+
+def bad_edition_name(span: Span, name: str, reason: str, valid: str) -> Diagnostic:
+    return _error(
+        f"'{name}' cannot name an edition: {reason}",
+        span,
+        f"its engine is a Python module named after it; say '{valid}'",
+    )
+
+
+def same_edition_name(span: Span, name: str, other: str) -> Diagnostic:
+    return _error(
+        f"edition '{name}' is declared by {other} too",
+        span,
+        "an edition is found by its name, so two files in a folder need two names",
+    )
+
+
 # --------------------------------------------------------- inheritance
 
 
@@ -120,14 +156,31 @@ def override_of_removed(span: Span, key: Key) -> Diagnostic:
 # ------------------------------------------------------------ data files
 
 
-def unreadable_data_file(span: Span, path: str, reason: str) -> Diagnostic:
-    return _error(f"cannot read data file '{path}': {reason}", span)
+def unreadable_data_file(span: Span, path: str, reason: str, hint: str | None = None) -> Diagnostic:
+    return _error(f"cannot read data file '{path}': {reason}", span, hint)
 
 
-# Why a data file could not be read, when the system gives no reason.
+# Why a file could not be read, when the system gives no reason, or why it
+# may not be (compiler/frontend/files.py).
 CANNOT_OPEN = "cannot open it"
 NOT_UTF8 = "not UTF-8 text"
 NOT_A_PATH = "not a valid path"
+NOT_A_REGULAR_FILE = "it is not a regular file"
+ABSOLUTE_PATH = "it is named by an absolute path"
+HINT_RELATIVE_PATH = 'name it relative to the folder of the rule file, as in "data/cards.csv"'
+HINT_INSIDE_FOLDER = "a rule file reads files in its own folder and the folders below it only"
+
+
+def outside_folder(rule_file: str) -> str:
+    return f"it is outside the folder of {rule_file}"
+
+
+def too_large(limit: int) -> str:
+    return f"it is larger than {limit // (1024 * 1024)} MiB"
+
+
+def unreadable_rule_file(span: Span, reason: str) -> Diagnostic:
+    return _error(f"cannot read the rule file: {reason}", span)
 
 
 def empty_data_file(span: Span, path: str) -> Diagnostic:
@@ -136,6 +189,17 @@ def empty_data_file(span: Span, path: str) -> Diagnostic:
 
 def undeclared_data_column(span: Span, heading: str, file: str) -> Diagnostic:
     return _warning(f"column '{heading}' of {file} is not declared", span)
+
+
+def unreadable_record(span: Span, reason: str) -> Diagnostic:
+    return _error(f"cannot read this CSV record: {reason}", span)
+
+
+LONE_CARRIAGE_RETURN = "a line ends with a carriage return alone; end lines with '\\n' or '\\r\\n'"
+
+
+def cell_too_long(limit: int) -> str:
+    return f"a cell is longer than {limit} characters"
 
 
 def row_length(span: Span, cells: int, header: int) -> Diagnostic:
@@ -252,8 +316,11 @@ def rule_id_not_in_reference(span: Span, rule_id: str, wanted: Iterable[str]) ->
     )
 
 
-def unreadable_reference(span: Span, path: str) -> Diagnostic:
-    return _error(f"cannot read the reference '{path}'", span)
+def unreadable_reference(
+    span: Span, path: str, reason: str | None = None, hint: str | None = None
+) -> Diagnostic:
+    because = f": {reason}" if reason else ""
+    return _error(f"cannot read the reference '{path}'{because}", span, hint)
 
 
 def dropped_by_remove(what: Key, parent: str) -> str:
@@ -528,6 +595,16 @@ def step_named_like_action(span: Span, step: str) -> Diagnostic:
 
 def token_limit_below_one(span: Span) -> Diagnostic:
     return _error("a token limit must be at least 1", span)
+
+
+def definition_too_deep(span: Span, name: str, limit: int) -> Diagnostic:
+    return _error(
+        f"definition '{name}' nests over {limit} levels, read with the definitions"
+        " it uses written out in place",
+        span,
+        "a chain of definitions, each using the next, is at most"
+        f" {limit} levels deep; shorten the chain",
+    )
 
 
 def definition_cycle(span: Span, name: str, cycle: Sequence[str]) -> Diagnostic:

@@ -13,8 +13,13 @@ from attrs import define, field
 
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks import check_edition
-from splendor_rules.compiler.frontend.editions import EditionLoader, ResolvedEdition
-from splendor_rules.dsl.diagnostics import Diagnostic, Sources, has_errors
+from splendor_rules.compiler.frontend.editions import (
+    EditionLoader,
+    ResolvedEdition,
+    same_name_beside,
+)
+from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, has_errors, hint_budget
 
 
 def editions_folder() -> Path:
@@ -40,10 +45,17 @@ class Compiled:
 
 def compile_file(path: Path, sources: Sources | None = None) -> Compiled:
     """Check one rule file (and the editions it extends)."""
-    sources = sources if sources is not None else Sources()
+    with hint_budget():
+        return _compile(path, sources if sources is not None else Sources())
+
+
+def _compile(path: Path, sources: Sources) -> Compiled:
     loader = EditionLoader([editions_folder()], sources)
     resolved = loader.load(path)
     diagnostics = list(loader.diagnostics)
+    if resolved is not None:
+        name = s.Name(span=resolved.span, text=resolved.name)
+        diagnostics.extend(same_name_beside(path, name))
     model = None
     if resolved is not None and not has_errors(diagnostics):
         model, found = check_edition(resolved, sources)

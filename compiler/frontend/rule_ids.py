@@ -57,7 +57,11 @@ def _repaired(text: str) -> str | None:
 
 def ids_in_reference(path: Path) -> list[str]:
     """The rule ids a rulebook defines: each id written in bold, **S-3.1**."""
-    text = path.read_text(encoding="utf-8")
+    return ids_in_text(path.read_text(encoding="utf-8"))
+
+
+def ids_in_text(text: str) -> list[str]:
+    """The rule ids a rulebook's text defines (see ids_in_reference)."""
     found = re.findall(r"\*\*(" + RULE_ID_FORM.pattern + r")\b", text)
     return list(dict.fromkeys(found))
 
@@ -75,12 +79,13 @@ def check_coverage(
     `locate` says (say, where it was removed), else at `where`; not at all if
     a malformed id surely `meant` it (that one is reported already)."""
     wanted = [i for i in reference if i[0] in prefixes]
+    wanted_set = set(wanted)
     diagnostics = []
     for rule_id in wanted:
         if rule_id not in stated and rule_id not in meant:
             span, hint = locate(rule_id) if locate else (where, None)
             diagnostics.append(msgs.rule_stated_nowhere(span, rule_id, hint))
     for rule_id, span in stated.items():
-        if rule_id not in wanted:
+        if rule_id not in wanted_set:
             diagnostics.append(msgs.rule_id_not_in_reference(span, rule_id, wanted))
     return diagnostics

@@ -9,7 +9,8 @@ everywhere, so that one mistake is not reported again by what contains it.
 Each concern has its module: components (players, colours, tokens, tables,
 zones), setup (market, reveals, policies), expressions, statements (actions),
 turns (triggers, majorities, steps), scoring (score, endings, winners), ids
-(rule ids), unused (warnings); scopes and context are what they share. This
+(rule ids), unused (warnings), definitions (the order definitions are typed
+in, and how deep their chains nest); scopes and context are what they share. This
 module runs them in order, each reading what the earlier ones found, and
 builds the model when nothing is wrong.
 """
@@ -19,12 +20,12 @@ from __future__ import annotations
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks import components, scoring, setup, turns
 from splendor_rules.compiler.frontend.checks.context import Context
+from splendor_rules.compiler.frontend.checks.definitions import type_definitions
 from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
 from splendor_rules.compiler.frontend.checks.ids import check_ids
 from splendor_rules.compiler.frontend.checks.statements import StatementChecker, check_actions
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_globals
 from splendor_rules.compiler.frontend.editions import ResolvedEdition
-from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources
 
 
@@ -44,8 +45,7 @@ def check_edition(
     zones = components.check_zones(context)
     market = setup.check_market(context)
     reveals = setup.check_reveals(context, expressions)
-    for entry in context.of(s.Define):
-        expressions.definition_type(entry)
+    type_definitions(context, expressions)
     score = scoring.check_score(context, expressions)
     actions = check_actions(context, statements)
     triggers = turns.check_triggers(context, statements)

@@ -254,7 +254,6 @@ def _read_table(context: Context, entry: Entry, name: str) -> m.Table | None:
     }
     reader = TableReader(
         decl,
-        context.folder(entry),
         context.colours,
         entry.renames.apply,
         entry.renames.original,

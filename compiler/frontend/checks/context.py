@@ -9,7 +9,6 @@ needs another check's class to find a name or report a mistake.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from splendor_rules.compiler.frontend import messages as msgs
@@ -74,9 +73,6 @@ class Context:
 
     def global_name(self, name: s.Name) -> str:
         return self.renames.apply(name.text)
-
-    def folder(self, entry: Entry) -> Path:
-        return Path(entry.decl.span.file).parent
 
     def title(self, name: str, written: s.StringLit | None) -> str:
         if name in self.edition.titles:

@@ -3,7 +3,8 @@
 One `visit_<Node>` method per kind of expression, read in a Scope. An
 expression that is wrong gets the type ERROR, which fits everywhere, so that
 one mistake is not reported again by what contains it. Definitions are typed
-here too, lazily, on first use, so that they may use each other in any order.
+here too, each once, in the order checks/definitions.py finds (the ones a
+definition uses first), so that they may use each other in any order.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from splendor_rules.compiler.frontend.model import (
     Type,
 )
 from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import hints_left
 from splendor_rules.dsl.visitor import Visitor
 
 # Global names read for the player in context.
@@ -129,7 +131,7 @@ class ExpressionChecker(Visitor):
             return m.Ref(type=local.names[e.name][0], span=e.span, kind="variable", name=e.name)
         name = context.renames.apply(e.name)
         if name not in context.globals:
-            known = [*scope.visible(), *context.globals]
+            known = [*scope.visible(), *context.globals] if hints_left(len(context.globals)) else []
             context.report(msgs.unknown(e.span, "name", e.name, known))
             return m.Ref(type=ERROR, span=e.span, kind="variable", name=e.name)
         kind, type_ = context.globals[name]

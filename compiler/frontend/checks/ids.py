@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend.checks.context import Context
-from splendor_rules.compiler.frontend.editions import declared_name
+from splendor_rules.compiler.frontend.editions import Change, Entry, Key, declared_name
+from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, Unreadable, read_named_text
 from splendor_rules.compiler.frontend.rule_ids import (
     check_coverage,
     check_rule_ids,
-    ids_in_reference,
+    ids_in_text,
     meant_ids,
     rule_ids_in,
 )
@@ -30,42 +31,57 @@ def check_ids(context: Context) -> dict[str, s.Span]:
     if reference:
         decl = reference[0].decl
         assert isinstance(decl, s.Reference)
-        path = context.folder(reference[0]) / decl.path.value
         try:
-            known = ids_in_reference(path)
-        except (OSError, ValueError):  # ValueError: not UTF-8, or a NUL in the path
-            context.report(msgs.unreadable_reference(decl.path.span, decl.path.value))
+            _, text = read_named_text(decl.path.span.file, decl.path.value, MAX_DATA_FILE_BYTES)
+        except Unreadable as error:
+            context.report(
+                msgs.unreadable_reference(decl.path.span, decl.path.value, error.reason, error.hint)
+            )
         else:
+            known = ids_in_text(text)
             context.diagnostics.extend(
                 check_coverage(
                     stated,
                     known,
                     decl.prefixes,
                     decl.span,
-                    lambda rule_id: where_dropped(context, rule_id, decl),
+                    _Dropped(context, decl),
                     meant_ids(ids),
                 )
             )
     return stated
 
 
-def where_dropped(
-    context: Context, rule_id: str, reference: s.Reference
-) -> tuple[s.Span, str | None]:
+class _Dropped:
     """Where to report a rule id of the reference that no declaration
     states: at the remove or override of this edition that dropped it, else
-    at this edition's name when the reference is inherited."""
-    edition = context.edition
-    for change in edition.changes:
-        if rule_id in change.old_ids and rule_id not in change.new_ids:
+    at this edition's name when the reference is inherited. The changes and
+    the declarations are indexed once, so that many missing ids cost little."""
+
+    def __init__(self, context: Context, reference: s.Reference) -> None:
+        self.context = context
+        self.reference = reference
+        self.changes: dict[str, Change] = {}
+        for change in context.edition.changes:
+            for rule_id in change.old_ids:
+                if rule_id not in change.new_ids:
+                    self.changes.setdefault(rule_id, change)
+        self.entries: dict[Key, Entry] = {}
+        for entry in context.entries:
+            self.entries.setdefault(entry.key, entry)
+
+    def __call__(self, rule_id: str) -> tuple[s.Span, str | None]:
+        edition = self.context.edition
+        change = self.changes.get(rule_id)
+        if change is not None:
             parent = edition.parent.name if edition.parent else msgs.PARENT
             if change.kind == "remove":
                 return change.span, msgs.dropped_by_remove(change.key, parent)
-            entry = next((e for e in context.entries if e.key == change.key), None)
+            entry = self.entries.get(change.key)
             name = declared_name(entry.decl) if entry is not None else None
             return (name.span if name is not None else change.span), (
                 msgs.dropped_by_override(change.key, parent, rule_id)
             )
-    if reference.span.file != edition.file:
-        return edition.span, msgs.reference_declared_at(reference.span)
-    return reference.span, None
+        if self.reference.span.file != edition.file:
+            return edition.span, msgs.reference_declared_at(self.reference.span)
+        return self.reference.span, None
