@@ -464,11 +464,6 @@ def test_every_shipped_edition_name_is_valid() -> None:
         assert name is not None and resolver.EDITION_NAME.fullmatch(name), path
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="compiler/cli/check.py prints `{path}: N errors` with the path as given, "
-    "not display_path(path); the fix belongs to that file's owner",
-)
 def test_paths_are_shown_alike_in_every_line_of_a_run(tmp_path: Path) -> None:
     _edition(tmp_path, "shown", "  define x = nope\n")
     (tmp_path / "sub").mkdir()
