@@ -72,5 +72,7 @@ def command(files: tuple[Path, ...], quiet: bool) -> None:
         else:
             failed = True
             errors = sum(d.severity == "error" for d in compiled.diagnostics)
-            click.echo(f"{display_path(path)}: {errors} error{'s' if errors != 1 else ''}", err=True)
+            click.echo(
+                f"{display_path(path)}: {errors} error{'s' if errors != 1 else ''}", err=True
+            )
     sys.exit(1 if failed else 0)
