@@ -316,9 +316,7 @@ def test_an_edition_is_found_by_the_name_its_file_declares(editions: Path, tmp_p
     assert run("play", "classic", "-p", "2", "-o", str(out)).exit_code == 0
     assert run("replay", str(out)).exit_code == 0
     interpreted = run("replay", "--engine", "interpreted", str(out))
-    assert interpreted.exit_code == 2
-    assert "the interpreter finds an edition by its file name" in interpreted.stderr
-    assert "rename the file classic.rules" in interpreted.stderr
+    assert interpreted.exit_code == 0, interpreted.output  # the interpreter finds it by name too
 
 
 def test_a_file_named_after_no_edition_says_which_edition_it_declares(editions: Path) -> None:

@@ -8,6 +8,7 @@ from typing import cast
 
 import click
 
+from splendor_rules.compiler.frontend.lookup import UnknownEdition, find_edition
 from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.runtime.loading import (
     ENGINE_KINDS,
@@ -22,7 +23,6 @@ from splendor_rules.compiler.tools.bench import (
     time_games,
     valgrind,
 )
-from splendor_rules.compiler.tools.editions import UnknownEdition, find_edition
 
 GAMES = 100  # per player count, timed
 GAMES_COUNTED = 20  # per player count, under valgrind (the README's figures)

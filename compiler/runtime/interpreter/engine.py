@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.pipeline import compile_file, editions_folder
+from splendor_rules.compiler.frontend.lookup import find_edition
+from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.runtime.interpreter import setup
 from splendor_rules.compiler.runtime.interpreter.effects import Effects
@@ -109,11 +110,10 @@ class InterpretedEngine:
 
 
 def load_interpreted(name: str) -> InterpretedEngine:
-    """The interpreter for editions/<name>.rules; ValueError, with the
-    diagnostics, if the edition does not check."""
-    path = editions_folder() / f"{name}.rules"
-    if not path.is_file():
-        raise ValueError(f"no edition '{name}': {path} does not exist")
+    """The interpreter for the edition of that name (found by the name its
+    rule file declares); ValueError, with the diagnostics, if there is no
+    such edition or it does not check."""
+    path = find_edition(name)  # UnknownEdition is a ValueError
     sources = Sources()
     compiled = compile_file(path, sources)
     if not compiled.ok or compiled.model is None:

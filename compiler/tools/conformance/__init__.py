@@ -15,6 +15,7 @@ in b's terms), probes, projection, checker, check (the games), results and
 report (the words).
 """
 
+from splendor_rules.compiler.frontend.lookup import UnknownEdition
 from splendor_rules.compiler.tools.conformance.check import check_conformance
 from splendor_rules.compiler.tools.conformance.correspondence import Correspondence, Pair
 from splendor_rules.compiler.tools.conformance.diff import EditionDiff, diff_editions
@@ -26,7 +27,6 @@ from splendor_rules.compiler.tools.conformance.editions import (
 from splendor_rules.compiler.tools.conformance.probes import Probe, build_probes
 from splendor_rules.compiler.tools.conformance.report import format_diff, format_report
 from splendor_rules.compiler.tools.conformance.results import Case, Report
-from splendor_rules.compiler.tools.editions import UnknownEdition
 
 __all__ = [
     "CannotCompare",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from splendor_rules.compiler.frontend.lookup import UnknownEdition, find_edition
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
-from splendor_rules.compiler.tools.editions import UnknownEdition, find_edition
 from splendor_rules.dsl.diagnostics import Sources, display_path, render
 
 

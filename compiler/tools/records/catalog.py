@@ -15,6 +15,7 @@ from attrs import frozen
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.lookup import UnknownEdition, find_edition
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.runtime.loading import (
@@ -23,9 +24,7 @@ from splendor_rules.compiler.runtime.loading import (
     generated_editions,
     load_engine,
 )
-from splendor_rules.compiler.tools.editions import UnknownEdition, find_edition
 from splendor_rules.compiler.tools.records.form import RecordError, brief
-from splendor_rules.dsl.diagnostics import display_path
 
 
 @frozen
@@ -108,12 +107,6 @@ def engine(edition: str, kind: str = "generated") -> Engine:
     catalog(edition)
     if kind == "generated":
         return load_engine(edition, "generated")
-    path = find_edition(edition)
-    if path.stem != edition:  # load_interpreted reads editions/<name>.rules
-        raise RecordError(
-            f"the interpreter finds an edition by its file name, and edition {edition!r} is "
-            f"declared in {display_path(path)}: rename the file {edition}.rules"
-        )
     try:
         return load_engine(edition, "interpreted")
     except EngineUnavailable as error:

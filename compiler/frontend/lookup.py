@@ -4,42 +4,24 @@ An engine is named after the edition its rule file declares (`edition
 cottage "..."` in editions/house.rules builds generated/cottage.py), so a
 command that names an edition must find its rule file by that same name.
 This module reads the declared name of each rule file in the editions
-folder (parsed, not checked) and answers with the file, or with a message
-that says why there is none: no such edition, a file of that name that
-declares another, or two files that declare the same name.
+folder (from the file's first lines, as the checker does to compare names
+across a folder) and answers with the file, or with a message that says why
+there is none: no such edition, a file of that name that declares another,
+or two files that declare the same name. The generated engines, the
+interpreter and every tool find editions through it.
 """
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 from splendor_rules.compiler.frontend import pipeline
+from splendor_rules.compiler.frontend.editions import declared_edition_name
 from splendor_rules.dsl.diagnostics import display_path
-from splendor_rules.dsl.parser import parse_edition
 
 
 class UnknownEdition(ValueError):
     """No rule file declares the edition named; the message says what there is."""
-
-
-def declared_name(path: Path) -> str | None:
-    """The name a rule file declares (None if the file cannot be read or parsed)."""
-    try:
-        stamp = path.stat()
-    except OSError:
-        return None
-    return _declared_name(path, stamp.st_mtime_ns, stamp.st_size)
-
-
-@functools.lru_cache(maxsize=256)
-def _declared_name(path: Path, modified: int, size: int) -> str | None:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    tree, _ = parse_edition(text, display_path(path))
-    return tree.name.text if tree is not None else None
 
 
 def edition_index(folder: Path | None = None) -> dict[str, list[Path]]:
@@ -47,7 +29,7 @@ def edition_index(folder: Path | None = None) -> dict[str, list[Path]]:
     name with two files is a mistake `find_edition` reports)."""
     index: dict[str, list[Path]] = {}
     for path in pipeline.edition_files(folder or pipeline.editions_folder()):
-        name = declared_name(path)
+        name = declared_edition_name(path)
         if name is not None:
             index.setdefault(name, []).append(path)
     return index
@@ -70,10 +52,10 @@ def find_edition(name: str, folder: Path | None = None) -> Path:
         raise UnknownEdition(f"{files} all declare edition {_shown(name)}: rename all but one")
     namesake = next((path for path in pipeline.edition_files(folder) if path.stem == name), None)
     if namesake is not None:
-        declared = declared_name(namesake)
+        declared = declared_edition_name(namesake)
         if declared is None:
             raise UnknownEdition(
-                f"{display_path(namesake)} does not parse: run splendor-rules check"
+                f"{display_path(namesake)} declares no edition: run splendor-rules check"
             )
         raise UnknownEdition(
             f"{display_path(namesake)} declares edition '{declared}', not {_shown(name)}: "
