@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import splendor_rules.compiler.runtime.interpreter as interpreter
+from splendor_rules.compiler.frontend.lookup import find_edition
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import (
     IllegalAction,
@@ -791,10 +792,12 @@ def test_load_interpreted_reports_an_edition_that_does_not_check(
     (tmp_path / "broken.rules").write_text(
         'edition broken "B" extends classic {\n'
         '  override [C-5.1] score = sum(bought.points) + white\n}\n')
-    monkeypatch.setattr(interpreter.engine, "editions_folder", lambda: tmp_path)
+    monkeypatch.setattr(
+        interpreter.engine, "find_edition", lambda name: find_edition(name, tmp_path)
+    )
     with pytest.raises(ValueError, match="does not check"):
         interpreter.load_interpreted("broken")
-    with pytest.raises(ValueError, match="no edition"):
+    with pytest.raises(ValueError, match="unknown edition 'missing'"):
         interpreter.load_interpreted("missing")
 
 
