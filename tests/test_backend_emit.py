@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -304,3 +305,52 @@ def test_every_generated_function_parses_back_to_its_tree(
     for text, tree in printed:
         parsed = ast.parse(text).body[0]
         assert ast.dump(parsed) == ast.dump(_without_comments(tree)), text
+
+
+# ------------------------------------------ found by the random editions
+
+FOUND_BY_FUZZING = {
+    # An empty block: its Python block needs a statement.
+    "empty_block": """
+  override [S-3.4] action reserve "reserve a card" {
+    require count(reserved) < 3 else "at most 3"
+    choose k from market, deck tops
+    move k to reserved
+    if supply(gold) > 0 {
+    }
+  }
+  trigger nothing: after card k enters bought {}
+""",
+    # A let read by a payment's discount: assigned before the discount is.
+    "discount_from_let": """
+  override [S-3.5] action buy "buy a card" {
+    let b = bonus
+    choose k from market, reserved
+    pay k.cost less b
+    move k to bought
+  }
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOUND_BY_FUZZING))
+def test_shapes_the_fuzzer_found_build_and_play_alike(name: str, tmp_path: Path):
+    rules = tmp_path / f"{name}.rules"
+    rules.write_text(
+        f'edition {name} "{name}" extends classic {{{FOUND_BY_FUZZING[name]}}}\n', "utf-8"
+    )
+    model = checked(rules)
+    generated, interpreted = (
+        engine_module(model, tmp_path, f"{name}_engine"),
+        InterpretedEngine(model),
+    )
+    rng = random.Random(1)
+    g, i = generated.new_game(2, 1), interpreted.new_game(2, 1)
+    for _ in range(60):
+        if generated.is_over(g):
+            break
+        legal = generated.legal_actions(g)
+        assert legal == interpreted.legal_actions(i)
+        action = rng.choice(legal)
+        g, i = generated.apply(g, action), interpreted.apply(i, action)
+        assert generated.to_json(g) == interpreted.to_json(i)

@@ -109,7 +109,7 @@ class Actions(LoweringPart):
         hoisted, frame = self.prebind(tuple(part), Frame())
         body: list[ast.stmt] = []
         top = body
-        loop_vars: set[str] = set()
+        loop_vars: set[str] = set()  # names bound inside the body: nothing using them is hoisted
         shown: list[ast.expr] = []
         for index, st in enumerate(part):
             later = tuple(part[index + 1 :])
@@ -118,6 +118,7 @@ class Actions(LoweringPart):
                 var = ident("v_", st.name)
                 body.append(py.assign(var, self.expr(st.value, frame)))
                 frame = frame.bind(st.name, var)
+                loop_vars.add(st.name)
             elif isinstance(st, m.Choose | m.ChooseDistinct):
                 var, public = self.loop_names(st.name, later)
                 plain = self.plain_values(st, frame)

@@ -299,11 +299,20 @@ def render(body: Iterable[ast.stmt], level: int = 0) -> list[str]:
     return lines
 
 
+def _render_block(body: list[ast.stmt], level: int) -> list[str]:
+    """A block's lines; `pass` when it has no statement but comments (an
+    empty `if` or trigger of a rule file)."""
+    lines = render(body, level)
+    if all(isinstance(statement, Comment) for statement in body):
+        lines.append("    " * level + "pass")
+    return lines
+
+
 def _render_compound(
     statement: ast.FunctionDef | ast.If | ast.For | ast.While, level: int
 ) -> list[str]:
     pad = "    " * level
-    lines = [pad + printer.header(statement), *render(statement.body, level + 1)]
+    lines = [pad + printer.header(statement), *_render_block(statement.body, level + 1)]
     if isinstance(statement, ast.FunctionDef):
         return lines
     otherwise = statement.orelse
@@ -311,9 +320,9 @@ def _render_compound(
     while len(otherwise) == 1 and isinstance(otherwise[0], ast.If):
         branch = otherwise[0]
         lines.append(pad + "el" + printer.header(branch))
-        lines.extend(render(branch.body, level + 1))
+        lines.extend(_render_block(branch.body, level + 1))
         otherwise = branch.orelse
     if otherwise:
         lines.append(pad + "else:")
-        lines.extend(render(otherwise, level + 1))
+        lines.extend(_render_block(otherwise, level + 1))
     return lines
