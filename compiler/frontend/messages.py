@@ -517,6 +517,14 @@ def choice_out_of_place(span: Span) -> Diagnostic:
     )
 
 
+def move_in_trigger(span: Span) -> Diagnostic:
+    return _error(
+        "a trigger cannot move a card",
+        span,
+        "a card moves in an action; a trigger runs after it, with the card that moved",
+    )
+
+
 def top_level_only(span: Span, statement: s.Require | s.Pay) -> Diagnostic:
     """A requirement or payment inside a trigger or an 'if'."""
     what = "a requirement" if isinstance(statement, s.Require) else "a payment"
