@@ -8,6 +8,7 @@ from typing import cast
 
 import click
 
+from splendor_rules.compiler.cli.options import first_seed_option
 from splendor_rules.compiler.frontend.lookup import UnknownEdition, find_edition
 from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.runtime.loading import (
@@ -117,14 +118,7 @@ def _counted(
     default=None,
     help=f"Games per player count.  [default: {GAMES}; {GAMES_COUNTED} with --instructions]",
 )
-@click.option(
-    "--seed",
-    "-s",
-    type=int,
-    default=0,
-    show_default=True,
-    help="The first game's seed; game i uses seed + i.",
-)
+@first_seed_option
 @click.option(
     "--engine",
     "kinds",

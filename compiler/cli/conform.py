@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from splendor_rules.compiler.cli.options import edition_argument
+from splendor_rules.compiler.cli.options import edition_argument, first_seed_option
 from splendor_rules.compiler.tools.conformance import (
     CannotCompare,
     check_conformance,
@@ -26,14 +26,7 @@ from splendor_rules.compiler.tools.conformance import (
     show_default=True,
     help="Random games to draw positions from (each also played from an empty supply).",
 )
-@click.option(
-    "--seed",
-    "-s",
-    type=int,
-    default=0,
-    show_default=True,
-    help="The first game's seed; game i uses seed + i.",
-)
+@first_seed_option
 @click.option(
     "--plies",
     type=click.IntRange(0),

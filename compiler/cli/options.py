@@ -18,6 +18,15 @@ engine_option = click.option(
     help="The engine to run: the generated module or the reference interpreter.",
 )
 
+first_seed_option = click.option(
+    "--seed",
+    "-s",
+    type=int,
+    default=0,
+    show_default=True,
+    help="The first game's seed; game i uses seed + i.",
+)
+
 
 def edition_argument(name: str, hint: str) -> Path:
     """The rule file of an edition named on the command line (a usage error
