@@ -321,6 +321,14 @@ FOUND_BY_FUZZING = {
   }
   trigger nothing: after card k enters bought {}
 """,
+    # A card from a deck top moved again into a zone that hides it stays hidden.
+    "hidden_card_moved_again": """
+  override [S-3.4] action reserve "reserve a card" {
+    choose k from deck tops
+    move k to reserved
+    move k to reserved
+  }
+""",
     # A let read by a payment's discount: assigned before the discount is.
     "discount_from_let": """
   override [S-3.5] action buy "buy a card" {

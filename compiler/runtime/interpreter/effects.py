@@ -68,8 +68,11 @@ class Effects:
         seat = state.seats[q]
         zones = list(seat.zones)
         zones[self.tables.zone[zone]] += (card,)
+        # A card from a deck top is marked seen by its owner only; the mark
+        # stays while it moves between zones that hide such cards.
+        was_hidden = card in state.hidden
         hidden = tuple(c for c in state.hidden if c != card)
-        if from_deck and self.tables.zones[zone].hidden_from_deck:
+        if (from_deck or was_hidden) and self.tables.zones[zone].hidden_from_deck:
             hidden = tuple(sorted((*hidden, card)))  # kept in ascending order
         state = evolve(with_seat(state, q, evolve(seat, zones=tuple(zones))), hidden=hidden)
         for trigger in self.tables.model.triggers:
