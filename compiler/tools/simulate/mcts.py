@@ -8,9 +8,14 @@ considered; an untried one is expanded, else UCT (UCB1 with exploration
 constant `EXPLORATION`, counting a child's chances from the times it was
 legal) chooses. A node keeps the rewards of the seat that moved into it.
 
-Rollout policy: up to `ROLLOUT_PLIES` uniformly random moves from the new
-node, then the position is scored: a finished game gives each winner
-1/winners and the others 0; an unfinished one gives each seat
+Knowledge at the root: each legal move starts with `PRIOR_VISITS` visits
+valued as the position one ply after it in the first deal (the evaluation
+below), so that the search starts from what a one-ply look ahead knows.
+
+Rollout policy: up to `ROLLOUT_PLIES` moves from the new node, each the
+best-scoring (the mover's score after it) of `ROLLOUT_CANDIDATES` legal moves
+drawn at random; then the position is scored: a finished game gives each
+winner 1/winners and the others 0; an unfinished one gives each seat
 `1 / (1 + exp(-(v - best other v) / SCALE))`, where v is the score plus a
 tenth of the generic progress estimate (`bots.progress`). The move played is
 the root's most visited child.
@@ -28,8 +33,10 @@ from splendor_rules.compiler.tools.simulate.hidden import Dealer
 
 DEFAULT_ITERATIONS = 200
 EXPLORATION = 0.7
-ROLLOUT_PLIES = 6
+ROLLOUT_PLIES = 10
 SCALE = 3.0
+PRIOR_VISITS = 5  # the root's children start with this many visits at their one-ply value
+ROLLOUT_CANDIDATES = 2  # a rollout move is the best-scoring of this many random legal moves
 
 
 class Node:
@@ -81,6 +88,12 @@ class MctsBot:
             return legal[0]
         dealer = Dealer(engine, view())
         root = Node(seat)
+        if PRIOR_VISITS:
+            first = self.deal(dealer)
+            for action in legal:
+                child = root.children[action] = Node(seat)
+                child.visits = child.chances = PRIOR_VISITS
+                child.total = PRIOR_VISITS * evaluate(engine, engine.apply(first, action))[seat]
         for _ in range(self.iterations):
             self._iterate(engine, root, self.deal(dealer))
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
@@ -113,8 +126,18 @@ class MctsBot:
         for _ in range(ROLLOUT_PLIES):
             if engine.is_over(state):
                 break
-            state = engine.apply(state, self.rng.choice(engine.legal_actions(state)))
+            state = self._rollout_move(engine, state)
         rewards = evaluate(engine, state)
         for visited in path:
             visited.visits += 1
             visited.total += rewards[visited.mover]
+
+    def _rollout_move(self, engine: Engine, state: State) -> State:
+        actions = engine.legal_actions(state)
+        if ROLLOUT_CANDIDATES <= 1 or len(actions) == 1:
+            return engine.apply(state, self.rng.choice(actions))
+        mover = engine.current_player(state)
+        candidates = [
+            engine.apply(state, self.rng.choice(actions)) for _ in range(ROLLOUT_CANDIDATES)
+        ]
+        return max(candidates, key=lambda after: engine.scores(after)[mover])
