@@ -234,6 +234,26 @@ def test_summary_is_byte_identical_for_any_number_of_workers() -> None:
     assert len(outputs) == 1
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_interrupt_keeps_the_games_finished(jobs: int) -> None:
+    """Ctrl-C (here raised by the progress callback) ends the run cleanly."""
+    runs = [Run(EditionSource("classic"), ("random", "random"), 0, 64)]
+    seen: list[int] = []
+
+    def progress(games: int) -> None:
+        seen.append(games)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    outcome = run_local(runs, jobs, progress)
+    assert outcome.interrupted
+    finished = outcome.results[0]
+    assert len(finished) == sum(seen) < 64
+    assert [r.index for r in finished] == sorted(r.index for r in finished)
+    complete = run_local(runs, 1).results[0]
+    assert all(result == complete[result.index] for result in finished)
+
+
 def test_ray_backend_gives_the_local_results() -> None:
     ray = pytest.importorskip("ray")
     from splendor_rules.compiler.tools.simulate.runner import run_ray

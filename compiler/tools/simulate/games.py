@@ -12,8 +12,8 @@ shows is recorded instead: whether the last-round mark of an ending of mode
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 
 from attrs import frozen
 
@@ -91,20 +91,19 @@ def play_game(engine: Engine, bots: Sequence[str], seed: int, index: int) -> Gam
     seats = [bot_factory(spec)(f"{seed}/{index}/{s}") for s, spec in enumerate(bots)]
     state = engine.new_game(players, game_seed)
     plies = 0
-    moves: Counter[str] = Counter()
-    while not engine.is_over(state):
+    moves: dict[str, int] = {}
+    # the loop of every game: engine methods and choosers looked up once
+    is_over, legal_actions, apply = engine.is_over, engine.legal_actions, engine.apply
+    current_player, view = engine.current_player, engine.view
+    choosers = [bot.choose for bot in seats]
+    while not is_over(state):
         if plies >= MAX_PLIES:
             raise RunawayGame(f"game {index} did not end within {MAX_PLIES} moves")
-        legal = engine.legal_actions(state)
-        seat = engine.current_player(state)
-        current = state
-
-        def view(current: object = current, seat: int = seat) -> Json:
-            return engine.view(current, seat)
-
-        action = seats[seat].choose(engine, seat, legal, view)
-        moves[str(action[0])] += 1
-        state = engine.apply(state, action)
+        seat = current_player(state)
+        action = choosers[seat](engine, seat, legal_actions(state), partial(view, state, seat))
+        name = str(action[0])
+        moves[name] = moves.get(name, 0) + 1
+        state = apply(state, action)
         plies += 1
     form = engine.to_json(state)
     return GameResult(
