@@ -225,13 +225,19 @@ def command(
     except BadBotSpec as error:
         raise click.BadParameter(str(error), param_hint="--bots") from error
     runs = [Run(source, seats, seed, games) for source in sources]
+    started = time.perf_counter()
     outcome = _play(runs, jobs or default_jobs(), backend, address)
+    elapsed = time.perf_counter() - started
     summary = document([s.name for s in sources], seats, seed, outcome.results, outcome.interrupted)
     _print_tables(summary)
+    finished = sum(len(r) for r in outcome.results)
+    click.echo(
+        f"{finished} games in {elapsed:.2f} s: {finished / max(elapsed, 1e-9):.1f} games/s",
+        err=True,
+    )
     if report is not None:
         written = write_report(report, summary, outcome.results)
         click.echo(f"report written: {', '.join(str(p) for p in written)}")
     if outcome.interrupted:
-        finished = sum(len(r) for r in outcome.results)
         click.echo(f"interrupted: {finished} of {games * len(runs)} games finished", err=True)
         sys.exit(130)
