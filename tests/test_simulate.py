@@ -298,6 +298,9 @@ def test_simulate_writes_a_report(tmp_path: Path) -> None:
     assert page.count("data:image/png;base64,") == 3
     for name in ("win_rate", "length", "scores"):
         assert (out / f"{name}.png").read_bytes().startswith(b"\x89PNG")
+    assert sorted(p.name for p in out.iterdir()) == sorted(  # no temporary file left
+        ["summary.json", "games.csv", "win_rate.png", "length.png", "scores.png", "report.html"]
+    )
 
 
 @pytest.mark.parametrize(

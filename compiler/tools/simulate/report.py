@@ -34,12 +34,20 @@ def summary_json(document: Json) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+def _file_mode() -> int:
+    """The mode a new file gets under this process's umask (mkstemp's is 0600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     """Write a file whole or not at all: a temporary file, then a rename."""
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(descriptor, "wb") as out:
             out.write(data)
+        os.chmod(temporary, _file_mode())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
