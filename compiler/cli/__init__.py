@@ -65,9 +65,18 @@ def _generated_folder() -> Path:
 
 
 def _register() -> None:
-    from splendor_rules.compiler.cli import bench, build, check, conform, diff, play, replay
+    from splendor_rules.compiler.cli import (
+        bench,
+        build,
+        check,
+        conform,
+        diff,
+        play,
+        replay,
+        simulate,
+    )
 
-    for module in (check, build, bench, play, replay, diff, conform):
+    for module in (check, build, bench, play, replay, diff, conform, simulate):
         main.add_command(module.command)
 
 

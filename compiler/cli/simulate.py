@@ -1,0 +1,243 @@
+"""`splendor-rules simulate`: many games of one or more editions played by
+bots, the statistics as a table, and with --report a folder of files.
+
+Exit codes: 0 the games were played; 1 an edition cannot be played (a rule
+file with mistakes, a game that would not end); 2 the command line is wrong
+(or the Ray backend is not installed); 130 interrupted by Ctrl-C, after
+reporting the games finished.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from splendor_rules.compiler.tools.simulate.bots import BadBotSpec, parse_bots
+from splendor_rules.compiler.tools.simulate.engines import edition_source
+from splendor_rules.compiler.tools.simulate.games import RunawayGame
+from splendor_rules.compiler.tools.simulate.report import tables, write_report
+from splendor_rules.compiler.tools.simulate.runner import (
+    EditionSource,
+    Outcome,
+    Run,
+    SimulateError,
+    default_jobs,
+    run_local,
+    run_ray,
+)
+from splendor_rules.compiler.tools.simulate.summary import document
+
+
+class _ProgressBar:
+    """A progress bar on stderr (games, games/s, time left), shown only once
+    a run has lasted a second."""
+
+    def __init__(self, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        self.started = time.perf_counter()
+        self.shown = False
+        self.bar = Progress(
+            TextColumn("simulating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} games/s"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        self.task = self.bar.add_task("games", total=total, rate="-")
+        self.done = 0
+
+    def advance(self, games: int) -> None:
+        self.done += games
+        elapsed = time.perf_counter() - self.started
+        if not self.shown and elapsed > 1:
+            self.bar.start()
+            self.shown = True
+        rate = f"{self.done / elapsed:.1f}" if elapsed > 0 else "-"
+        self.bar.update(self.task, advance=games, rate=rate)
+
+    def stop(self) -> None:
+        if self.shown:
+            self.bar.stop()
+
+
+def _print_tables(summary: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    for title, header, rows in tables(summary):
+        table = Table(title=title, title_justify="left")
+        for column in header:
+            table.add_column(str(column))
+        for row in rows:
+            table.add_row(*(str(cell) for cell in row))
+        console.print(table)
+
+
+def _sources(editions: tuple[str, ...]) -> list[EditionSource]:
+    found = []
+    for edition in editions:
+        try:
+            found.append(edition_source(edition))
+        except SimulateError as error:
+            if edition.endswith(".rules") or Path(edition).is_file():
+                click.echo(str(error), err=True)
+                sys.exit(1)
+            raise click.BadParameter(str(error), param_hint="EDITION") from error
+    return found
+
+
+def _players(sources: list[EditionSource], players: int | None, bots: str) -> int:
+    count = players or (len(bots.split(",")) if "," in bots else None)
+    for source in sources:
+        allowed = source.engine().PLAYERS
+        count = count or allowed.start
+        if count not in allowed:
+            raise click.BadParameter(
+                f"{source.name} is for {allowed.start} to {allowed.stop - 1} players",
+                param_hint="--players",
+            )
+    assert count is not None
+    return count
+
+
+def _play(runs: list[Run], jobs: int, backend: str, address: str | None) -> Outcome:
+    bar = _ProgressBar(sum(run.games for run in runs))
+    try:
+        if backend == "ray":
+            return run_ray(runs, address, jobs, bar.advance)
+        return run_local(runs, jobs, bar.advance)
+    except SimulateError as error:
+        raise click.UsageError(str(error)) from error
+    except RunawayGame as error:
+        click.echo(f"splendor-rules: {error}", err=True)
+        sys.exit(1)
+    finally:
+        bar.stop()
+
+
+_PLAYERS = click.option(
+    "--players",
+    "-p",
+    type=click.IntRange(1),
+    default=None,
+    help="Players per game.  [default: one per bot given, else the fewest allowed]",
+)
+
+_GAMES = click.option(
+    "--games",
+    "-g",
+    type=click.IntRange(1),
+    default=100,
+    show_default=True,
+    help="Games per edition.",
+)
+
+_BOTS = click.option(
+    "--bots",
+    "-b",
+    default="random",
+    show_default=True,
+    help="One bot per seat, comma-separated (one for all seats): random, greedy, "
+    "mcts or mcts:N (N iterations a move).",
+)
+
+_SEED = click.option(
+    "--seed",
+    "-s",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Game i deals with seed + i; the bots are seeded from it too.",
+)
+
+_JOBS = click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1),
+    default=None,
+    help="Worker processes (local); with ray, the games are cut for that many.  "
+    "[default: the cores]",
+)
+
+_BACKEND = click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where the games run.",
+)
+
+_ADDRESS = click.option("--address", default=None, help="The Ray cluster to join (ray backend).")
+
+_REPORT = click.option(
+    "--report",
+    "report",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write summary.json, games.csv, PNG plots and report.html here.",
+)
+
+
+@click.command("simulate")
+@click.argument("editions", nargs=-1, required=True)
+@_PLAYERS
+@_GAMES
+@_BOTS
+@_SEED
+@_JOBS
+@_BACKEND
+@_ADDRESS
+@_REPORT
+def command(
+    editions: tuple[str, ...],
+    players: int | None,
+    games: int,
+    bots: str,
+    seed: int,
+    jobs: int | None,
+    backend: str,
+    address: str | None,
+    report: Path | None,
+) -> None:
+    """Play GAMES games of each EDITION (a name, or a rule file) with bots,
+    and report the statistics: win rates with 95% intervals, lengths,
+    scores, endings, actions, cards and tiles; two or more editions side by
+    side, with tests of the differences."""
+    sources = _sources(editions)
+    count = _players(sources, players, bots)
+    try:
+        seats = parse_bots(bots, count)
+    except BadBotSpec as error:
+        raise click.BadParameter(str(error), param_hint="--bots") from error
+    runs = [Run(source, seats, seed, games) for source in sources]
+    started = time.perf_counter()
+    outcome = _play(runs, jobs or default_jobs(), backend, address)
+    elapsed = time.perf_counter() - started
+    summary = document([s.name for s in sources], seats, seed, outcome.results, outcome.interrupted)
+    _print_tables(summary)
+    finished = sum(len(r) for r in outcome.results)
+    click.echo(
+        f"{finished} games in {elapsed:.2f} s: {finished / max(elapsed, 1e-9):.1f} games/s",
+        err=True,
+    )
+    if report is not None:
+        written = write_report(report, summary, outcome.results)
+        click.echo(f"report written: {', '.join(str(p) for p in written)}")
+    if outcome.interrupted:
+        click.echo(f"interrupted: {finished} of {games * len(runs)} games finished", err=True)
+        sys.exit(130)

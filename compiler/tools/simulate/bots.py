@@ -1,0 +1,121 @@
+"""Bots that play any edition through the engine API, each seeded.
+
+A bot is given, at its turn, its seat, the legal moves (which name a deck's
+top card only as `("deck", tier)`, so they show nothing hidden) and the view
+of its seat (computed only if the bot asks). It never sees the true state:
+to look ahead it searches states dealt from the view (`hidden.sample_state`).
+
+- `random`: a uniform choice among the legal moves.
+- `greedy`: one ply ahead in one state dealt from the view; the move after
+  which its score is highest, ties broken by `progress` (below), then at
+  random.
+- `mcts:N`: Monte Carlo tree search, N iterations a move (`mcts.py`).
+
+`progress` is the generic estimate of how far a seat has come, computed from
+a JSON form alone: 10 per card in a zone of cards that does not hide cards
+(cards kept, as bought cards are), 2 per card in a zone that hides them
+(cards put aside), 1 per token held.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from splendor_rules.compiler.runtime.api import Action, Engine, Json
+from splendor_rules.compiler.tools.simulate.hidden import sample_state, zone_kinds
+
+
+class Bot(Protocol):
+    """A player: chooses a move from what its seat may know."""
+
+    def choose(
+        self, engine: Engine, seat: int, legal: list[Action], view: Callable[[], Json]
+    ) -> Action: ...
+
+
+class BadBotSpec(ValueError):
+    """A --bots entry that names no bot; the message says what there is."""
+
+
+def progress(engine: Engine, form: Json, seat: int) -> int:
+    """The generic estimate of a seat's progress (see the module)."""
+    kinds = zone_kinds(engine, form["players"])
+    held = form["seats"][seat]
+    estimate: int = sum(held["tokens"].values())
+    for zone, items in held["zones"].items():
+        if zone in kinds.cards:
+            estimate += len(items) * (2 if zone in kinds.hiding else 10)
+    return estimate
+
+
+class RandomBot:
+    """A uniform choice among the legal moves."""
+
+    def __init__(self, seed: str) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(
+        self, engine: Engine, seat: int, legal: list[Action], view: Callable[[], Json]
+    ) -> Action:
+        return self.rng.choice(legal)
+
+
+class GreedyBot:
+    """One ply ahead: the highest score after the move, then progress."""
+
+    def __init__(self, seed: str) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(
+        self, engine: Engine, seat: int, legal: list[Action], view: Callable[[], Json]
+    ) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        state = sample_state(engine, view(), self.rng)
+        best: list[Action] = []
+        best_key = (-(10**9), -(10**9))
+        for action in legal:
+            after = engine.apply(state, action)
+            key = (engine.scores(after)[seat], progress(engine, engine.view(after, seat), seat))
+            if key > best_key:
+                best, best_key = [action], key
+            elif key == best_key:
+                best.append(action)
+        return self.rng.choice(best)
+
+
+BotFactory = Callable[[str], Bot]
+
+
+def bot_factory(spec: str) -> BotFactory:
+    """What makes the bot an entry of --bots names (`random`, `greedy`,
+    `mcts` or `mcts:N`), from a seed; BadBotSpec if none."""
+    from splendor_rules.compiler.tools.simulate.mcts import DEFAULT_ITERATIONS, MctsBot
+
+    name, _, argument = spec.strip().partition(":")
+    if name in ("random", "greedy") and not argument:
+        return RandomBot if name == "random" else GreedyBot
+    if name == "mcts":
+        try:
+            iterations = int(argument) if argument else DEFAULT_ITERATIONS
+        except ValueError:
+            iterations = 0
+        if iterations < 1:
+            raise BadBotSpec(f"mcts:N needs a whole number of iterations N >= 1, not {spec!r}")
+        return lambda seed: MctsBot(seed, iterations)
+    raise BadBotSpec(f"unknown bot {spec!r}: random, greedy, mcts or mcts:N")
+
+
+def parse_bots(spec: str, players: int) -> tuple[str, ...]:
+    """One bot spec per seat from a comma-separated --bots value (a single
+    entry plays every seat); BadBotSpec if a count or a name is wrong."""
+    entries = tuple(entry.strip() for entry in spec.split(","))
+    if len(entries) == 1:
+        entries *= players
+    if len(entries) != players:
+        raise BadBotSpec(f"{len(entries)} bots for {players} players: give one per seat")
+    for entry in entries:
+        bot_factory(entry)
+    return entries

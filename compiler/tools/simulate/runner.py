@@ -1,0 +1,199 @@
+"""Running many games: in this process, in worker processes, or on Ray.
+
+The games of a run are cut into chunks of consecutive indices; a worker
+plays a chunk and returns its results, which are put back in game order, so
+the results (and the summary made from them) do not depend on the number of
+workers, the order chunks finish in, or the backend. An interrupt (Ctrl-C)
+stops the run: the workers are ended and the games already finished are
+returned, marked as interrupted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import multiprocessing
+import os
+import signal
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from attrs import field, frozen
+
+from splendor_rules.compiler.runtime.api import Engine
+from splendor_rules.compiler.runtime.loading import load_engine
+from splendor_rules.compiler.tools.simulate.games import GameResult, play_games
+
+Progress = Callable[[int], None]  # called with the number of games just finished
+
+
+class SimulateError(Exception):
+    """A simulation that cannot run (an edition, a backend); the message says why."""
+
+
+@frozen
+class EditionSource:
+    """An edition to simulate: a generated engine by name, or the source of an
+    engine module rendered from a rule file (`engine_source`), which each
+    worker imports from a temporary file."""
+
+    name: str
+    source: str | None = None
+    label: str = ""  # how the user named it
+
+    def engine(self) -> Engine:
+        return load_engine(self.name) if self.source is None else _module(self.name, self.source)
+
+
+_MODULES: dict[str, Engine] = {}
+
+
+def _module(name: str, source: str) -> Engine:
+    """The engine module of that source, imported once per process."""
+    digest = hashlib.sha256(source.encode()).hexdigest()[:16]
+    module_name = f"splendor_rules_simulated_{name}_{digest}"
+    found = _MODULES.get(module_name)
+    if found is None:
+        folder = Path(tempfile.mkdtemp(prefix="simulate-"))
+        path = folder / f"{module_name}.py"
+        path.write_text(source, encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise SimulateError(f"cannot import the engine built for {name}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+        found = _MODULES[module_name] = module
+    return found
+
+
+@frozen
+class Run:
+    """The games of one edition: players, bots per seat, the seed, how many."""
+
+    edition: EditionSource
+    bots: tuple[str, ...]
+    seed: int
+    games: int
+
+    @property
+    def players(self) -> int:
+        return len(self.bots)
+
+
+@frozen
+class Outcome:
+    """The finished games of each run, in game order; `interrupted` if the
+    run was stopped before all were played."""
+
+    results: tuple[tuple[GameResult, ...], ...]
+    interrupted: bool = field(default=False)
+
+
+Chunk = tuple[int, Run, tuple[int, ...]]  # (run number, run, game indices)
+
+
+def chunks(runs: Sequence[Run], jobs: int) -> list[Chunk]:
+    """The runs' games cut into chunks: about eight per worker and run, at
+    most 50 games each, so that the workers stay busy and progress shows."""
+    found: list[Chunk] = []
+    for number, run in enumerate(runs):
+        size = max(1, min(50, run.games // max(1, jobs * 8)))
+        for start in range(0, run.games, size):
+            found.append((number, run, tuple(range(start, min(start + size, run.games)))))
+    return found
+
+
+def play_chunk(chunk: Chunk) -> tuple[int, list[GameResult]]:
+    """What a worker does: play a chunk's games."""
+    number, run, indices = chunk
+    return number, play_games(run.edition.engine(), run.bots, run.seed, indices)
+
+
+def _collect(
+    runs: Sequence[Run], found: list[tuple[int, list[GameResult]]], stopped: bool
+) -> Outcome:
+    merged: list[list[GameResult]] = [[] for _ in runs]
+    for number, results in found:
+        merged[number].extend(results)
+    return Outcome(
+        tuple(tuple(sorted(results, key=lambda r: r.index)) for results in merged), stopped
+    )
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the parent, which ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def default_jobs() -> int:
+    """The machine's cores (those this process may use)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def run_local(runs: Sequence[Run], jobs: int, progress: Progress | None = None) -> Outcome:
+    """Play the runs here (jobs 1) or in `jobs` worker processes."""
+    tasks = chunks(runs, jobs)
+    found: list[tuple[int, list[GameResult]]] = []
+    if jobs <= 1:
+        try:
+            for task in tasks:
+                found.append(play_chunk(task))
+                if progress:
+                    progress(len(task[2]))
+        except KeyboardInterrupt:
+            return _collect(runs, found, True)
+        return _collect(runs, found, False)
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool = context.Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        for done in pool.imap_unordered(play_chunk, tasks):
+            found.append(done)
+            if progress:
+                progress(len(done[1]))
+    except KeyboardInterrupt:
+        pool.terminate()
+        pool.join()
+        return _collect(runs, found, True)
+    pool.close()
+    pool.join()
+    return _collect(runs, found, False)
+
+
+def run_ray(
+    runs: Sequence[Run], address: str | None, jobs: int, progress: Progress | None = None
+) -> Outcome:
+    """Play the runs as Ray tasks, a chunk each: on the cluster at `address`,
+    on the Ray instance this process already started, or on a new local one."""
+    try:
+        ray: Any = importlib.import_module("ray")
+    except ImportError as error:
+        raise SimulateError(
+            "the Ray backend needs the ray extra: pip install 'splendor-rules[ray]'"
+        ) from error
+    if not ray.is_initialized():
+        ray.init(address=address, log_to_driver=False)
+    remote: Any = ray.remote(play_chunk)
+    pending = [remote.remote(task) for task in chunks(runs, jobs)]
+    found: list[tuple[int, list[GameResult]]] = []
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for reference in ready:
+                done = ray.get(reference)
+                found.append(done)
+                if progress:
+                    progress(len(done[1]))
+    except KeyboardInterrupt:
+        for reference in pending:
+            ray.cancel(reference, force=True)
+        return _collect(runs, found, True)
+    return _collect(runs, found, False)
