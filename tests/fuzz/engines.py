@@ -1,0 +1,111 @@
+"""Building a drawn edition into its two engines.
+
+A drawn edition is written into a folder of its own, checked with
+`compile_file`, rendered into an engine module's source, written beside the
+rule file and imported from there with importlib; the interpreter runs the
+same checked model. `render` is the one place that names the back end's
+entry point, so that the lead can repoint it when the back end moves.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import sys
+import tempfile
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from fuzz.rule_files import DrawnEdition
+
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.pipeline import compile_file
+from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+from splendor_rules.dsl.diagnostics import Sources
+from splendor_rules.dsl.diagnostics import render as render_diagnostic
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A change to the engine's text before it is imported (a planted fault).
+Mutation = Callable[[str], str]
+
+
+def render(model: m.Edition) -> str:
+    """The engine module's source for a checked model (the back end's entry
+    point; repoint this import if render_engine moves)."""
+    from splendor_rules.compiler.backend.python.codegen import render_engine
+
+    return render_engine(model, ROOT)
+
+
+class StrategyBug(AssertionError):
+    """A drawn edition that the checker refuses: the strategy is wrong."""
+
+
+@dataclass
+class Built:
+    """A drawn edition, checked and built: the model, the generated module
+    (from `source`) and the reference interpreter."""
+
+    drawn: DrawnEdition
+    folder: Path
+    model: m.Edition
+    source: str
+    generated: types.ModuleType
+    interpreter: InterpretedEngine
+    warnings: list[str]
+
+
+def check(drawn: DrawnEdition, folder: Path) -> tuple[m.Edition, list[str]]:
+    """The checked model of a drawn edition written into `folder`; raises
+    StrategyBug with the diagnostics if it does not check."""
+    path = drawn.write(folder)
+    sources = Sources()
+    compiled = compile_file(path, sources)
+    errors = [render_diagnostic(d, sources) for d in compiled.diagnostics if d.severity == "error"]
+    if errors or compiled.model is None:
+        raise StrategyBug(
+            "a drawn edition does not check:\n" + "\n".join(errors) + "\n" + drawn.show()
+        )
+    warnings = [render_diagnostic(d, sources) for d in compiled.diagnostics]
+    return compiled.model, warnings
+
+
+_COUNTER = itertools.count()
+
+
+def import_engine(source: str, folder: Path) -> types.ModuleType:
+    """Write an engine's source into the folder and import it from there
+    (under a unique module name, left out of sys.modules)."""
+    name = f"random_edition_{next(_COUNTER)}"
+    path = folder / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclass-like machinery may look itself up
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
+    return module
+
+
+def build(drawn: DrawnEdition, folder: Path, mutation: Mutation | None = None) -> Built:
+    """Check, render (with the planted fault, if any) and load both engines."""
+    model, warnings = check(drawn, folder)
+    source = render(model)
+    if mutation is not None:
+        source = mutation(source)
+    generated = import_engine(source, folder)
+    return Built(drawn, folder, model, source, generated, InterpretedEngine(model), warnings)
+
+
+@contextmanager
+def built(drawn: DrawnEdition, mutation: Mutation | None = None) -> Iterator[Built]:
+    """A drawn edition built in a temporary folder, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="random-edition-") as folder:
+        yield build(drawn, Path(folder), mutation)
