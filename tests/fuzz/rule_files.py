@@ -76,8 +76,13 @@ DISCOUNT_FROM_LET = "payment discount from a let"
 PAY_ONE_COLOUR = "payment with one colour"
 #   an edition of one colour that pays: `cost0 = cost` lacks the comma that
 #   unpacks it (TypeError when the legal moves are listed).
+MOVE_IN_TRIGGER = "move in a trigger"
+#   a trigger that moves a card: the interpreter runs the triggers and
+#   majority contests of the zone it enters (forever, if that is the
+#   trigger's own zone: RecursionError); the generated engine runs none.
 KNOWN_MISCOMPILES: frozenset[str] = frozenset(
     {
+        MOVE_IN_TRIGGER,
         REQUIRE_LOGIC,
         EMPTY_BLOCK,
         CONDITIONAL_CLAIM,
@@ -87,7 +92,6 @@ KNOWN_MISCOMPILES: frozenset[str] = frozenset(
         PAY_ONE_COLOUR,
     }
 )
-MOVE_IN_TRIGGER = "move in a trigger"  # not a known miscompile (yet): a switch for it
 ALL_SHAPES: frozenset[str] = frozenset()  # pass as `known` to draw every shape
 
 COLOURS = ("red", "blue", "green", "white")
@@ -509,27 +513,31 @@ class Statements:
     def payment(self, scope: Scope, lines: list[str]) -> tuple[str | None, Scope]:
         """`pay COST less DISCOUNT`, with lets for vectors when none is at
         hand (and the scope after them); no payment when it would be a
-        known miscompile."""
+        known miscompile. The lets come first, so that the expressions,
+        drawn after them, bind no name they bind."""
         g, x = self.gen, self.x
         if len(x.world.colours) == 1 and PAY_ONE_COLOUR in g.known:
             return None, scope
-        if x.makeable("vector", scope) and not g.flip(4):
-            cost = x.expr("vector", scope).text
-        else:
-            cost = x.fresh(scope)
-            lines.append(f"let {cost} = {x.per_colour(scope, 1).text}")
-            scope = scope.bind(cost, "vector")
-            self.lets.add(cost)
+        cost = None
+        if not x.makeable("vector", scope) or g.flip(4):
+            cost, scope = self.vector_let(scope, lines)
         plain = scope
         if DISCOUNT_FROM_LET in g.known:
             plain = Scope(tuple(n for n in scope.names if n[0] not in self.lets), scope.player)
-        if x.makeable("vector", plain) and not g.flip(4):
-            return f"pay {cost} less {x.expr('vector', plain).text}", scope
-        if plain is not scope:
-            return None, scope
-        discount = x.fresh(scope)
-        lines.append(f"let {discount} = {x.per_colour(scope, 1).text}")
-        return f"pay {cost} less {discount}", scope.bind(discount, "vector")
+        discount = None
+        if not x.makeable("vector", plain) or g.flip(4):
+            if plain is not scope:
+                return None, scope
+            discount, scope = self.vector_let(scope, lines)
+        cost = cost or x.expr("vector", scope).text
+        discount = discount or x.expr("vector", plain).text
+        return f"pay {cost} less {discount}", scope
+
+    def vector_let(self, scope: Scope, lines: list[str]) -> tuple[str, Scope]:
+        name = self.x.fresh(scope)
+        lines.append(f"let {name} = {self.x.per_colour(scope, 1).text}")
+        self.lets.add(name)
+        return name, scope.bind(name, "vector")
 
     def block(self, scope: Scope, depth: int, trigger: bool = False) -> list[str]:
         """The effects of an `if` or a trigger (never empty while empty
@@ -595,10 +603,19 @@ class Edition:
     clock: str = CLOCK
     clock_supply: int = 0
     fallback: str | None = None
-    end_check: str | None = None  # the name of a `check game end` step
-    decision_steps: int = 0
+    steps: dict[str, str] = field(default_factory=dict)  # name -> limit, claim or check
     parent: str | None = None
     tokens: list[str] = field(default_factory=list)  # every non-colour kind, clock too
+    timeout_once: bool = False  # the clock's ending needs the `check game end` step
+
+    @property
+    def end_check(self) -> str | None:
+        """The first `check game end` step, if any."""
+        return next((n for n, kind in self.steps.items() if kind == "check"), None)
+
+    @property
+    def decision_steps(self) -> int:
+        return sum(kind != "check" for kind in self.steps.values())
 
     def text(self, title: str = "Fuzz") -> str:
         extends = f" extends {self.parent}" if self.parent else ""
@@ -786,56 +803,60 @@ class Editions(Generator):
         return block(f"majority tile {name}{self.title()}", self.permuted(lines))
 
     def steps(self, edition: Edition, x: Expressions) -> None:
+        taken = set(edition.world.actions)
+        for name in STEP_NAMES[: self.index(4)]:
+            if name not in taken:
+                edition.add(f"step {name}", self.tag() + self.step(edition, x, name))
+
+    def step(self, edition: Edition, x: Expressions, name: str) -> str:
+        """A step of a drawn kind, recorded in edition.steps."""
         world = edition.world
         kinds = ["limit", "check"]
         if world.tile_sets and world.tile_zones:
             kinds.append("claim")
-        taken = set(world.actions)
-        for name in STEP_NAMES[: self.index(4)]:
-            if name in taken:
-                continue
-            kind = self.pick(kinds)
-            if kind == "limit":
-                body = f"return tokens above {self.number(1, 10)}"
-                edition.decision_steps += 1
-            elif kind == "claim":
-                tiles = self.pick(list(world.tile_sets))
-                variable = x.fresh(Scope())
-                condition = x.expr(
-                    "bool",
-                    Scope().bind(variable, f"tile:{tiles}"),
-                    top_conditional=CONDITIONAL_CLAIM not in self.known,
-                )
-                zone = self.pick(world.tile_zones)
-                body = f"claim one {tiles} {variable} into {zone} where {condition.text}"
-                edition.decision_steps += 1
-            else:
-                body = "check game end"
-                edition.end_check = edition.end_check or name
-            edition.add(f"step {name}", f"{self.tag()}step {name}: {body}")
+        kind = self.pick(kinds)
+        edition.steps[name] = kind
+        if kind == "limit":
+            return f"step {name}: return tokens above {self.number(1, 10)}"
+        if kind == "check":
+            return f"step {name}: check game end"
+        tiles = self.pick(list(world.tile_sets))
+        variable = x.fresh(Scope())
+        condition = x.expr(
+            "bool",
+            Scope().bind(variable, f"tile:{tiles}"),
+            top_conditional=CONDITIONAL_CLAIM not in self.known,
+        )
+        zone = self.pick(world.tile_zones)
+        return f"step {name}: claim one {tiles} {variable} into {zone} where {condition.text}"
 
     def endings(self, edition: Edition, x: Expressions) -> None:
         """The clock's ending, the stalemate (with a fallback) and others."""
-        nobody = Scope(player=False)
-        clock = self.pick(["supply(C) == 0", "supply(C) < 1", "not supply(C) > 0"])
-        clock = clock.replace("C", edition.clock)
-        if self.flip(8):
-            clock += f" or {x.expr('bool', nobody, 1).at(AND)}"
-        once = edition.end_check is not None and self.flip()
-        endings = [("timeout", once, clock)]
+        endings = [self.timeout(edition, x)]
         if edition.fallback:
             stalemate = self.pick(["all(player: did(F))", "not any(player: not did(F))"])
             endings.append(("stalemate", False, stalemate.replace("F", edition.fallback)))
         for name in ("target", "finish")[: self.index(3)]:
-            if self.flip():
-                condition = x.expr("bool", nobody).text
-            else:  # a score to reach, the way real editions end
-                reached = f"{x.expr('int', Scope(), 1).at(ATOM)} >= {self.number(3, 15)}"
-                condition = f"{self.pick(['any', 'all'])}(player: {reached})"
-            endings.append((name, self.flip(), condition))
+            endings.append((name, self.flip(), self.end_condition(x)))
         for name, once, condition in self.permuted(endings):
-            mode = "after the round once" if once else "after a round that ends with"
-            edition.add(f"end {name}", f"{self.tag()}end {name}: {mode} {condition}")
+            edition.add(f"end {name}", self.tag() + ending(name, once, condition))
+
+    def timeout(self, edition: Edition, x: Expressions) -> tuple[str, bool, str]:
+        """The ending that fires once the clock's supply is empty (`once`
+        only with a step that checks the end)."""
+        clock = self.pick(["supply(C) == 0", "supply(C) < 1", "not supply(C) > 0"])
+        clock = clock.replace("C", edition.clock)
+        if self.flip(8):
+            clock += f" or {x.expr('bool', Scope(player=False), 1).at(AND)}"
+        edition.timeout_once = edition.end_check is not None and self.flip()
+        return "timeout", edition.timeout_once, clock
+
+    def end_condition(self, x: Expressions) -> str:
+        if self.flip():
+            return x.expr("bool", Scope(player=False)).text
+        # a score to reach, the way real editions end
+        reached = f"{x.expr('int', Scope(), 1).at(ATOM)} >= {self.number(3, 15)}"
+        return f"{self.pick(['any', 'all'])}(player: {reached})"
 
     def winners(self, x: Expressions) -> str:
         among = f" among {x.expr('bool', Scope()).text}" if self.flip(3) else ""
@@ -844,6 +865,11 @@ class Editions(Generator):
             order = self.pick(["highest", "lowest"])
             keys.append(f"{order} {x.expr(self.pick(['int', 'bool']), Scope()).text}")
         return f"winners{among}: {', then '.join(keys)}, ties share"
+
+
+def ending(name: str, once: bool, condition: str) -> str:
+    mode = "after the round once" if once else "after a round that ends with"
+    return f"end {name}: {mode} {condition}"
 
 
 def block(header: str, lines: list[str]) -> str:
