@@ -31,6 +31,7 @@ from fuzz.rule_files import (
     Edition,
     Editions,
     Statements,
+    base_editions,
     ending,
 )
 from hypothesis import strategies as st
@@ -218,7 +219,7 @@ class Children(Editions):
             edition.add(f"token {CLOCK}", f"{self.tag()}token {CLOCK}: special, never returned")
             edition.tokens.append(CLOCK)
             edition.world.tokens.append(CLOCK)
-        if self.flip(5) and "bead" not in edition.tokens:
+        if self.flip(3) and "bead" not in edition.tokens:
             edition.add("token bead", f"{self.tag()}token bead: special, at most 2 per player")
             edition.tokens.append("bead")
             edition.world.tokens.append("bead")
@@ -413,3 +414,9 @@ def base_children(draw: Any, known: frozenset[str] = KNOWN_MISCOMPILES) -> Drawn
     return DrawnEdition(
         gen.files, "fuzz.rules", edition.clock_supply, edition.decision_steps, tuple(gen.shapes)
     )
+
+
+def editions(known: frozenset[str] = KNOWN_MISCOMPILES) -> st.SearchStrategy[DrawnEdition]:
+    """A drawn edition: standalone, a child of a drawn base, or a child of
+    classic (shrinking towards a standalone one)."""
+    return st.one_of(base_editions(known), base_children(known), classic_children(known))

@@ -9,15 +9,18 @@ entry point, so that the lead can repoint it when the back end moves.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import itertools
 import sys
 import tempfile
 import types
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fuzz.rule_files import DrawnEdition
 
@@ -35,10 +38,28 @@ Mutation = Callable[[str], str]
 
 def render(model: m.Edition) -> str:
     """The engine module's source for a checked model (the back end's entry
-    point; repoint this import if render_engine moves)."""
-    from splendor_rules.compiler.backend.python.codegen import render_engine
+    point; repoint this import if render_engine moves).
 
-    return render_engine(model, ROOT)
+    render_engine builds its jinja environment, and so compiles its
+    template, on every call: most of the time a random edition takes. While
+    it renders here, one environment is reused (and the module's own
+    restored afterwards); without `_environment` this changes nothing."""
+    from splendor_rules.compiler.backend.python import codegen
+
+    original = getattr(codegen, "_environment", None)
+    if original is None:
+        return codegen.render_engine(model, ROOT)
+    codegen._environment = _reused(original)
+    try:
+        return codegen.render_engine(model, ROOT)
+    finally:
+        codegen._environment = original
+
+
+@functools.cache
+def _reused(make: Callable[[], Any]) -> Callable[[], Any]:
+    environment = make()
+    return lambda: environment
 
 
 class StrategyBug(AssertionError):
@@ -94,8 +115,25 @@ def import_engine(source: str, folder: Path) -> types.ModuleType:
     return module
 
 
+_BUILT: OrderedDict[tuple[object, ...], Built] = OrderedDict()
+_CACHED = 64  # shrinking tries an edition again and again, with other games
+
+
 def build(drawn: DrawnEdition, folder: Path, mutation: Mutation | None = None) -> Built:
-    """Check, render (with the planted fault, if any) and load both engines."""
+    """Check, render (with the planted fault, if any) and load both engines
+    (engines are pure functions of their states: a build can be reused)."""
+    key = (tuple(sorted(drawn.files.items())), drawn.main, mutation)
+    if key in _BUILT:
+        _BUILT.move_to_end(key)
+        return _BUILT[key]
+    built_ = _build(drawn, folder, mutation)
+    _BUILT[key] = built_
+    if len(_BUILT) > _CACHED:
+        _BUILT.popitem(last=False)
+    return built_
+
+
+def _build(drawn: DrawnEdition, folder: Path, mutation: Mutation | None) -> Built:
     model, warnings = check(drawn, folder)
     source = render(model)
     if mutation is not None:

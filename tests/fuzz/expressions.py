@@ -99,18 +99,28 @@ class Scope:
 
     names: tuple[tuple[str, str], ...] = ()
     player: bool = True
+    hidden: frozenset[str] = frozenset()  # bound, but not to be read here
 
     def bind(self, name: str, type_: str) -> Scope:
-        return Scope((*self.names, (name, type_)), self.player)
+        return Scope((*self.names, (name, type_)), self.player, self.hidden)
 
     def with_player(self) -> Scope:
-        return Scope(self.names, True)
+        return Scope(self.names, True, self.hidden)
+
+    def hide(self, names: set[str]) -> Scope:
+        """The scope with these names still bound but not readable."""
+        kept = tuple(n for n in self.names if n[0] not in names)
+        return Scope(kept, self.player, self.hidden | (self.bound() & names))
+
+    def avoid(self, names: set[str]) -> Scope:
+        """The scope, with these names not to be bound again."""
+        return Scope(self.names, self.player, self.hidden | names)
 
     def of(self, type_: str) -> list[str]:
         return [n for n, t in self.names if t == type_]
 
     def bound(self) -> set[str]:
-        return {n for n, _ in self.names}
+        return {n for n, _ in self.names} | self.hidden
 
 
 LOCAL_NAMES = ("x", "y", "z", "k", "j", "c", "d", "t", "u", "v", "w", "n", "m", "q")
@@ -155,8 +165,9 @@ class Expressions:
         return self.pick(free)
 
     def maybe_paren(self, e: E) -> E:
-        """Now and then, parentheses the grammar does not need."""
-        if e.level != VALUE and e.level < ATOM and self.draw(_index(6)) == 5:
+        """Now and then, parentheses the grammar does not need (not around
+        names and literals: a draw each would make editions slow to shrink)."""
+        if e.level not in (VALUE, ATOM) and self.draw(_index(6)) == 5:
             return atom(f"({e.text})")
         return e
 

@@ -35,6 +35,7 @@ the fix lands (docs/testing.md, "Random editions").
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +74,10 @@ PARTIAL_TILE_COLOUR = "colour column in some tile sets only"
 DISCOUNT_FROM_LET = "payment discount from a let"
 #   `let v = ...` then `pay C less v`: the enumerator of legal moves computes
 #   the discount before the loops, before v is assigned (UnboundLocalError).
+SIBLING_LET = "a let's name again in another block"
+#   `if A { let v = 1 ... } if B { let v = 2 ... }`: the back end emits the
+#   first `v = ...` only; the second block reads the first's value, or (if
+#   that block is otherwise empty) has no statement (IndentationError).
 PAY_ONE_COLOUR = "payment with one colour"
 #   an edition of one colour that pays: `cost0 = cost` lacks the comma that
 #   unpacks it (TypeError when the legal moves are listed).
@@ -89,6 +94,7 @@ KNOWN_MISCOMPILES: frozenset[str] = frozenset(
         CONDITIONAL_SOURCE,
         PARTIAL_TILE_COLOUR,
         DISCOUNT_FROM_LET,
+        SIBLING_LET,
         PAY_ONE_COLOUR,
     }
 )
@@ -204,11 +210,11 @@ class Generator:
         return items[:count]
 
     def permuted(self, items: list[Any]) -> list[Any]:
-        """The items in a drawn order (shrinks to the given order)."""
-        rest = list(items)
-        out = []
-        while rest:
-            out.append(rest.pop(self.index(len(rest))))
+        """The items in a drawn order: one draw, shrinking to the given order."""
+        seed = self.index(8)
+        out = list(items)
+        if seed:
+            random.Random(seed).shuffle(out)
         return out
 
     def tag(self, chance: int = 4) -> str:
@@ -280,11 +286,12 @@ class Generator:
             header.extend(sources[name])
         rows = []
         cells: list[dict[str, str]] = []
+        rng = random.Random(self.number(0, 1000))
         for number, fixed in enumerate(keyed):
             row: dict[str, Any] = {}
             cell: dict[str, str] = {}
             for name, kind in columns:
-                value, shown = self.cell(name, kind, number, colours, fixed, mappings)
+                value, shown = self.cell(rng, name, kind, number, colours, fixed, mappings)
                 row[name] = value
                 for src, text in zip(sources[name], shown, strict=True):
                     cell[src] = text
@@ -317,8 +324,9 @@ class Generator:
         inner = ", ".join(f"{c}: {quote(s)}" for c, s in self.permuted(list(columns.items())))
         return f"per colour {{{inner}}}", [columns[c] for c in colours]
 
+    @staticmethod
     def cell(
-        self,
+        rng: random.Random,
         name: str,
         kind: str,
         number: int,
@@ -326,24 +334,26 @@ class Generator:
         fixed: dict[str, Any],
         mappings: dict[str, dict[str, str]],
     ) -> tuple[Any, list[str]]:
-        """A row's value in a column, and its CSV cells."""
+        """A row's value in a column, and its CSV cells. The values come from
+        one drawn seed per table: a draw per cell would make editions slow
+        to draw and to shrink, and their values matter less than their shape."""
         if name in fixed:
             return fixed[name], [str(fixed[name])]
         if kind == "int":
-            n = self.number(0, 5)
+            n = rng.randrange(6)
             return n, [str(n)]
         if kind == "bool":
-            b = self.flip()
+            b = rng.random() < 0.5
             return b, ["1" if b else "0"]
         if kind == "text":
-            text = f"{name} {number}" if self.flip(3) else f"{name}{number}"
+            text = f"{name} {number}" if rng.random() < 0.3 else f"{name}{number}"
             return text, [text]
         if kind == "colour":
-            colour = self.pick(colours)
+            colour = rng.choice(colours)
             if name in mappings:
                 return colour, [next(v for v, c in mappings[name].items() if c == colour)]
             return colour, [colour]
-        vector = [self.number(0, 3) for _ in colours]
+        vector = [rng.randrange(4) for _ in colours]
         return tuple(vector), [str(n) for n in vector]
 
     def cards(self, colours: list[str]) -> tuple[Table, str]:
@@ -406,6 +416,7 @@ class Statements:
         self.x = x
         self.clock = clock
         self.lets: set[str] = set()  # the names an action's lets bind
+        self.block_lets: set[str] = set()  # those of the lets in its blocks
 
     def require_condition(self, scope: Scope) -> E:
         top = REQUIRE_LOGIC not in self.gen.known
@@ -425,7 +436,7 @@ class Statements:
                 parts.append(self.gen.pick([" ", " left", ""]))
         return quote("".join(parts))
 
-    def choice(self, scope: Scope, distinct: bool) -> tuple[str, Scope] | None:
+    def choice(self, scope: Scope, distinct: bool) -> tuple[str, Scope]:
         """`choose x from S, ...` or `choose x: N distinct from S`."""
         g, x = self.gen, self.x
         element_type = g.pick(self.elements(scope))
@@ -467,12 +478,15 @@ class Statements:
 
     def action(self, always_legal: bool) -> list[str]:
         """An action's statements: lets, choices and requirements, then a
-        payment, then effects (one of them the clock's gain)."""
+        payment, then effects (one of them the clock's gain). Half of them
+        start from a template of a real edition's action (taking tokens,
+        reserving, buying, collecting a special token), varied at random."""
         g, x = self.gen, self.x
         scope = Scope(player=True)
-        self.lets = set()
-        lines: list[str] = []
-        for _ in range(g.index(5)):
+        self.lets, self.block_lets = set(), set()
+        template = None if always_legal else g.pick([None, *TEMPLATES])
+        lines, paid, effects, scope = self.template(template, scope)
+        for _ in range(g.index(3 if template else 5)):
             kind = g.pick(["let", "require", "choose", "distinct"])
             if always_legal and kind in ("require", "distinct"):
                 continue
@@ -485,21 +499,87 @@ class Statements:
                 line, scope = f"choose {x.fresh(scope)} from colours", scope
                 scope = scope.bind(line.split()[1], "colour")
             else:
-                made = self.choice(scope, kind == "distinct")
-                if made is None:
-                    continue
-                line, scope = made
+                line, scope = self.choice(scope, kind == "distinct")
             lines.append(g.tag(6) + line)
-        if not always_legal and g.flip(3):
+        if not always_legal and paid is None and g.flip(3):
             paid, scope = self.payment(scope, lines)
-            if paid is not None:
-                lines.append(g.tag(6) + paid)
-        effects = self.effects(scope, 2, top=True)
+        if paid is not None:
+            lines.append(g.tag(6) + paid)
+        effects += self.effects(scope, 2, top=True)
         clock = f"gain 1 {self.clock}"
         if g.flip(4):
             clock = f"gain max(1, min(2, {x.expr('int', scope, 1).text})) {self.clock}"
         effects.insert(g.index(len(effects) + 1), clock)
         return lines + effects
+
+    def template(
+        self, name: str | None, scope: Scope
+    ) -> tuple[list[str], str | None, list[str], Scope]:
+        """A real action's shape: (choices and requirements, payment,
+        effects, the scope after them)."""
+        g, x, w = self.gen, self.x, self.x.world
+        specials = [t for t in w.tokens if t != self.clock]
+        vectors = [c for c, kind in w.card_columns.items() if kind == "vector"]
+        if name == "take distinct":
+            colour, open_, picks = _names(x, scope, 3)
+            scope = scope.bind(open_, "set:colour").bind(picks, "set:colour")
+            self.lets.add(open_)
+            return (
+                [
+                    f"let {open_} = {colour} in colours where supply({colour}) > 0",
+                    f'require count({open_}) > 0 else "no colour left"',
+                    f"choose {picks}: min({g.number(1, 3)}, count({open_})) distinct from {open_}",
+                ],
+                None,
+                [f"gain 1 each of {picks}"],
+                scope,
+            )
+        if name == "reserve" or (name == "collect" and not specials):
+            zone, card = g.pick(w.card_zones), x.fresh(scope)
+            effects = [f"move {card} to {zone}"]
+            if specials:
+                kind = g.pick(specials)
+                effects.append(f"if supply({kind}) > 0 {{\n  gain 1 {kind}\n}}")
+            return (
+                [
+                    f'require count({zone}) < {g.number(1, 3)} else "at most {{count({zone})}}"',
+                    f"choose {card} from market, deck tops",
+                ],
+                None,
+                effects,
+                scope.bind(card, "card"),
+            )
+        if name == "buy" and vectors:
+            card = x.fresh(scope)
+            zone = w.card_zones[0]
+            sources = ", ".join(["market", *w.card_zones[1:2]])
+            scope = scope.bind(card, "card")
+            discounts = [d for d, t in w.defines.items() if t == "vector"]
+            discount = g.pick(discounts) if discounts else f"{card}.{g.pick(vectors)}"
+            paid = f"pay {card}.{g.pick(vectors)} less {discount}"
+            return [f"choose {card} from {sources}"], paid, [f"move {card} to {zone}"], scope
+        if name == "collect":
+            kind = g.pick(specials)
+            return (
+                [
+                    f'require tokens({kind}) < {g.number(1, 3)} else "enough {kind}"',
+                ],
+                None,
+                [f"gain 1 {kind}"],
+                scope,
+            )
+        if name is None:
+            return [], None, [], scope
+        colour = x.fresh(scope)  # take two
+        return (
+            [
+                f"choose {colour} from colours",
+                f'require supply({colour}) >= {g.number(2, 4)} else "only {{supply({colour})}}"',
+            ],
+            None,
+            [f"gain 2 {colour}"],
+            scope.bind(colour, "colour"),
+        )
 
     def let(self, scope: Scope) -> tuple[str, Scope]:
         g, x = self.gen, self.x
@@ -523,7 +603,7 @@ class Statements:
             cost, scope = self.vector_let(scope, lines)
         plain = scope
         if DISCOUNT_FROM_LET in g.known:
-            plain = Scope(tuple(n for n in scope.names if n[0] not in self.lets), scope.player)
+            plain = scope.hide(self.lets)
         discount = None
         if not x.makeable("vector", plain) or g.flip(4):
             if plain is not scope:
@@ -557,11 +637,14 @@ class Statements:
         for _ in range(g.index(4)):
             kind = g.pick(["gain", "gain each", "move", "if", "let"])
             if kind == "gain":
-                tokens = [*x.world.tokens, *x.world.colours, *scope.of("colour")]
-                tokens += scope.of("token")
-                if not g.flip(8):  # the clock, now and then: it shortens the game
-                    tokens.remove(self.clock)
-                lines.append(f"gain {x.expr('int', scope, 1).text} {g.pick(tokens)}")
+                others = [t for t in x.world.tokens if t != self.clock or g.flip(8)]
+                colours = [*x.world.colours, *scope.of("colour"), *scope.of("token")]
+                # (the clock only now and then: it shortens the game)
+                tokens = g.pick([others, colours]) if others else colours
+                amount = g.pick(["1", "2", "EXPR"])
+                if amount == "EXPR":
+                    amount = x.expr("int", scope, 1).text
+                lines.append(f"gain {amount} {g.pick(tokens)}")
             elif kind == "gain each":
                 amount = x.expr("int", scope, 1).text
                 lines.append(f"gain {amount} each of {x.expr('set:colour', scope, 1).text}")
@@ -578,9 +661,24 @@ class Statements:
                     f"if {condition.text} {{\n{body}\n}}" if inner else f"if {condition.text} {{}}"
                 )
             elif kind == "let" and not top:
+                if SIBLING_LET in g.known:
+                    scope = scope.avoid(self.block_lets)
                 line, scope = self.let(scope)
+                self.block_lets.add(line.split()[1])
                 lines.append(line)
         return lines
+
+
+TEMPLATES = ("take distinct", "take two", "reserve", "buy", "collect")
+
+
+def _names(x: Expressions, scope: Scope, n: int) -> list[str]:
+    """n fresh local names."""
+    names: list[str] = []
+    for _ in range(n):
+        names.append(x.fresh(scope))
+        scope = scope.bind(names[-1], "int")
+    return names
 
 
 def _colour_quantifier(text: str) -> bool:
@@ -674,13 +772,16 @@ class Editions(Generator):
     def token_declarations(self, edition: Edition, wild: str | None, specials: list[str]) -> None:
         declared = []
         if wild:
-            declared.append((wild, f"token {wild}{self.title()}: wild"))
+            options = ["wild"]
+            if self.flip(4):
+                options.append(f"{self.tag()}at most {self.number(1, 3)} per player")
+            declared.append((wild, f"token {wild}{self.title()}: {', '.join(options)}"))
         for special in specials:
             options = ["special"]
             if self.flip():
                 options.append(f"{self.tag()}never returned")
             if self.flip():
-                options.append(f"{self.tag()}at most {self.number(1, 3)} per player")
+                options.append(f"{self.tag()}at most {self.number(1, 2)} per player")
             declared.append((special, f"token {special}{self.title()}: {', '.join(options)}"))
         clock = self.permuted([f"{self.tag()}never returned", "special"])
         declared.append((CLOCK, f"token {CLOCK}{self.title()}: {', '.join(clock)}"))
@@ -700,7 +801,7 @@ class Editions(Generator):
                 shown, edition.clock_supply = self.amount(edition.players, 8, 30)
                 lines.append(f"{token}: {shown}")
             else:
-                lines.append(f"{token}: {self.amount(edition.players, 0, 5)[0]}")
+                lines.append(f"{token}: {self.amount(edition.players, 1, 5)[0]}")
         body = "\n".join("  " + line for line in self.permuted(lines))
         edition.add(key, f"{override}{self.tag()}supply {{\n{body}\n}}")
 
@@ -773,7 +874,10 @@ class Editions(Generator):
                 texts[item] = f"score = {x.expr('int', Scope()).text}"
                 x.score = True
             else:
-                texts[item] = f"define {item} = {x.value(types[item], Scope()).text}"
+                value = x.value(types[item], Scope())
+                if types[item] == "vector" and self.flip():
+                    value = x.aggregate("vector", Scope()) or value
+                texts[item] = f"define {item} = {value.text}"
                 x.defines[item] = types[item]
         edition.world.defines = dict(types)
         for item in self.permuted(sequence):
@@ -785,6 +889,7 @@ class Editions(Generator):
 
     def trigger(self, name: str, stmts: Statements) -> str:
         card = stmts.x.fresh(Scope())
+        stmts.block_lets = set()
         zone = self.pick(stmts.x.world.card_zones)
         body = stmts.block(Scope().bind(card, "card"), 1, trigger=True)
         return block(f"trigger {name}: after card {card} enters {zone}", body)
