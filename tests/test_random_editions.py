@@ -45,7 +45,7 @@ from fuzz.engines import Mutation
 from fuzz.faults import FAULTS
 from fuzz.play import EditionDisagreement, Game, check_edition, replay
 from fuzz.rule_files import ALL_SHAPES, KNOWN_MISCOMPILES, DrawnEdition, base_editions
-from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import HealthCheck, Phase, event, find, given, settings
 from hypothesis import strategies as st
 
 RANDOM_EDITIONS_DEFAULT = 300
@@ -115,6 +115,7 @@ def run(
     @settings_for(examples, derandomize)
     @given(drawn=strategy(known), game=GAMES)
     def property_(drawn: DrawnEdition, game: Game) -> None:
+        assert not set(drawn.shapes) & known, f"a guarded shape was drawn: {drawn.shapes}"
         played = check_edition(drawn, game, games, mutation)
         event(kind_of(drawn))
         for shape in drawn.shapes:
@@ -153,6 +154,26 @@ def test_planted_fault_is_found(fault: str, capsys: pytest.CaptureFixture[str]) 
 
 
 FAULT_EDITIONS = 200  # each planted fault must be found among this many editions
+
+
+@pytest.mark.parametrize("shape", sorted(KNOWN_MISCOMPILES))
+def test_a_guarded_shape_is_drawn_when_its_switch_is_off(shape: str) -> None:
+    """Each shape KNOWN_MISCOMPILES leaves out is one the strategy draws
+    without its switch (so removing the switch tests the fix), and only
+    then (the property asserts it never draws a guarded shape)."""
+    strategy = editions(KNOWN_MISCOMPILES - {shape})
+    found = find(
+        strategy,
+        lambda drawn: shape in drawn.shapes,
+        settings=settings(
+            max_examples=2000,
+            database=None,
+            derandomize=True,
+            phases=[Phase.generate],
+            suppress_health_check=HEALTH,
+        ),
+    )
+    assert shape in found.shapes
 
 
 # ------------------------------------------------------------ command line

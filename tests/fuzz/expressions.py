@@ -35,6 +35,12 @@ class E:
 
     text: str
     level: int
+    core: int | None = None  # the level inside parentheses the grammar does not need
+
+    @property
+    def shape(self) -> int:
+        """The level of the expression itself, extra parentheses aside."""
+        return self.level if self.core is None else self.core
 
     def at(self, level: int) -> str:
         """The text, parenthesised if it is looser than `level`."""
@@ -168,7 +174,7 @@ class Expressions:
         """Now and then, parentheses the grammar does not need (not around
         names and literals: a draw each would make editions slow to shrink)."""
         if e.level not in (VALUE, ATOM) and self.draw(_index(6)) == 5:
-            return atom(f"({e.text})")
+            return E(f"({e.text})", ATOM, e.level)
         return e
 
     # -------------------------------------------------------- entry points

@@ -45,6 +45,7 @@ from fuzz.expressions import (
     AND,
     ATOM,
     COND,
+    NOT,
     OR,
     E,
     Expressions,
@@ -422,8 +423,8 @@ class Statements:
         top = REQUIRE_LOGIC not in self.gen.known
         condition = self.x.expr("bool", scope, top_logic=top)
         if not top and _colour_quantifier(condition.text):
-            condition = E(f"not not {condition.at(ATOM)}", COND)
-        if condition.level in (COND, OR, AND):
+            condition = E(f"not not {condition.at(ATOM)}", NOT)
+        if condition.shape in (COND, OR, AND):
             self.gen.shape(REQUIRE_LOGIC)
         return condition
 
@@ -474,7 +475,10 @@ class Statements:
         if element_type == "card" and g.flip(2):
             return g.pick(["market", *x.world.card_zones])
         top = CONDITIONAL_SOURCE not in g.known
-        return x.value(f"set:{element_type}", scope, top_logic=top).text
+        source = x.value(f"set:{element_type}", scope, top_logic=top)
+        if source.shape == COND:
+            g.shape(CONDITIONAL_SOURCE)
+        return source.text
 
     def action(self, always_legal: bool) -> list[str]:
         """An action's statements: lets, choices and requirements, then a
@@ -549,7 +553,10 @@ class Statements:
                 effects,
                 scope.bind(card, "card"),
             )
-        if name == "buy" and vectors:
+        one_colour = len(w.colours) == 1
+        if name == "buy" and vectors and not (one_colour and PAY_ONE_COLOUR in g.known):
+            if one_colour:
+                g.shape(PAY_ONE_COLOUR)
             card = x.fresh(scope)
             zone = w.card_zones[0]
             sources = ", ".join(["market", *w.card_zones[1:2]])
@@ -581,12 +588,17 @@ class Statements:
             scope.bind(colour, "colour"),
         )
 
-    def let(self, scope: Scope) -> tuple[str, Scope]:
+    def let(self, scope: Scope, reuse: set[str] | None = None) -> tuple[str, Scope]:
+        """`let x = VALUE`; `reuse`: names that, if free here, it may take
+        again (those of the lets of other blocks)."""
         g, x = self.gen, self.x
         types = ["int", "bool", "colour", "set:colour", "set:card", "vector", "token"]
         types += [t for t in ("card", "list:int") if x.makeable(t, scope)]
         t = g.pick(types)
         name = x.fresh(scope)
+        again = sorted((reuse or set()) - scope.bound())
+        if again and g.flip():
+            name = g.pick(again)
         self.lets.add(name)
         return f"let {name} = {x.value(t, scope).text}", scope.bind(name, t)
 
@@ -596,8 +608,10 @@ class Statements:
         known miscompile. The lets come first, so that the expressions,
         drawn after them, bind no name they bind."""
         g, x = self.gen, self.x
-        if len(x.world.colours) == 1 and PAY_ONE_COLOUR in g.known:
-            return None, scope
+        if len(x.world.colours) == 1:
+            if PAY_ONE_COLOUR in g.known:
+                return None, scope
+            g.shape(PAY_ONE_COLOUR)
         cost = None
         if not x.makeable("vector", scope) or g.flip(4):
             cost, scope = self.vector_let(scope, lines)
@@ -611,6 +625,8 @@ class Statements:
             discount, scope = self.vector_let(scope, lines)
         cost = cost or x.expr("vector", scope).text
         discount = discount or x.expr("vector", plain).text
+        if any(re.search(rf"\b{name}\b", discount) for name in self.lets):
+            g.shape(DISCOUNT_FROM_LET)
         return f"pay {cost} less {discount}", scope
 
     def vector_let(self, scope: Scope, lines: list[str]) -> tuple[str, Scope]:
@@ -625,6 +641,8 @@ class Statements:
         lines = self.effects(scope, depth, trigger=trigger)
         if not lines and EMPTY_BLOCK in self.gen.known:
             lines = [f"gain 0 {self.gen.pick(self.x.world.colours)}"]
+        elif not lines:
+            self.gen.shape(EMPTY_BLOCK)
         return lines
 
     def effects(
@@ -653,6 +671,8 @@ class Statements:
             ):
                 card = g.pick(scope.of("card"))
                 lines.append(f"move {card} to {g.pick(x.world.card_zones)}")
+                if trigger:
+                    g.shape(MOVE_IN_TRIGGER)
             elif kind == "if" and depth > 0:
                 condition = x.expr("bool", scope)
                 inner = self.block(scope, depth - 1, trigger=trigger)
@@ -663,7 +683,9 @@ class Statements:
             elif kind == "let" and not top:
                 if SIBLING_LET in g.known:
                     scope = scope.avoid(self.block_lets)
-                line, scope = self.let(scope)
+                line, scope = self.let(scope, reuse=self.block_lets)
+                if line.split()[1] in self.block_lets:
+                    g.shape(SIBLING_LET)
                 self.block_lets.add(line.split()[1])
                 lines.append(line)
         return lines
@@ -755,6 +777,8 @@ class Editions(Generator):
         for tile_set in tile_sets:
             table, sided = self.tiles(tile_set, colours, colour)
             world.tile_sets[tile_set] = table.columns
+            if "colour" in table.columns.values() and len(tile_sets) > 1:
+                self.shape(PARTIAL_TILE_COLOUR)  # (both may have one: a superset)
             self.files[f"{tile_set}.csv"] = table.csv
             edition.add(f"tiles {tile_set}", self.tag() + table.declaration)
             count = Expressions(self.draw, world).expr("int", Scope(player=False), 1).text
@@ -932,6 +956,8 @@ class Editions(Generator):
             Scope().bind(variable, f"tile:{tiles}"),
             top_conditional=CONDITIONAL_CLAIM not in self.known,
         )
+        if condition.shape == COND:
+            self.shape(CONDITIONAL_CLAIM)
         zone = self.pick(world.tile_zones)
         return f"step {name}: claim one {tiles} {variable} into {zone} where {condition.text}"
 
