@@ -1,0 +1,240 @@
+"""Random editions: the compiler fuzzed by differential testing.
+
+The differential tests (tests/test_differential.py) compile only the shipped
+editions, so a construct they do not use can be miscompiled unseen. Here
+Hypothesis draws whole editions (tests/fuzz/rule_files.py and children.py: a
+rule file and its CSV data, standalone or extending classic or a drawn base),
+each is checked, rendered into an engine module that is imported from a
+temporary folder, and played in that engine and in the reference interpreter
+at once with the comparison of test_differential.py: legal actions (as sets
+and in order), states by JSON, views, scores, winners and refusals of drawn
+illegal actions, after every action. Every game must end within the bound
+the edition's clock gives it.
+
+A failure is reported with the rule file and data (shrunk by Hypothesis) and
+the game: players, seed, first player and the seed of the moves, with the
+actions played and a command that replays it.
+
+Default (CI): RANDOM_EDITIONS_DEFAULT editions, derandomized, GAMES_PER_EDITION
+games each. Long mode, with fresh random editions:
+
+    RANDOM_EDITIONS=10000 python -m pytest tests/test_random_editions.py -k agree -s
+    python tests/test_random_editions.py --editions 10000 --games 5
+
+Planted faults in the generated engine's text (tests/fuzz/faults.py) must be
+found, and the report must hold the rule file. KNOWN_MISCOMPILES (in
+rule_files.py) lists the shapes left out of the strategy while the back end
+gets them wrong; `--all-shapes` draws them too. See docs/testing.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fuzz.children import editions
+from fuzz.engines import Mutation
+from fuzz.faults import FAULTS
+from fuzz.play import EditionDisagreement, Game, check_edition, replay
+from fuzz.rule_files import ALL_SHAPES, KNOWN_MISCOMPILES, DrawnEdition, base_editions
+from hypothesis import HealthCheck, Phase, event, find, given, settings
+from hypothesis import strategies as st
+
+RANDOM_EDITIONS_DEFAULT = 300
+EDITIONS = int(os.environ.get("RANDOM_EDITIONS") or 0)
+GAMES_PER_EDITION = int(os.environ.get("RANDOM_EDITION_GAMES") or 2)
+HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
+
+GAMES = st.builds(
+    Game,
+    players=st.integers(0, 3),
+    seed=st.integers(0, 2**32 - 1),
+    first=st.integers(0, 3),
+    moves=st.integers(0, 2**32 - 1),
+)
+
+
+def settings_for(examples: int, derandomize: bool) -> settings:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=derandomize,
+        database=None,
+        report_multiple_bugs=False,
+        phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+        suppress_health_check=HEALTH,
+    )
+
+
+@dataclass
+class Tally:
+    """What a run played: for the long mode's summary."""
+
+    editions: int = 0
+    games: int = 0
+    plies: int = 0
+    probes: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+
+    def add(self, drawn: DrawnEdition, played: list[Any]) -> None:
+        self.editions += 1
+        self.games += len(played)
+        self.plies += sum(p.plies for p in played)
+        self.probes += sum(p.probes for p in played)
+        kind = kind_of(drawn)
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
+
+
+def kind_of(drawn: DrawnEdition) -> str:
+    text = drawn.files[drawn.main]
+    if "extends classic" in text:
+        return "child of classic"
+    return "child of a drawn base" if "extends" in text else "standalone"
+
+
+def run(
+    examples: int,
+    games: int,
+    derandomize: bool,
+    known: frozenset[str] = KNOWN_MISCOMPILES,
+    mutation: Mutation | None = None,
+    tally: Tally | None = None,
+    progress: Callable[[Tally], None] | None = None,
+    strategy: Callable[[frozenset[str]], st.SearchStrategy[DrawnEdition]] = editions,
+) -> None:
+    """Draw editions and play them; raises EditionDisagreement (shrunk)."""
+
+    @settings_for(examples, derandomize)
+    @given(drawn=strategy(known), game=GAMES)
+    def property_(drawn: DrawnEdition, game: Game) -> None:
+        assert not set(drawn.shapes) & known, f"a guarded shape was drawn: {drawn.shapes}"
+        played = check_edition(drawn, game, games, mutation)
+        event(kind_of(drawn))
+        for shape in drawn.shapes:
+            event(f"shape: {shape}")
+        if tally is not None:
+            tally.add(drawn, played)
+            if progress is not None:
+                progress(tally)
+
+    property_()
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_random_editions_agree() -> None:
+    """Drawn editions, each played GAMES_PER_EDITION times in both engines:
+    they agree on everything, and every game ends in time
+    (RANDOM_EDITIONS=N for a longer run with fresh editions)."""
+    run(EDITIONS or RANDOM_EDITIONS_DEFAULT, GAMES_PER_EDITION, derandomize=not EDITIONS)
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_planted_fault_is_found(fault: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A fault planted in every generated engine's text is found among
+    standalone drawn editions (whose rules are all drawn): the report holds
+    the rule file, shrunk, and the game that shows the fault."""
+    with pytest.raises(EditionDisagreement) as caught:
+        run(FAULT_EDITIONS, 2, True, mutation=FAULTS[fault], strategy=base_editions)
+    report = str(caught.value)
+    with capsys.disabled():
+        print(f"\n[planted fault: {fault}]\n{report}\n")
+    assert "--- fuzz.rules ---" in report
+    assert "edition fuzz" in caught.value.drawn.files["fuzz.rules"]
+    assert caught.value.record is not None and "game:" in report
+
+
+FAULT_EDITIONS = 200  # each planted fault must be found among this many editions
+
+
+@pytest.mark.parametrize("shape", sorted(KNOWN_MISCOMPILES))
+def test_a_guarded_shape_is_drawn_when_its_switch_is_off(shape: str) -> None:
+    """Each shape KNOWN_MISCOMPILES leaves out is one the strategy draws
+    without its switch (so removing the switch tests the fix), and only
+    then (the property asserts it never draws a guarded shape)."""
+    strategy = editions(KNOWN_MISCOMPILES - {shape})
+    found = find(
+        strategy,
+        lambda drawn: shape in drawn.shapes,
+        settings=settings(
+            max_examples=2000,
+            database=None,
+            derandomize=True,
+            phases=[Phase.generate],
+            suppress_health_check=HEALTH,
+        ),
+    )
+    assert shape in found.shapes
+
+
+# ------------------------------------------------------------ command line
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--editions", type=int, default=0, help="long mode: draw N editions")
+    parser.add_argument("--games", type=int, default=GAMES_PER_EDITION, help="games per edition")
+    parser.add_argument(
+        "--all-shapes", action="store_true", help="draw the KNOWN_MISCOMPILES shapes too"
+    )
+    parser.add_argument("--fault", choices=sorted(FAULTS), help="plant a fault in every engine")
+    parser.add_argument("--replay", type=Path, metavar="RULE_FILE", help="a saved edition")
+    parser.add_argument("--game", metavar="JSON", help="the game to replay (from a report)")
+    args = parser.parse_args(argv)
+    if args.replay:
+        try:
+            print(replay(args.replay, json.loads(args.game)))
+        except EditionDisagreement as found:
+            print(found, file=sys.stderr)
+            return 1
+        return 0
+    tally = Tally()
+    start = time.perf_counter()
+
+    def progress(t: Tally) -> None:
+        if t.editions % 100 == 0:
+            print(
+                f"{t.editions} editions, {t.games} games, {t.plies} actions, "
+                f"{time.perf_counter() - start:.0f} s",
+                flush=True,
+            )
+
+    known = ALL_SHAPES if args.all_shapes else KNOWN_MISCOMPILES
+    mutation = FAULTS[args.fault] if args.fault else None
+    try:
+        run(
+            args.editions or RANDOM_EDITIONS_DEFAULT,
+            args.games,
+            False,
+            known,
+            mutation,
+            tally,
+            progress,
+        )
+    except EditionDisagreement as found:
+        print(found, file=sys.stderr)
+        print(
+            f"after {tally.editions} editions that agreed, {time.perf_counter() - start:.0f} s",
+            file=sys.stderr,
+        )
+        return 1
+    seconds = time.perf_counter() - start
+    kinds = ", ".join(f"{n} {k}" for k, n in sorted(tally.kinds.items()))
+    print(
+        f"{tally.editions} editions ({kinds}), {tally.games} games, {tally.plies} actions, "
+        f"{tally.probes} illegal actions refused alike: all agreed and ended; {seconds:.0f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
