@@ -105,6 +105,7 @@ def classic() -> Parent:
         defines={d.name: type_name(d.value.type) for d in model.defines},
         actions=[a.name for a in model.actions],
         majorities=[maj.name for maj in model.majorities],
+        hiding=[z.name for z in model.zones if z.hidden_from_deck],
     )
     steps = {
         s.name: "limit"
@@ -366,6 +367,7 @@ def renamed(world: World, r: Any) -> World:
         defines={r(k): t(v) for k, v in world.defines.items()},
         actions=[r(a) for a in world.actions],
         majorities=list(world.majorities),
+        hiding=[r(z) for z in world.hiding],
     )
 
 

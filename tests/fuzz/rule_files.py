@@ -79,6 +79,12 @@ SIBLING_LET = "a let's name again in another block"
 #   `if A { let v = 1 ... } if B { let v = 2 ... }`: the back end emits the
 #   first `v = ...` only; the second block reads the first's value, or (if
 #   that block is otherwise empty) has no statement (IndentationError).
+HIDDEN_MOVED_AGAIN = "a hidden card moved into a hiding zone again"
+#   a card taken from a deck top into a zone that hides it, then moved from a
+#   zone into a zone that hides (the same one, say): the interpreter clears
+#   its hidden mark, the generated engine keeps it, as docs/engine.md says
+#   (the mark is cleared by a move to a zone that does not hide). A bug of
+#   the interpreter (`_move`), not of the compiler.
 PAY_ONE_COLOUR = "payment with one colour"
 #   an edition of one colour that pays: `cost0 = cost` lacks the comma that
 #   unpacks it (TypeError when the legal moves are listed).
@@ -96,6 +102,7 @@ KNOWN_MISCOMPILES: frozenset[str] = frozenset(
         PARTIAL_TILE_COLOUR,
         DISCOUNT_FROM_LET,
         SIBLING_LET,
+        HIDDEN_MOVED_AGAIN,
         PAY_ONE_COLOUR,
     }
 )
@@ -418,6 +425,9 @@ class Statements:
         self.clock = clock
         self.lets: set[str] = set()  # the names an action's lets bind
         self.block_lets: set[str] = set()  # those of the lets in its blocks
+        self.fresh_cards: set[str] = set()  # cards chosen from the market or deck tops only
+        self.moved: set[str] = set()  # the cards an action has moved
+        self.hid = False  # has it moved a card into a zone that hides it
 
     def require_condition(self, scope: Scope) -> E:
         top = REQUIRE_LOGIC not in self.gen.known
@@ -458,6 +468,8 @@ class Statements:
             more = self.source(element_type, scope)
             if more not in sources:
                 sources.append(more)
+        if all(source in ("market", "deck tops") for source in sources):
+            self.fresh_cards.add(name)
         return f"choose {name} from {', '.join(sources)}", scope.bind(name, element_type)
 
     def elements(self, scope: Scope) -> list[str]:
@@ -488,6 +500,7 @@ class Statements:
         g, x = self.gen, self.x
         scope = Scope(player=True)
         self.lets, self.block_lets = set(), set()
+        self.fresh_cards, self.moved, self.hid = set(), set(), False
         template = None if always_legal else g.pick([None, *TEMPLATES])
         lines, paid, effects, scope = self.template(template, scope)
         for _ in range(g.index(3 if template else 5)):
@@ -541,6 +554,9 @@ class Statements:
         if name == "reserve" or (name == "collect" and not specials):
             zone, card = g.pick(w.card_zones), x.fresh(scope)
             effects = [f"move {card} to {zone}"]
+            self.fresh_cards.add(card)
+            self.moved.add(card)
+            self.hid = zone in w.hiding
             if specials:
                 kind = g.pick(specials)
                 effects.append(f"if supply({kind}) > 0 {{\n  gain 1 {kind}\n}}")
@@ -564,6 +580,10 @@ class Statements:
             discounts = [d for d, t in w.defines.items() if t == "vector"]
             discount = g.pick(discounts) if discounts else f"{card}.{g.pick(vectors)}"
             paid = f"pay {card}.{g.pick(vectors)} less {discount}"
+            self.moved.add(card)
+            self.hid = zone in w.hiding
+            if sources == "market":
+                self.fresh_cards.add(card)
             return [f"choose {card} from {sources}"], paid, [f"move {card} to {zone}"], scope
         if name == "collect":
             kind = g.pick(specials)
@@ -670,7 +690,20 @@ class Statements:
                 kind == "move" and scope.of("card") and not (trigger and MOVE_IN_TRIGGER in g.known)
             ):
                 card = g.pick(scope.of("card"))
-                lines.append(f"move {card} to {g.pick(x.world.card_zones)}")
+                zones = x.world.card_zones
+                # (two choices may be one card: one move into hiding per action)
+                again = trigger or card in self.moved or card not in self.fresh_cards
+                again = again or self.hid
+                if again and HIDDEN_MOVED_AGAIN in g.known:
+                    zones = [z for z in zones if z not in x.world.hiding]
+                if not zones:
+                    continue
+                zone = g.pick(zones)
+                if again and zone in x.world.hiding:
+                    g.shape(HIDDEN_MOVED_AGAIN)
+                self.moved.add(card)
+                self.hid = self.hid or zone in x.world.hiding
+                lines.append(f"move {card} to {zone}")
                 if trigger:
                     g.shape(MOVE_IN_TRIGGER)
             elif kind == "if" and depth > 0:
@@ -842,6 +875,7 @@ class Editions(Generator):
         if self.flip(3):
             zone = self.pick(edition.world.card_zones)
             parts.append(f"{zone} cards from a deck except to their owner")
+            edition.world.hiding.append(zone)
         if parts:
             edition.add("hidden", f"{self.tag()}hidden: {', '.join(self.permuted(parts))}")
 
