@@ -23,7 +23,7 @@ games each. Long mode, with fresh random editions:
 
 Planted faults in the generated engine's text (tests/fuzz/faults.py) must be
 found, and the report must hold the rule file. KNOWN_MISCOMPILES (in
-rule_files.py) lists the shapes left out of the strategy while the back end
+tests/fuzz/known.py) lists the shapes left out of the strategy while the back end
 gets them wrong; `--all-shapes` draws them too. See docs/testing.md.
 """
 
@@ -43,8 +43,9 @@ import pytest
 from fuzz.children import editions
 from fuzz.engines import Mutation
 from fuzz.faults import FAULTS
+from fuzz.known import ALL_SHAPES, KNOWN_MISCOMPILES
 from fuzz.play import EditionDisagreement, Game, check_edition, replay
-from fuzz.rule_files import ALL_SHAPES, KNOWN_MISCOMPILES, DrawnEdition, base_editions
+from fuzz.rule_files import DrawnEdition, base_editions
 from hypothesis import HealthCheck, Phase, event, find, given, settings
 from hypothesis import strategies as st
 

@@ -19,21 +19,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fuzz.expressions import Expressions, Scope, World
+from fuzz.known import KNOWN_MISCOMPILES
 from fuzz.rule_files import (
     ACTIONS,
     CLOCK,
     DEFINES,
-    KNOWN_MISCOMPILES,
     MAJORITIES,
     STEP_NAMES,
     TRIGGERS,
     DrawnEdition,
     Edition,
     Editions,
-    Statements,
     base_editions,
     ending,
 )
+from fuzz.statements import Statements
 from hypothesis import strategies as st
 
 from splendor_rules.compiler.frontend import model as m
