@@ -19,21 +19,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fuzz.expressions import Expressions, Scope, World
+from fuzz.known import KNOWN_MISCOMPILES
 from fuzz.rule_files import (
     ACTIONS,
     CLOCK,
     DEFINES,
-    KNOWN_MISCOMPILES,
     MAJORITIES,
     STEP_NAMES,
     TRIGGERS,
     DrawnEdition,
     Edition,
     Editions,
-    Statements,
     base_editions,
     ending,
 )
+from fuzz.statements import Statements
 from hypothesis import strategies as st
 
 from splendor_rules.compiler.frontend import model as m
@@ -105,6 +105,7 @@ def classic() -> Parent:
         defines={d.name: type_name(d.value.type) for d in model.defines},
         actions=[a.name for a in model.actions],
         majorities=[maj.name for maj in model.majorities],
+        hiding=[z.name for z in model.zones if z.hidden_from_deck],
     )
     steps = {
         s.name: "limit"
@@ -366,6 +367,7 @@ def renamed(world: World, r: Any) -> World:
         defines={r(k): t(v) for k, v in world.defines.items()},
         actions=[r(a) for a in world.actions],
         majorities=list(world.majorities),
+        hiding=[r(z) for z in world.hiding],
     )
 
 

@@ -80,6 +80,7 @@ class World:
     defines: dict[str, str] = field(default_factory=dict)  # name -> type
     actions: list[str] = field(default_factory=list)
     majorities: list[str] = field(default_factory=list)
+    hiding: list[str] = field(default_factory=list)  # zones that hide cards from a deck
 
     def columns(self, item: str) -> dict[str, str]:
         """The attributes of a card or tile type (as the checker computes them

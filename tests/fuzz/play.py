@@ -26,14 +26,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import test_differential as differential  # the shipped differential harness
+import test_differential as differential
 from fuzz.engines import Built, Mutation, StrategyBug, build, built
 from fuzz.rule_files import DrawnEdition
 
+# All this module uses of the shipped differential harness, named here so
+# that a change there is a change of these lines only: `Differential`,
+# `Disagreement`, `Record`, `Side`, `play`, `probe_with`, and `REFERENCE`
+# (where its illegal-action generator looks an edition's names up).
 Disagreement = differential.Disagreement
 Differential = differential.Differential
 Record = differential.Record
 Side = differential.Side
+play = differential.play
+probe_with = differential.probe_with
+REFERENCE = differential.REFERENCE
 
 
 @dataclass(frozen=True)
@@ -104,15 +111,15 @@ def registered(engines: Built) -> Iterator[None]:
     name while the game is played (its illegal-action generator reads the
     edition's action and step names there)."""
     name = engines.model.name
-    previous = differential.REFERENCE.get(name)
-    differential.REFERENCE[name] = engines.interpreter
+    previous = REFERENCE.get(name)
+    REFERENCE[name] = engines.interpreter
     try:
         yield
     finally:
         if previous is None:
-            del differential.REFERENCE[name]
+            del REFERENCE[name]
         else:
-            differential.REFERENCE[name] = previous
+            REFERENCE[name] = previous
 
 
 @dataclass
@@ -140,8 +147,7 @@ def play_setup(engines: Built, players: int, seed: int, first: int, moves: int) 
     try:
         with registered(engines):
             diff = Differential(model.name, players, seed, first, sides)
-            prober = differential.probe_with(rng.randrange)
-            ended = differential.play(diff, rng.randrange, bound + 1, prober)
+            ended = play(diff, rng.randrange, bound + 1, probe_with(rng.randrange))
     except Disagreement as found:
         what = str(found).split("\nreplay:")[0]
         raise EditionDisagreement(what, drawn, found.record, moves) from None

@@ -1,0 +1,263 @@
+"""What every drawn edition is drawn with: the draws themselves (each
+shrinking towards the simplest choice) and the card and tile tables with
+their CSV data."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+COLUMN_NAMES = {
+    "int": ("points", "prestige"),
+    "bool": ("flag", "spark"),
+    "text": ("name", "label"),
+    "colour": ("bonus_colour", "gem_colour"),
+    "vector": ("cost", "price"),
+}
+TITLES = ("Take", 'say "hi"', "back\\slash", "ünïcødé", "{braces}", "tab\there")
+
+
+def quote(text: str) -> str:
+    """A rule-file string for the text."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+@dataclass
+class Table:
+    """A drawn card or tile table: its declaration lines and CSV."""
+
+    columns: dict[str, str]  # name -> kind
+    declaration: str
+    csv: str
+    rows: list[dict[str, Any]]
+
+
+class Generator:
+    """Draws one edition (and its parent, for a child of a drawn base)."""
+
+    def __init__(self, draw: Any, known: frozenset[str]) -> None:
+        self.draw = draw
+        self.known = known
+        self.next_id = 0
+        self.files: dict[str, str] = {}
+        self.shapes: list[str] = []
+
+    # ------------------------------------------------------------ helpers
+
+    def index(self, n: int) -> int:
+        return int(self.draw(st.integers(0, n - 1))) if n > 1 else 0
+
+    def pick(self, options: Any) -> Any:
+        options = list(options)
+        return options[self.index(len(options))]
+
+    def number(self, low: int, high: int) -> int:
+        return int(self.draw(st.integers(low, high)))
+
+    def flip(self, chance: int = 2) -> bool:
+        """True about once in `chance` draws; shrinks to False."""
+        return self.index(chance) == chance - 1
+
+    def subset(self, items: Any, most: int | None = None) -> list[Any]:
+        """Some of the items, in order (shrinks to none)."""
+        items = list(items)
+        count = self.number(0, len(items) if most is None else min(most, len(items)))
+        return items[:count]
+
+    def permuted(self, items: list[Any]) -> list[Any]:
+        """The items in a drawn order: one draw, shrinking to the given order."""
+        seed = self.index(8)
+        out = list(items)
+        if seed:
+            random.Random(seed).shuffle(out)
+        return out
+
+    def tag(self, chance: int = 4) -> str:
+        """Now and then, rule ids in square brackets (each stated once)."""
+        if not self.flip(chance):
+            return ""
+        ids = []
+        for _ in range(1 + self.index(2)):
+            self.next_id += 1
+            suffix = self.pick(["", ".1", "a"])
+            ids.append(f"R-{self.next_id}{suffix}")
+        return "[" + ", ".join(ids) + "] "
+
+    def title(self) -> str:
+        return " " + quote(self.pick(TITLES)) if self.flip(3) else ""
+
+    def amount(self, players: tuple[int, int], low: int, high: int) -> tuple[str, int]:
+        """A supply amount: a number or a table by player count; and its most."""
+        if not self.flip(3):
+            n = self.number(low, high)
+            return str(n), n
+        counts = {p: self.number(low, high) for p in range(players[0], players[1] + 1)}
+        table = ", ".join(f"{p}: {n}" for p, n in self.permuted(list(counts.items())))
+        return f"by players {{{table}}}", max(counts.values())
+
+    def shape(self, name: str) -> None:
+        self.shapes.append(name)
+
+    # ------------------------------------------------------------- tables
+
+    def columns(self, kinds: list[str], taken: set[str]) -> list[tuple[str, str]]:
+        """Named extra columns of the given kinds (names not yet taken)."""
+        named = []
+        for kind in kinds:
+            name = next((n for n in COLUMN_NAMES[kind] if n not in taken), None)
+            if name is not None:
+                taken.add(name)
+                named.append((name, kind))
+        return named
+
+    def extra_kinds(self, most: int) -> list[str]:
+        kinds = [k for k in ("int", "vector", "colour", "bool", "text", "int") if self.flip()]
+        return kinds[:most]
+
+    def table(
+        self,
+        path: str,
+        colours: list[str],
+        columns: list[tuple[str, str]],
+        keyed: list[dict[str, Any]],
+        declared: str,
+    ) -> Table:
+        """A table with the given columns; `keyed` gives each row's fixed
+        cells (the tier, the side); `declared` starts the declaration."""
+        header: list[str] = []
+        lines: list[str] = []
+        sources: dict[str, list[str]] = {}
+        mappings: dict[str, dict[str, str]] = {}
+        for name, kind in columns:
+            written, source = self.column_type(name, kind, colours, mappings)
+            if kind == "vector":
+                sources[name] = source
+            else:
+                src = f"src_{name}" if self.flip(4) else name
+                sources[name] = [src]
+                if src != name:
+                    written += f" from {quote(src)}"
+            lines.append(f"  {name}: {written}")
+            header.extend(sources[name])
+        rows = []
+        cells: list[dict[str, str]] = []
+        rng = random.Random(self.number(0, 1000))
+        for number, fixed in enumerate(keyed):
+            row: dict[str, Any] = {}
+            cell: dict[str, str] = {}
+            for name, kind in columns:
+                value, shown = self.cell(rng, name, kind, number, colours, fixed, mappings)
+                row[name] = value
+                for src, text in zip(sources[name], shown, strict=True):
+                    cell[src] = text
+            rows.append(row)
+            cells.append(cell)
+        order = self.permuted(list(dict.fromkeys(header)))
+        csv_text = _csv([order, *[[c[h] for h in order] for c in cells]])
+        count = f" with {len(keyed)} rows" if self.flip(3) else ""
+        text = f"{declared.format(path=quote(path), rows=count)} {{\n" + "\n".join(lines) + "\n}"
+        return Table(dict(columns), text, csv_text, rows)
+
+    def column_type(
+        self, name: str, kind: str, colours: list[str], mappings: dict[str, dict[str, str]]
+    ) -> tuple[str, list[str]]:
+        """How a column's type is written, and (for a vector) its CSV columns."""
+        if kind == "int":
+            return self.pick(["int", "int 0..9"]), []
+        if kind in ("bool", "text"):
+            return kind, []
+        if kind == "colour":
+            if not self.flip(3):
+                return "colour", []
+            values = {f"v{i}_{name}": c for i, c in enumerate(colours)}
+            mappings[name] = values
+            inner = ", ".join(f"{v}: {c}" for v, c in self.permuted(list(values.items())))
+            return f"colour {{{inner}}}", []
+        if name == "cost" and not self.flip(3):
+            return "per colour", list(colours)
+        columns = {c: f"{name}_{c}" for c in colours}
+        inner = ", ".join(f"{c}: {quote(s)}" for c, s in self.permuted(list(columns.items())))
+        return f"per colour {{{inner}}}", [columns[c] for c in colours]
+
+    @staticmethod
+    def cell(
+        rng: random.Random,
+        name: str,
+        kind: str,
+        number: int,
+        colours: list[str],
+        fixed: dict[str, Any],
+        mappings: dict[str, dict[str, str]],
+    ) -> tuple[Any, list[str]]:
+        """A row's value in a column, and its CSV cells. The values come from
+        one drawn seed per table: a draw per cell would make editions slow
+        to draw and to shrink, and their values matter less than their shape."""
+        if name in fixed:
+            return fixed[name], [str(fixed[name])]
+        if kind == "int":
+            n = rng.randrange(6)
+            return n, [str(n)]
+        if kind == "bool":
+            b = rng.random() < 0.5
+            return b, ["1" if b else "0"]
+        if kind == "text":
+            text = f"{name} {number}" if rng.random() < 0.3 else f"{name}{number}"
+            return text, [text]
+        if kind == "colour":
+            colour = rng.choice(colours)
+            if name in mappings:
+                return colour, [next(v for v, c in mappings[name].items() if c == colour)]
+            return colour, [colour]
+        vector = [rng.randrange(4) for _ in colours]
+        return tuple(vector), [str(n) for n in vector]
+
+    def cards(self, colours: list[str]) -> tuple[Table, str]:
+        """The cards (with a tier column) and the market declaration."""
+        tier_column = self.pick(["tier", "level"])
+        tiers = [1, 2, 3][: 1 + self.index(3)]
+        if self.flip(4):
+            tiers = [t * 2 + 1 for t in tiers]
+        keyed = []
+        for tier in tiers:
+            keyed += [{tier_column: tier}] * self.number(1, 6)
+        taken = {tier_column}
+        columns = [(tier_column, "int"), *self.columns(self.extra_kinds(5), taken)]
+        columns = self.permuted(columns)
+        table = self.table("cards.csv", colours, columns, keyed, "cards from {path}{rows}")
+        sizes = {t: sum(1 for k in keyed if k[tier_column] == t) for t in tiers}
+        shown = ", ".join(f"{t}: {n}" for t, n in self.permuted(list(sizes.items())))
+        face_up = self.number(1, 3)
+        market = f"market by {tier_column} {{{shown}}}, {face_up} face up each"
+        return table, market
+
+    def tiles(self, name: str, colours: list[str], colour: bool) -> tuple[Table, bool]:
+        """A tile set, single- or double-sided (`colour`: may it have a
+        colour column)."""
+        sided = self.flip(3)
+        taken = {"points"}
+        kinds = [k for k in self.extra_kinds(3) if colour or k != "colour"]
+        columns = [("points", "int"), *self.columns(kinds, taken)]
+        if sided:
+            faces = self.number(1, 3)
+            keyed = [{"side": t + 1} for t in range(faces) for _ in range(2)]
+            columns.append(("side", "int"))
+        else:
+            keyed = [{} for _ in range(self.number(1, 5))]
+        columns = self.permuted(columns)
+        sides = ", double-sided by side" if sided else ""
+        table = self.table(
+            f"{name}.csv", colours, columns, keyed, f"tiles {name} from {{path}}{{rows}}{sides}"
+        )
+        return table, sided
+
+
+def _csv(rows: list[list[str]]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()

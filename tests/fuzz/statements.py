@@ -1,0 +1,347 @@
+"""The statements of drawn actions and triggers: lets, choices, requirements,
+payments and effects in the order the checker requires, half of the actions
+starting from the shape of a real edition's action."""
+
+from __future__ import annotations
+
+import re
+
+from fuzz.components import Generator, quote
+from fuzz.expressions import AND, ATOM, COND, NOT, OR, E, Expressions, Scope
+from fuzz.known import (
+    CONDITIONAL_SOURCE,
+    DISCOUNT_FROM_LET,
+    EMPTY_BLOCK,
+    HIDDEN_MOVED_AGAIN,
+    MOVE_IN_TRIGGER,
+    PAY_ONE_COLOUR,
+    REQUIRE_LOGIC,
+    SIBLING_LET,
+)
+
+# ------------------------------------------------------------------ actions
+
+
+class Statements:
+    """Draws the statements of actions and triggers for one edition."""
+
+    def __init__(self, gen: Generator, x: Expressions, clock: str) -> None:
+        self.gen = gen
+        self.x = x
+        self.clock = clock
+        self.lets: set[str] = set()  # the names an action's lets bind
+        self.block_lets: set[str] = set()  # those of the lets in its blocks
+        self.fresh_cards: set[str] = set()  # cards chosen from the market or deck tops only
+        self.moved: set[str] = set()  # the cards an action has moved
+        self.hid = False  # has it moved a card into a zone that hides it
+
+    def require_condition(self, scope: Scope) -> E:
+        top = REQUIRE_LOGIC not in self.gen.known
+        condition = self.x.expr("bool", scope, top_logic=top)
+        if not top and _colour_quantifier(condition.text):
+            condition = E(f"not not {condition.at(ATOM)}", NOT)
+        if condition.shape in (COND, OR, AND):
+            self.gen.shape(REQUIRE_LOGIC)
+        return condition
+
+    def message(self, scope: Scope) -> str:
+        parts = [self.gen.pick(["not allowed", "needs more", "no: "])]
+        for _ in range(self.gen.index(3)):
+            t = self.gen.pick(["int", "colour", "bool", "set:colour", "set:card", "vector"])
+            if self.x.makeable(t, scope, 1):
+                parts.append("{" + self.x.expr(t, scope, 1).text + "}")
+                parts.append(self.gen.pick([" ", " left", ""]))
+        return quote("".join(parts))
+
+    def choice(self, scope: Scope, distinct: bool) -> tuple[str, Scope]:
+        """`choose x from S, ...` or `choose x: N distinct from S`."""
+        g, x = self.gen, self.x
+        element_type = g.pick(self.elements(scope))
+        name = x.fresh(scope)
+        if distinct:
+            source = x.value(f"set:{element_type}", scope)
+            count = g.pick(["1", "2", "min(2, count(SET))", "EXPR", "0", "3"])
+            if count == "EXPR":
+                count = x.expr("int", scope, 1).text
+            count = count.replace("SET", source.text if source.level >= ATOM else "colours")
+            if "colours" in count and element_type != "colour":
+                count = "1"
+            return f"choose {name}: {count} distinct from {source.text}", scope.bind(
+                name, f"set:{element_type}"
+            )
+        sources = [self.source(element_type, scope)]
+        for _ in range(g.index(3)):
+            more = self.source(element_type, scope)
+            if more not in sources:
+                sources.append(more)
+        if all(source in ("market", "deck tops") for source in sources):
+            self.fresh_cards.add(name)
+        return f"choose {name} from {', '.join(sources)}", scope.bind(name, element_type)
+
+    def elements(self, scope: Scope) -> list[str]:
+        w = self.x.world
+        found = ["colour", "card"]
+        found += [f"tile:{t}" for t in w.tile_sets]
+        if w.tile_zones:
+            found.append("tile:*")
+        return found
+
+    def source(self, element_type: str, scope: Scope) -> str:
+        g, x = self.gen, self.x
+        if element_type == "card" and g.flip(3):
+            return "deck tops"
+        if element_type == "card" and g.flip(2):
+            return g.pick(["market", *x.world.card_zones])
+        top = CONDITIONAL_SOURCE not in g.known
+        source = x.value(f"set:{element_type}", scope, top_logic=top)
+        if source.shape == COND:
+            g.shape(CONDITIONAL_SOURCE)
+        return source.text
+
+    def action(self, always_legal: bool) -> list[str]:
+        """An action's statements: lets, choices and requirements, then a
+        payment, then effects (one of them the clock's gain). Half of them
+        start from a template of a real edition's action (taking tokens,
+        reserving, buying, collecting a special token), varied at random."""
+        g, x = self.gen, self.x
+        scope = Scope(player=True)
+        self.lets, self.block_lets = set(), set()
+        self.fresh_cards, self.moved, self.hid = set(), set(), False
+        template = None if always_legal else g.pick([None, *TEMPLATES])
+        lines, paid, effects, scope = self.template(template, scope)
+        for _ in range(g.index(3 if template else 5)):
+            kind = g.pick(["let", "require", "choose", "distinct"])
+            if always_legal and kind in ("require", "distinct"):
+                continue
+            if kind == "let":
+                line, scope = self.let(scope)
+            elif kind == "require":
+                condition = self.require_condition(scope)
+                line = f"require {condition.text} else {self.message(scope)}"
+            elif always_legal:
+                line, scope = f"choose {x.fresh(scope)} from colours", scope
+                scope = scope.bind(line.split()[1], "colour")
+            else:
+                line, scope = self.choice(scope, kind == "distinct")
+            lines.append(g.tag(6) + line)
+        if not always_legal and paid is None and g.flip(3):
+            paid, scope = self.payment(scope, lines)
+        if paid is not None:
+            lines.append(g.tag(6) + paid)
+        effects += self.effects(scope, 2, top=True)
+        clock = f"gain 1 {self.clock}"
+        if g.flip(4):
+            clock = f"gain max(1, min(2, {x.expr('int', scope, 1).text})) {self.clock}"
+        effects.insert(g.index(len(effects) + 1), clock)
+        return lines + effects
+
+    def template(
+        self, name: str | None, scope: Scope
+    ) -> tuple[list[str], str | None, list[str], Scope]:
+        """A real action's shape: (choices and requirements, payment,
+        effects, the scope after them)."""
+        g, x, w = self.gen, self.x, self.x.world
+        specials = [t for t in w.tokens if t != self.clock]
+        vectors = [c for c, kind in w.card_columns.items() if kind == "vector"]
+        if name == "take distinct":
+            colour, open_, picks = _names(x, scope, 3)
+            scope = scope.bind(open_, "set:colour").bind(picks, "set:colour")
+            self.lets.add(open_)
+            return (
+                [
+                    f"let {open_} = {colour} in colours where supply({colour}) > 0",
+                    f'require count({open_}) > 0 else "no colour left"',
+                    f"choose {picks}: min({g.number(1, 3)}, count({open_})) distinct from {open_}",
+                ],
+                None,
+                [f"gain 1 each of {picks}"],
+                scope,
+            )
+        if name == "reserve" or (name == "collect" and not specials):
+            zone, card = g.pick(w.card_zones), x.fresh(scope)
+            effects = [f"move {card} to {zone}"]
+            self.fresh_cards.add(card)
+            self.moved.add(card)
+            self.hid = zone in w.hiding
+            if specials:
+                kind = g.pick(specials)
+                effects.append(f"if supply({kind}) > 0 {{\n  gain 1 {kind}\n}}")
+            return (
+                [
+                    f'require count({zone}) < {g.number(1, 3)} else "at most {{count({zone})}}"',
+                    f"choose {card} from market, deck tops",
+                ],
+                None,
+                effects,
+                scope.bind(card, "card"),
+            )
+        one_colour = len(w.colours) == 1
+        if name == "buy" and vectors and not (one_colour and PAY_ONE_COLOUR in g.known):
+            if one_colour:
+                g.shape(PAY_ONE_COLOUR)
+            card = x.fresh(scope)
+            zone = w.card_zones[0]
+            sources = ", ".join(["market", *w.card_zones[1:2]])
+            scope = scope.bind(card, "card")
+            discounts = [d for d, t in w.defines.items() if t == "vector"]
+            discount = g.pick(discounts) if discounts else f"{card}.{g.pick(vectors)}"
+            paid = f"pay {card}.{g.pick(vectors)} less {discount}"
+            self.moved.add(card)
+            self.hid = zone in w.hiding
+            if sources == "market":
+                self.fresh_cards.add(card)
+            return [f"choose {card} from {sources}"], paid, [f"move {card} to {zone}"], scope
+        if name == "collect":
+            kind = g.pick(specials)
+            return (
+                [
+                    f'require tokens({kind}) < {g.number(1, 3)} else "enough {kind}"',
+                ],
+                None,
+                [f"gain 1 {kind}"],
+                scope,
+            )
+        if name is None:
+            return [], None, [], scope
+        colour = x.fresh(scope)  # take two
+        return (
+            [
+                f"choose {colour} from colours",
+                f'require supply({colour}) >= {g.number(2, 4)} else "only {{supply({colour})}}"',
+            ],
+            None,
+            [f"gain 2 {colour}"],
+            scope.bind(colour, "colour"),
+        )
+
+    def let(self, scope: Scope, reuse: set[str] | None = None) -> tuple[str, Scope]:
+        """`let x = VALUE`; `reuse`: names that, if free here, it may take
+        again (those of the lets of other blocks)."""
+        g, x = self.gen, self.x
+        types = ["int", "bool", "colour", "set:colour", "set:card", "vector", "token"]
+        types += [t for t in ("card", "list:int") if x.makeable(t, scope)]
+        t = g.pick(types)
+        name = x.fresh(scope)
+        again = sorted((reuse or set()) - scope.bound())
+        if again and g.flip():
+            name = g.pick(again)
+        self.lets.add(name)
+        return f"let {name} = {x.value(t, scope).text}", scope.bind(name, t)
+
+    def payment(self, scope: Scope, lines: list[str]) -> tuple[str | None, Scope]:
+        """`pay COST less DISCOUNT`, with lets for vectors when none is at
+        hand (and the scope after them); no payment when it would be a
+        known miscompile. The lets come first, so that the expressions,
+        drawn after them, bind no name they bind."""
+        g, x = self.gen, self.x
+        if len(x.world.colours) == 1:
+            if PAY_ONE_COLOUR in g.known:
+                return None, scope
+            g.shape(PAY_ONE_COLOUR)
+        cost = None
+        if not x.makeable("vector", scope) or g.flip(4):
+            cost, scope = self.vector_let(scope, lines)
+        plain = scope
+        if DISCOUNT_FROM_LET in g.known:
+            plain = scope.hide(self.lets)
+        discount = None
+        if not x.makeable("vector", plain) or g.flip(4):
+            if plain is not scope:
+                return None, scope
+            discount, scope = self.vector_let(scope, lines)
+        cost = cost or x.expr("vector", scope).text
+        discount = discount or x.expr("vector", plain).text
+        if any(re.search(rf"\b{name}\b", discount) for name in self.lets):
+            g.shape(DISCOUNT_FROM_LET)
+        return f"pay {cost} less {discount}", scope
+
+    def vector_let(self, scope: Scope, lines: list[str]) -> tuple[str, Scope]:
+        name = self.x.fresh(scope)
+        lines.append(f"let {name} = {self.x.per_colour(scope, 1).text}")
+        self.lets.add(name)
+        return name, scope.bind(name, "vector")
+
+    def block(self, scope: Scope, depth: int, trigger: bool = False) -> list[str]:
+        """The effects of an `if` or a trigger (never empty while empty
+        blocks are a known miscompile)."""
+        lines = self.effects(scope, depth, trigger=trigger)
+        if not lines and EMPTY_BLOCK in self.gen.known:
+            lines = [f"gain 0 {self.gen.pick(self.x.world.colours)}"]
+        elif not lines:
+            self.gen.shape(EMPTY_BLOCK)
+        return lines
+
+    def effects(
+        self, scope: Scope, depth: int, top: bool = False, trigger: bool = False
+    ) -> list[str]:
+        """Gains, gains of each, moves, ifs and (but at an action's top
+        level, where lets come before the effects) lets."""
+        g, x = self.gen, self.x
+        lines: list[str] = []
+        for _ in range(g.index(4)):
+            kind = g.pick(["gain", "gain each", "move", "if", "let"])
+            if kind == "gain":
+                others = [t for t in x.world.tokens if t != self.clock or g.flip(8)]
+                colours = [*x.world.colours, *scope.of("colour"), *scope.of("token")]
+                # (the clock only now and then: it shortens the game)
+                tokens = g.pick([others, colours]) if others else colours
+                amount = g.pick(["1", "2", "EXPR"])
+                if amount == "EXPR":
+                    amount = x.expr("int", scope, 1).text
+                lines.append(f"gain {amount} {g.pick(tokens)}")
+            elif kind == "gain each":
+                amount = x.expr("int", scope, 1).text
+                lines.append(f"gain {amount} each of {x.expr('set:colour', scope, 1).text}")
+            elif (
+                kind == "move" and scope.of("card") and not (trigger and MOVE_IN_TRIGGER in g.known)
+            ):
+                card = g.pick(scope.of("card"))
+                zones = x.world.card_zones
+                # (two choices may be one card: one move into hiding per action)
+                again = trigger or card in self.moved or card not in self.fresh_cards
+                again = again or self.hid
+                if again and HIDDEN_MOVED_AGAIN in g.known:
+                    zones = [z for z in zones if z not in x.world.hiding]
+                if not zones:
+                    continue
+                zone = g.pick(zones)
+                if again and zone in x.world.hiding:
+                    g.shape(HIDDEN_MOVED_AGAIN)
+                self.moved.add(card)
+                self.hid = self.hid or zone in x.world.hiding
+                lines.append(f"move {card} to {zone}")
+                if trigger:
+                    g.shape(MOVE_IN_TRIGGER)
+            elif kind == "if" and depth > 0:
+                condition = x.expr("bool", scope)
+                inner = self.block(scope, depth - 1, trigger=trigger)
+                body = "\n".join("  " + line for line in inner)
+                lines.append(
+                    f"if {condition.text} {{\n{body}\n}}" if inner else f"if {condition.text} {{}}"
+                )
+            elif kind == "let" and not top:
+                if SIBLING_LET in g.known:
+                    scope = scope.avoid(self.block_lets)
+                line, scope = self.let(scope, reuse=self.block_lets)
+                if line.split()[1] in self.block_lets:
+                    g.shape(SIBLING_LET)
+                self.block_lets.add(line.split()[1])
+                lines.append(line)
+        return lines
+
+
+TEMPLATES = ("take distinct", "take two", "reserve", "buy", "collect")
+
+
+def _names(x: Expressions, scope: Scope, n: int) -> list[str]:
+    """n fresh local names."""
+    names: list[str] = []
+    for _ in range(n):
+        names.append(x.fresh(scope))
+        scope = scope.bind(names[-1], "int")
+    return names
+
+
+def _colour_quantifier(text: str) -> bool:
+    """Is the text an all/any over `colours` (emitted as an and/or chain)?"""
+    return bool(re.fullmatch(r"(all|any)\(\w+ in colours: .*\)", text, re.S))
