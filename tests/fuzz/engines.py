@@ -9,7 +9,6 @@ entry point, so that the lead can repoint it when the back end moves.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import itertools
 import sys
@@ -20,7 +19,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from fuzz.rule_files import DrawnEdition
 
@@ -38,28 +36,10 @@ Mutation = Callable[[str], str]
 
 def render(model: m.Edition) -> str:
     """The engine module's source for a checked model (the back end's entry
-    point; repoint this import if render_engine moves).
-
-    render_engine builds its jinja environment, and so compiles its
-    template, on every call: most of the time a random edition takes. While
-    it renders here, one environment is reused (and the module's own
-    restored afterwards); without `_environment` this changes nothing."""
+    point; repoint this import if render_engine moves)."""
     from splendor_rules.compiler.backend.python import codegen
 
-    original = getattr(codegen, "_environment", None)
-    if original is None:
-        return codegen.render_engine(model, ROOT)
-    codegen._environment = _reused(original)
-    try:
-        return codegen.render_engine(model, ROOT)
-    finally:
-        codegen._environment = original
-
-
-@functools.cache
-def _reused(make: Callable[[], Any]) -> Callable[[], Any]:
-    environment = make()
-    return lambda: environment
+    return codegen.render_engine(model, ROOT)
 
 
 class StrategyBug(AssertionError):

@@ -8,6 +8,7 @@ against the `Engine` Protocol.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from splendor_rules.compiler.backend.python.names import ident
 from splendor_rules.compiler.frontend import model as m
 
 
+@functools.cache  # one environment: its templates are compiled once per process
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("splendor_rules.compiler.backend.python", "templates"),
