@@ -34,7 +34,9 @@ from splendor_rules.compiler.tools.simulate.summary import document
 
 class _ProgressBar:
     """A progress bar on stderr (games, games/s, time left), shown only once
-    a run has lasted a second."""
+    a run has lasted a second, and drawn when a chunk of games finishes
+    rather than by a timer thread, which would take the games' processor
+    time (a few percent of a run on one core)."""
 
     def __init__(self, total: int) -> None:
         from rich.console import Console
@@ -56,6 +58,7 @@ class _ProgressBar:
             TimeRemainingColumn(),
             console=Console(stderr=True),
             transient=True,
+            auto_refresh=False,
         )
         self.task = self.bar.add_task("games", total=total, rate="-")
         self.done = 0
@@ -68,6 +71,8 @@ class _ProgressBar:
             self.shown = True
         rate = f"{self.done / elapsed:.1f}" if elapsed > 0 else "-"
         self.bar.update(self.task, advance=games, rate=rate)
+        if self.shown:
+            self.bar.refresh()
 
     def stop(self) -> None:
         if self.shown:
@@ -231,8 +236,11 @@ def command(
     summary = document([s.name for s in sources], seats, seed, outcome.results, outcome.interrupted)
     _print_tables(summary)
     finished = sum(len(r) for r in outcome.results)
+    plies = sum(game.plies for results in outcome.results for game in results)
+    seconds = max(elapsed, 1e-9)
     click.echo(
-        f"{finished} games in {elapsed:.2f} s: {finished / max(elapsed, 1e-9):.1f} games/s",
+        f"{finished} games in {elapsed:.2f} s: {finished / seconds:.1f} games/s,"
+        f" {plies / seconds:.0f} actions/s",
         err=True,
     )
     if report is not None:

@@ -12,8 +12,10 @@ shows is recorded instead: whether the last-round mark of an ending of mode
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 from attrs import frozen
 
@@ -90,21 +92,25 @@ def play_game(engine: Engine, bots: Sequence[str], seed: int, index: int) -> Gam
     game_seed = seed + index
     seats = [bot_factory(spec)(f"{seed}/{index}/{s}") for s, spec in enumerate(bots)]
     state = engine.new_game(players, game_seed)
-    plies = 0
-    moves: dict[str, int] = {}
-    # the loop of every game: engine methods and choosers looked up once
+    # the loop of every game, kept lean (`bench` is its yardstick): engine
+    # methods and choosers looked up once, move names counted at the end
     is_over, legal_actions, apply = engine.is_over, engine.legal_actions, engine.apply
     current_player, view = engine.current_player, engine.view
     choosers = [bot.choose for bot in seats]
-    while not is_over(state):
-        if plies >= MAX_PLIES:
-            raise RunawayGame(f"game {index} did not end within {MAX_PLIES} moves")
+    names: list[Any] = []
+    played = names.append
+    for _ in range(MAX_PLIES):
+        if is_over(state):
+            break
         seat = current_player(state)
         action = choosers[seat](engine, seat, legal_actions(state), partial(view, state, seat))
-        name = str(action[0])
-        moves[name] = moves.get(name, 0) + 1
+        played(action[0])
         state = apply(state, action)
-        plies += 1
+    else:
+        if not is_over(state):
+            raise RunawayGame(f"game {index} did not end within {MAX_PLIES} moves")
+    plies = len(names)
+    moves = Counter(map(str, names))
     form = engine.to_json(state)
     return GameResult(
         index=index,
