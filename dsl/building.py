@@ -457,6 +457,8 @@ RULES: dict[str, RuleBuilder] = {
     "value_map": collect,
     "column_map": collect,
     "zone": node(s.Zone, "name", "content"),
+    "card_value": node(s.CardValue, "name", "kind"),
+    "card_value_kind": first,
     # setup
     "market": node(s.Market, "group_by", "deck_sizes", "face_up"),
     "refill": node(s.Refill),
@@ -481,6 +483,7 @@ RULES: dict[str, RuleBuilder] = {
     "pay": node(s.Pay, "cost", "discount"),
     "move": node(s.Move, "card", "zone"),
     "if_": node(s.If, "condition", "body"),
+    "set_value": node(s.SetValue, "card", "value_name", "value"),
     "deck_tops": node(s.DeckTops),
     "trigger": node(s.Trigger, "name", "card", "zone", "body"),
     "majority": node(s.Majority, "name", "title"),
@@ -497,7 +500,10 @@ RULES: dict[str, RuleBuilder] = {
     "step_end_check": node(s.StepEndCheck),
     "decisions": node(s.Decisions, "*names"),
     # end of the game
-    "define": node(s.Define, "name", "value"),
+    "define": node(s.Define, "name", "parameters", "value"),
+    "parameters": collect,
+    "parameter": node(s.Parameter, "name", "kind"),
+    "parameter_type": first,
     "score": node(s.Score, "value"),
     "end_once": node(s.Ending, "name", "condition", mode="once"),
     "end_at_round_end": node(s.Ending, "name", "condition", mode="at_round_end"),

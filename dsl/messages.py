@@ -25,6 +25,7 @@ TERMINAL_WORDS = {
     "ADD": "'+' or '-'",
     "MUL": "'*'",
     "KEY_KIND": "a kind of declaration",
+    "_CARD_VALUE": "a card value",
     "ZONE_CONTENT": "'cards' or 'tiles'",
     "RANK_ORDER": "'highest' or 'lowest'",
     "RULE_PREFIX": "a capital letter",

@@ -245,6 +245,15 @@ class If(Statement):
     body: tuple[Statement, ...]
 
 
+@frozen(kw_only=True)
+class SetValue(Statement):
+    """`set k.name = value`: a card value of the card k."""
+
+    card: Name
+    value_name: Name
+    value: Expr
+
+
 # -------------------------------------------------------------- declarations
 
 
@@ -362,6 +371,17 @@ class Zone(Decl):
     content: Literal["cards", "tiles"]
 
 
+CardValueKind = Literal["colour", "int", "bool"]
+
+
+@frozen(kw_only=True)
+class CardValue(Decl):
+    """`card value NAME: TYPE`: a value every card has, held by the state."""
+
+    name: Name
+    kind: CardValueKind
+
+
 @frozen(kw_only=True)
 class Market(Decl):
     group_by: Name
@@ -461,10 +481,20 @@ class Decisions(Decl):
     names: tuple[Name, ...]
 
 
+ParameterKind = Literal["card", "tile", "colour", "int", "bool"]
+
+
+@frozen(kw_only=True)
+class Parameter(Node):
+    name: Name
+    kind: ParameterKind
+
+
 @frozen(kw_only=True)
 class Define(Decl):
     name: Name
     value: Expr
+    parameters: tuple[Parameter, ...] = ()
 
 
 @frozen(kw_only=True)

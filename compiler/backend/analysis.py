@@ -55,6 +55,7 @@ def tally_of(e: object) -> tuple[m.Expr, str] | None:
     for attribute, colour in (sides, sides[::-1]):
         if (
             isinstance(attribute, m.Attr)
+            and attribute.source == "column"  # a card value changes: no static tally
             and isinstance(attribute.subject, m.Ref)
             and attribute.subject.name == found.variable
             and attribute.subject.type == m.CARD
@@ -72,6 +73,7 @@ def aggregate_of(e: object) -> Aggregate | None:
         total = e.arguments[0]
         if (
             isinstance(total, m.Attr)
+            and total.source == "column"  # a card value changes: no static sum
             and isinstance(total.subject, m.Ref)
             and total.subject.kind == "zone"
             and total.type == m.list_of(m.INT)
@@ -92,6 +94,14 @@ def aggregates_in(tree: object) -> list[Aggregate]:
         if aggregate is not None:
             found.setdefault(aggregate)
     return list(found)
+
+
+def may_be_none(e: m.Expr) -> bool:
+    """May a colour expression be none? Only a colour card value that was
+    never set is (a colour column always holds a colour)."""
+    return e.type == m.COLOUR and any(
+        isinstance(node, m.Attr) and node.source == "value" for node in walk(e)
+    )
 
 
 def hooked_zones(edition: m.Edition) -> list[str]:

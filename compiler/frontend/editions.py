@@ -62,6 +62,7 @@ _NAMED = {
     s.Step: "step",
     s.Define: "define",
     s.Ending: "end",
+    s.CardValue: "card value",
 }
 
 

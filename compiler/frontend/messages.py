@@ -434,6 +434,14 @@ def column_twice(span: Span, column: str) -> Diagnostic:
     return _error(f"column '{column}' is declared twice", span)
 
 
+def card_value_clash(span: Span, name: str) -> Diagnostic:
+    return _error(
+        f"card value '{name}' has the name of a column of the cards",
+        span,
+        "a card value is read like a column, as k.NAME: choose another name",
+    )
+
+
 def unknown(span: Span, what: str, name: str, known: Iterable[str]) -> Diagnostic:
     """A name that names no declaration of the kind wanted: `what` is 'zone',
     'token', 'tile set', 'colour', 'name', 'function', 'decision'..."""
@@ -545,6 +553,30 @@ def gain_each_needs_tokens(span: Span, actual: m.Type) -> Diagnostic:
 
 def not_a_card(span: Span, name: str, actual: m.Type) -> Diagnostic:
     return _error(f"'{name}' is a {actual}, not a card", span)
+
+
+def set_needs_card(span: Span, name: str, actual: m.Type) -> Diagnostic:
+    return _error(
+        f"'{name}' is a {actual}, not a card", span, "'set' changes a card value of a card"
+    )
+
+
+def unknown_card_value(span: Span, name: str, known: Iterable[str]) -> Diagnostic:
+    names = list(known)
+    hint = did_you_mean(name, names) or (
+        f"the card values are {', '.join(names)}"
+        if names
+        else "declare it first: card value NAME: colour, int or bool"
+    )
+    return _error(f"unknown card value '{name}'", span, hint)
+
+
+def set_column(span: Span, name: str) -> Diagnostic:
+    return _error(
+        f"'{name}' is a column of the cards, fixed by the data",
+        span,
+        "only a card value ('card value NAME: TYPE') can be set",
+    )
 
 
 def mixed_choice(span: Span, first: m.Type, other: m.Type) -> Diagnostic:
@@ -691,6 +723,27 @@ def branch_types(span: Span, then: m.Type, otherwise: m.Type) -> Diagnostic:
 def quantified_outside_call(span: Span, written: s.OverPlayers | s.OverSet) -> Diagnostic:
     what = "'player: ...'" if isinstance(written, s.OverPlayers) else "'x in ...: ...'"
     return _error(f"{what} can only be an argument of any or all", span)
+
+
+def definition_arity(span: Span, name: str, wanted: int, given: int) -> Diagnostic:
+    if wanted == 0:
+        return _error(f"definition '{name}' takes no arguments", span, f"write '{name}' alone")
+    return _error(
+        f"definition '{name}' takes {wanted} argument{'s' if wanted != 1 else ''}, not {given}",
+        span,
+    )
+
+
+def parameter_shadows(span: Span, name: str, kind: str) -> Diagnostic:
+    return _error(
+        f"parameter '{name}' has the name of a {kind} of the edition",
+        span,
+        "a parameter may not hide another name; choose another",
+    )
+
+
+def parameter_twice(span: Span, name: str) -> Diagnostic:
+    return _error(f"parameter '{name}' is declared twice", span)
 
 
 def arity(span: Span, function: str, given: int, at_least_two: bool) -> Diagnostic:

@@ -117,6 +117,9 @@ class Attr(Expr):
 
     subject: Expr
     attribute: str
+    # "column": a column of the data, fixed for the game; "value": a card
+    # value (CardValue), held by the state and changed by `set`.
+    source: Literal["column", "value"] = "column"
 
 
 @frozen(kw_only=True)
@@ -130,6 +133,15 @@ class Call(Expr):
     """A built-in function: supply, tokens, count, sum, min, max, holds, did."""
 
     function: str
+    arguments: tuple[Expr, ...]
+
+
+@frozen(kw_only=True)
+class Apply(Expr):
+    """A use of a definition with parameters, `name(arguments)`, read for
+    the player in context with its parameters bound to the arguments."""
+
+    name: str
     arguments: tuple[Expr, ...]
 
 
@@ -251,6 +263,15 @@ class If(Statement):
     body: tuple[Statement, ...]
 
 
+@frozen(kw_only=True)
+class SetValue(Statement):
+    """`set k.name = value`: the card value `name` of the card bound to `card`."""
+
+    card: str
+    value_name: str
+    value: Expr
+
+
 # ------------------------------------------------------------ the edition
 
 
@@ -300,6 +321,18 @@ class Zone(Part):
     name: str
     content: Literal["cards", "tiles"]
     hidden_from_deck: bool = False  # a card taken from a deck is seen by its owner only
+
+
+CardValueType = Literal["colour", "int", "bool"]
+
+
+@frozen(kw_only=True)
+class CardValue(Part):
+    """A value every card has, held by the game state (not the data): none
+    (no colour), 0 or false until a `set` changes it."""
+
+    name: str
+    type: CardValueType
 
 
 @frozen(kw_only=True)
@@ -372,6 +405,7 @@ Step = TokenLimit | Claim | EndCheck
 class Define(Part):
     name: str
     value: Expr
+    parameters: tuple[tuple[str, Type], ...] = ()  # bound, in order, by an Apply
 
 
 @frozen(kw_only=True)
@@ -426,3 +460,4 @@ class Edition:
     winners: Winners
     policies: tuple[Policy, ...]
     rule_ids: Mapping[str, Span]  # every rule id stated, with its place
+    card_values: tuple[CardValue, ...] = ()

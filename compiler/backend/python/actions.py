@@ -193,7 +193,7 @@ class Actions(LoweringPart):
         frame = Frame()
         position = 1
         for st in statements:
-            if not isinstance(st, m.Gain | m.GainEach | m.Pay | m.Move | m.If):
+            if not isinstance(st, m.Gain | m.GainEach | m.Pay | m.Move | m.If | m.SetValue):
                 body.extend(self.statement_comment(st, action))
             if isinstance(st, m.Let):
                 var = ident("v_", st.name)
@@ -259,7 +259,11 @@ class Actions(LoweringPart):
             if isinstance(part, str):
                 parts.append(py.const(part))
             else:
-                shown = py.call("_show", self.expr(part, frame), py.const(part.type.kind))
+                value = self.expr(part, frame)
+                shown: ast.expr = py.call("_show", value, py.const(part.type.kind))
+                if self.edition.card_values and analysis.may_be_none(part):
+                    is_colour = py.binary(value, ">=", py.const(0))
+                    shown = py.if_expression(is_colour, shown, py.const("none"))
                 parts.append(shown)
         return py.chain("+", parts)
 
@@ -292,6 +296,11 @@ class Actions(LoweringPart):
                 if st.zone in hooked:
                     entered = py.call(ident("_entered_", st.zone), state, player, card)
                     out.append(py.do(entered))
+            elif isinstance(st, m.SetValue):
+                card = py.value(frame.locals[st.card])
+                to = self.expr(st.value, frame)
+                value = self.names.card_value(st.value_name)
+                out.append(py.do(py.call("_set_value", state, value, card, to)))
             elif isinstance(st, m.If):
                 condition = self.expr(st.condition, frame)
                 inner, frame = self.effects(st.body, frame, hooks)

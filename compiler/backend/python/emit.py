@@ -79,14 +79,28 @@ class _Emission(Visitor):
         return py.const(e.value)
 
     def visit_Attr(self, e: m.Attr) -> ast.expr:
-        column = self.names.column(element(e.subject.type), e.attribute)
+        if e.source == "value":  # held by the state: s.values[V_name][card]
+            values = py.attr(self.frame.state, "values")
+            column = py.item(values, self.names.card_value(e.attribute))
+        else:
+            column = self.names.column(element(e.subject.type), e.attribute)
         if e.subject.type.kind in ("set", "list"):
             item = self.frame.temporary("i")
             return py.list_of(py.item(column, item), item, self.expr(e.subject))
         return py.item(column, self.expr(e.subject))
 
     def visit_Index(self, e: m.Index) -> ast.expr:
+        if self.names.edition.card_values and analysis.may_be_none(e.index):
+            # A colour that may be none (-1) has 0 of every vector.
+            index = self.expr(e.index)
+            at = py.item(self.expr(e.subject), index)
+            return py.if_expression(py.binary(index, ">=", py.const(0)), at, py.const(0))
         return py.item(self.expr(e.subject), self.expr(e.index))
+
+    def visit_Apply(self, e: m.Apply) -> ast.expr:
+        arguments = [self.expr(a) for a in e.arguments]
+        state, player = py.name(self.frame.state), py.value(self.frame.player)
+        return py.call(self.names.define(e.name), state, player, *arguments)
 
     def visit_Unary(self, e: m.Unary) -> ast.expr:
         operand = self.expr(e.operand)

@@ -59,6 +59,9 @@ class Names:
     def card_column(self, column: str) -> ast.Name:
         return py.name(ident("CARD_", column))
 
+    def card_value(self, name: str) -> ast.Name:
+        return py.name(ident("V_", name))
+
     def tile_column(self, column: str) -> ast.Name:
         return py.name(ident("TILE_", column))
 

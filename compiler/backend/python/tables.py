@@ -19,6 +19,7 @@ from splendor_rules.compiler.frontend import identities
 # The value of a tile column that a tile set does not have (never read: the
 # checker allows only the columns every tile of a zone has).
 _MISSING: dict[str, Any] = {"int": 0, "bool": False, "text": "", "colour": -1}
+_INITIAL: dict[str, Any] = {"int": 0, "bool": False, "colour": -1}  # a card value never set
 
 
 @frozen
@@ -73,6 +74,9 @@ class Tables(LoweringPart):
                 )
             ),
             "refill": e.market.refill,
+            "card_values": tuple(v.name for v in e.card_values),
+            "card_value_kinds": tuple(v.type for v in e.card_values),
+            "card_value_initial": tuple(_INITIAL[v.type] for v in e.card_values),
             **self.tiles(),
             "zone_names": tuple(z.name for z in e.zones),
             "zone_hides": tuple(z.hidden_from_deck for z in e.zones),

@@ -7,8 +7,10 @@ import ast
 
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.python import nodes as py
+from splendor_rules.compiler.backend.python import printer
 from splendor_rules.compiler.backend.python.base import LoweringPart, python_type
 from splendor_rules.compiler.backend.python.frame import Frame
+from splendor_rules.compiler.backend.python.names import ident
 from splendor_rules.compiler.frontend import model as m
 
 
@@ -69,10 +71,16 @@ class Values(LoweringPart):
         memoised on the state; one read off the state's aggregates is
         cheaper to compute again."""
         kind = python_type(define.value.type)
-        prebound, frame = self.prebind(define.value, Frame())
+        frame = Frame()
+        parameters = [("s", "State"), ("p", "int")]
+        for parameter, type_ in define.parameters:
+            argument = ident("a_", parameter)
+            parameters.append((argument, printer.expression(python_type(type_))))
+            frame = frame.bind(parameter, argument)
+        prebound, frame = self.prebind(define.value, frame)
         value = self.expr(define.value, frame)
         body: list[ast.stmt] = [self.where(define)]
-        if py.has_loop(value):
+        if py.has_loop(value) and not define.parameters:
             key = py.name("key")
             memo = py.attr("s", "_memo")
             body.append(py.assign("key", py.tuple_([py.const(define.name), py.name("p")])))
@@ -85,4 +93,4 @@ class Values(LoweringPart):
             body.extend(prebound)
             body.append(py.declare("value", kind, value))
         body.append(py.return_(py.name("value")))
-        return py.Function(name, (("s", "State"), ("p", "int")), kind, body)
+        return py.Function(name, tuple(parameters), kind, body)

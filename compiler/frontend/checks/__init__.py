@@ -42,6 +42,7 @@ def check_edition(
     components.declare_globals(context)
     tokens = components.check_tokens(context)
     components.check_tables(context)
+    card_values = components.check_card_values(context)
     zones = components.check_zones(context)
     market = setup.check_market(context)
     reveals = setup.check_reveals(context, expressions)
@@ -83,5 +84,6 @@ def check_edition(
         winners=winners,
         policies=policies,
         rule_ids=rule_ids,
+        card_values=card_values,
     )
     return model, context.diagnostics

@@ -269,6 +269,24 @@ def _read_table(context: Context, entry: Entry, name: str) -> m.Table | None:
     return table
 
 
+def check_card_values(context: Context) -> tuple[m.CardValue, ...]:
+    """The values every card has beside its columns: read like columns, so
+    none may have a column's name."""
+    columns = context.columns.get("cards", {})
+    for entry in context.of(s.CardValue):
+        context.enter(entry)
+        decl = entry.decl
+        assert isinstance(decl, s.CardValue)
+        name = decl.name.text
+        if name in columns:  # two of one name: reported as a declaration made twice
+            context.report(msgs.card_value_clash(decl.name.span, name))
+            continue
+        context.card_values[name] = m.CardValue(
+            rule_ids=context.current_ids, span=decl.span, name=name, type=decl.kind
+        )
+    return tuple(context.card_values.values())
+
+
 # ----------------------------------------------------------------- zones
 
 

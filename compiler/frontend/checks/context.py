@@ -40,6 +40,7 @@ class Context:
         self.cards: m.Table | None = None
         self.tile_sets: dict[str, m.Table] = {}
         self.columns: dict[str, dict[str, Type]] = {}  # "cards" or a tile set -> columns
+        self.card_values: dict[str, m.CardValue] = {}
         self.zones: dict[str, s.Zone] = {}
         self.majority_names: set[str] = set()
         self.action_names: set[str] = set()

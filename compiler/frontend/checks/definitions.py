@@ -60,11 +60,22 @@ def _uses(entry: Entry, context: Context) -> Iterator[str]:
     assert isinstance(decl, s.Define)
     seen: set[str] = set()
     for node in walk(decl.value):
-        if isinstance(node, s.NameRef):
-            name = entry.renames.apply(node.name)
+        named = _named(node)
+        if named is not None:
+            name = entry.renames.apply(named)
             if name in context.defines and name not in seen:
                 seen.add(name)
                 yield name
+
+
+def _named(node: object) -> str | None:
+    """The name a node may use a definition by: a bare name, or a call
+    (a definition with parameters)."""
+    if isinstance(node, s.NameRef):
+        return node.name
+    if isinstance(node, s.Call):
+        return node.function.text
+    return None
 
 
 def _after_what_they_use(
@@ -110,8 +121,9 @@ def _depth(value: s.Expr, entry: Entry, context: Context, depths: dict[str, int]
     stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         node, level = stack.pop()
-        if isinstance(node, s.NameRef):
-            level += depths.get(entry.renames.apply(node.name), 0)
+        named = _named(node)
+        if named is not None:
+            level += depths.get(entry.renames.apply(named), 0)
         deepest = max(deepest, level)
         stack.extend((child, level + 1) for child in children(node))
     return deepest

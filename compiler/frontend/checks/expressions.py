@@ -36,6 +36,8 @@ from splendor_rules.dsl.visitor import Visitor
 # Global names read for the player in context.
 _PLAYER_REFS = {"zone", "define", "score"}
 _COMPARABLE = (INT, BOOL, COLOUR, TOKEN, CARD, TEXT)
+# The type of a card value, and of a definition's parameter, by the word written.
+VALUE_TYPES = {"colour": COLOUR, "int": INT, "bool": BOOL, "card": CARD, "tile": m.tile(None)}
 
 
 def fits(actual: Type, expected: Type) -> bool:
@@ -60,6 +62,7 @@ class ExpressionChecker(Visitor):
     def __init__(self, context: Context) -> None:
         self.context = context
         self.define_types: dict[str, Type] = {}
+        self.define_parameters: dict[str, tuple[tuple[str, Type], ...]] = {}
         self.checked_defines: dict[str, m.Define] = {}
         self.defining: list[str] = []  # the definitions being typed, outermost first
 
@@ -103,14 +106,40 @@ class ExpressionChecker(Visitor):
         saved = (context.renames, context.current_ids)
         context.enter(entry)
         self.defining.append(name)
-        value = self.check(decl.value, Scope(player=True))
+        scope = Scope(player=True)
+        parameters = self.parameters(decl, scope)
+        value = self.check(decl.value, scope)
+        warn_unused_locals(context, scope)
         self.defining.pop()
         context.renames, context.current_ids = saved
         self.define_types[name] = value.type
         self.checked_defines[name] = m.Define(
-            rule_ids=tuple(t.text for t in decl.tags), span=decl.span, name=name, value=value
+            rule_ids=tuple(t.text for t in decl.tags),
+            span=decl.span,
+            name=name,
+            value=value,
+            parameters=parameters,
         )
         return value.type
+
+    def parameters(self, decl: s.Define, scope: Scope) -> tuple[tuple[str, Type], ...]:
+        """A definition's parameters, bound in its scope: none may hide a
+        name of the edition (a name means one thing wherever it is read)."""
+        found = []
+        for parameter in decl.parameters:
+            text = parameter.name.text
+            kind = self.context.kind_of(self.context.renames.apply(text))
+            if kind:
+                self.context.report(msgs.parameter_shadows(parameter.name.span, text, kind))
+            bind(self.context, scope, parameter.name, VALUE_TYPES[parameter.kind])
+            found.append((text, VALUE_TYPES[parameter.kind]))
+        return tuple(found)
+
+    def arity_of(self, name: str) -> int:
+        """How many arguments a definition takes (as written: it may not be typed yet)."""
+        decl = self.context.defines[name].decl
+        assert isinstance(decl, s.Define)
+        return len(decl.parameters)
 
     # ----------------------------------------------------------- leaves
 
@@ -144,6 +173,10 @@ class ExpressionChecker(Visitor):
             context.report(msgs.no_player(e.span, name))
         if kind == "define" and name in context.defines:
             type_ = self.definition_type(context.defines[name])
+            wanted = self.arity_of(name)
+            if wanted:
+                context.report(msgs.definition_arity(e.span, name, wanted, 0))
+                return m.Ref(type=ERROR, span=e.span, kind=kind, name=name)
         return m.Ref(type=type_, span=e.span, kind=kind, name=name)
 
     # ------------------------------------------------------- attributes
@@ -164,11 +197,13 @@ class ExpressionChecker(Visitor):
             self.context.report(msgs.no_attribute(e.attribute.span, item, attribute, columns))
             return m.Attr(type=ERROR, span=e.span, subject=subject, attribute=attribute)
         type_ = columns[attribute]
+        value = item == CARD and attribute in self.context.card_values
         return m.Attr(
             type=m.list_of(type_) if many else type_,
             span=e.span,
             subject=subject,
             attribute=attribute,
+            source="value" if value else "column",
         )
 
     def attributes_of(self, item: Type) -> dict[str, Type] | None:
@@ -176,7 +211,8 @@ class ExpressionChecker(Visitor):
         a data file that fails to load does not make every use fail too)."""
         columns = self.context.columns
         if item == CARD:
-            return columns.get("cards", {})
+            values = self.context.card_values.values()
+            return {**columns.get("cards", {}), **{v.name: VALUE_TYPES[v.type] for v in values}}
         if item.kind != "tile":
             return None
         if item.tiles is not None:
@@ -268,8 +304,11 @@ class ExpressionChecker(Visitor):
     # ------------------------------------------------------------ calls
 
     def visit_Call(self, e: s.Call, scope: Scope) -> m.Expr:
+        context = self.context
         function = e.function.text
         args = e.arguments
+        if function not in BUILTINS and context.renames.apply(function) in context.defines:
+            return self.apply(e, scope)
         if function not in BUILTINS:
             self.context.report(msgs.unknown(e.function.span, "function", function, BUILTINS))
             return m.Call(type=ERROR, span=e.span, function=function, arguments=())
@@ -278,6 +317,28 @@ class ExpressionChecker(Visitor):
             self.context.report(msgs.arity(e.span, function, len(args), several))
             return m.Call(type=ERROR, span=e.span, function=function, arguments=())
         return self._CALLS[function](self, e, scope)
+
+    def apply(self, e: s.Call, scope: Scope) -> m.Expr:
+        """`name(arguments)`: a definition with parameters, read for the
+        player in context, each argument of its parameter's type."""
+        context = self.context
+        name = context.renames.apply(e.function.text)
+        context.used_globals.add(name)
+        if not scope.player:
+            context.report(msgs.no_player(e.span, name))
+        type_ = self.definition_type(context.defines[name])
+        decl = context.defines[name].decl
+        assert isinstance(decl, s.Define)
+        if len(e.arguments) != len(decl.parameters):
+            context.report(
+                msgs.definition_arity(e.span, name, len(decl.parameters), len(e.arguments))
+            )
+            return m.Apply(type=ERROR, span=e.span, name=name, arguments=())
+        arguments = tuple(
+            self.expect(argument, scope, VALUE_TYPES[parameter.kind])
+            for argument, parameter in zip(e.arguments, decl.parameters, strict=True)
+        )
+        return m.Apply(type=type_, span=e.span, name=name, arguments=arguments)
 
     def call_any_all(self, e: s.Call, scope: Scope) -> m.Expr:
         """any/all: over the players, or over the elements of a set."""

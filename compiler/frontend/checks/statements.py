@@ -13,7 +13,11 @@ from typing import Any
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks.context import Context
-from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker, fits
+from splendor_rules.compiler.frontend.checks.expressions import (
+    VALUE_TYPES,
+    ExpressionChecker,
+    fits,
+)
 from splendor_rules.compiler.frontend.checks.scopes import Scope, bind
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
 from splendor_rules.compiler.frontend.model import BOOL, CARD, ERROR, INT, TOKEN, VECTOR, Type
@@ -135,6 +139,28 @@ class StatementChecker(Visitor):
             self.context.report(msgs.not_a_card(st.card.span, st.card.text, card.type))
         zone = self.context.use_zone(st.zone, "cards")
         return m.Move(rule_ids=ids, span=st.span, card=st.card.text, zone=zone)
+
+    def visit_SetValue(self, st: s.SetValue, scope: Scope, ids: Ids) -> m.Statement:
+        """`set k.name = value`: k a card, name a card value, value of its type."""
+        context = self.context
+        written = s.NameRef(span=st.card.span, name=st.card.text)
+        card = self.expressions.check(written, scope)
+        if card.type != CARD and card.type != ERROR:
+            context.report(msgs.set_needs_card(st.card.span, st.card.text, card.type))
+        name = st.value_name.text
+        declared = context.card_values.get(name)
+        if declared is None:
+            if name in context.columns.get("cards", {}):
+                context.report(msgs.set_column(st.value_name.span, name))
+            else:
+                known = list(context.card_values)
+                context.report(msgs.unknown_card_value(st.value_name.span, name, known))
+            value = self.expressions.check(st.value, scope)
+        else:
+            value = self.expressions.expect(st.value, scope, VALUE_TYPES[declared.type])
+        return m.SetValue(
+            rule_ids=ids, span=st.span, card=st.card.text, value_name=name, value=value
+        )
 
     def visit_If(self, st: s.If, scope: Scope, ids: Ids) -> m.Statement:
         condition = self.expressions.expect(st.condition, scope, BOOL)

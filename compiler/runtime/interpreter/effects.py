@@ -170,6 +170,13 @@ class _Run(Visitor):
         env = self.env
         self.env = env.at(self.effects.move(env, env.names[st.card], st.zone))
 
+    def visit_SetValue(self, st: m.SetValue) -> None:
+        env = self.env
+        index = self.effects.tables.card_value[st.value_name]
+        values = env.state.card_values
+        changed = replace(values[index], env.names[st.card], env.visit(st.value))
+        self.env = env.at(evolve(env.state, card_values=replace(values, index, changed)))
+
     def visit_If(self, st: m.If) -> None:
         if self.env.holds(st.condition):
             self.env = self.env.at(self.effects.run(st.body, self.env, None).state)

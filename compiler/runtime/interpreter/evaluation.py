@@ -50,6 +50,11 @@ class Definitions:
             self._values[key] = Env(self, state, player).visit(define.value)
         return self._values[key]
 
+    def apply(self, define: m.Define, state: State, player: int, arguments: list[Value]) -> Value:
+        """A definition with parameters, read with them bound to the arguments."""
+        names = {name: value for (name, _), value in zip(define.parameters, arguments, strict=True)}
+        return Env(self, state, player, names).visit(define.value)
+
     def score(self, state: State, player: int) -> int:
         return int(self.value(self.tables.model.score, state, player))
 
@@ -136,6 +141,10 @@ class Env(Visitor):
     def visit_Attr(self, expr: m.Attr) -> Value:
         subject = self.visit(expr.subject)
         type_ = expr.subject.type
+        if expr.source == "value":  # a card value, held by the state
+            values = self.state.card_values[self.tables.card_value[expr.attribute]]
+            many = type_.kind in ("set", "list")
+            return tuple(values[k] for k in subject) if many else values[subject]
         if type_.kind in ("set", "list"):
             assert type_.element is not None
             kind = type_.element.kind
@@ -144,7 +153,15 @@ class Env(Visitor):
 
     def visit_Index(self, expr: m.Index) -> Value:
         vector = self.visit(expr.subject)
-        return vector[self.tables.colours.index(self.visit(expr.index))]
+        colour = self.visit(expr.index)
+        if colour is None:  # none, a colour card value never set: 0 of everything
+            return 0
+        return vector[self.tables.colours.index(colour)]
+
+    def visit_Apply(self, expr: m.Apply) -> Value:
+        define = self.tables.defines[expr.name]
+        arguments = [self.visit(a) for a in expr.arguments]
+        return self.definitions.apply(define, self.state, self.whose(), arguments)
 
     def visit_Call(self, expr: m.Call) -> Value:
         function = expr.function

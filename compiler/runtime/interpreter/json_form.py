@@ -30,7 +30,7 @@ class JsonForm:
     def to_json(self, state: State) -> Json:
         """The state's JSON form (docs/engine.md)."""
         tables, model = self.tables, self.tables.model
-        return {
+        data: Json = {
             "edition": self.edition,
             "players": state.players,
             "first_player": state.first_player,
@@ -54,6 +54,23 @@ class JsonForm:
                 }
                 for seat in state.seats
             ],
+        }
+        if model.card_values:
+            data["card_values"] = self.card_values(state)
+        return data
+
+    def card_values(self, state: State) -> Json:
+        """Each card value, for the cards whose value is not the initial one."""
+        initial = self.tables.initial_card_values()
+        return {
+            value.name: {
+                str(card): v
+                for card, (v, first) in enumerate(zip(values, start, strict=True))
+                if v != first
+            }
+            for value, values, start in zip(
+                self.tables.model.card_values, state.card_values, initial, strict=True
+            )
         }
 
     def from_json(self, data: Json, complete: bool = False) -> State:

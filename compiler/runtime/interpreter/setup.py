@@ -46,6 +46,7 @@ def new_game(definitions: Definitions, players: int, seed: int, first_player: in
             Seat(tokens=(0,) * len(tables.tokens), zones=tuple(() for _ in model.zones), did=())
             for _ in range(players)
         ),
+        card_values=tables.initial_card_values(),
     )
     tiles = state.tiles
     for reveal in model.reveals:

@@ -138,6 +138,7 @@ class StateReader:
         if complete and (card := places.missing_card()) is not None:
             raise refuse(f"card {card} is nowhere: in no deck, market row or zone")
         hidden = self.hidden(data["hidden"], zones)
+        card_values = self.card_values(data["card_values"]) if self.model.card_values else ()
         return State(
             players=players,
             first_player=first,
@@ -155,13 +156,15 @@ class StateReader:
                 Seat(tokens=held, zones=zones[p], did=self.did(p, seats[p]["did"]))
                 for p, held in enumerate(tokens)
             ),
+            card_values=card_values,
         )
 
     # ------------------------------------------------------------- parts
 
     def header(self, data: Any) -> tuple[int, list[Json]]:
         """The edition, the player count and the seats."""
-        an_object(data, STATE_KEYS, "the state")
+        keys = (*STATE_KEYS, "card_values") if self.model.card_values else STATE_KEYS
+        an_object(data, keys, "the state")
         name = self.model.name
         if data["edition"] != name:
             raise refuse(f"a state of edition {data['edition']!r}, not of {name!r}")
@@ -295,6 +298,38 @@ class StateReader:
                 raise refuse(f"hidden: card {card} is listed twice")
             seen.append(card)
         return tuple(sorted(seen))
+
+    def card_values(self, value: Any) -> tuple[tuple[Any, ...], ...]:
+        """Each card value: cards named by their number (as text), each value
+        of its kind; a card not named has the initial value."""
+        declared = self.model.card_values
+        named = an_object(value, [v.name for v in declared], "card_values", "card value")
+        cards = len(self.model.cards.rows)
+        read = []
+        for declared_value, row in zip(declared, self.tables.initial_card_values(), strict=True):
+            where = f"card value {declared_value.name}"
+            given = named[declared_value.name]
+            if not isinstance(given, dict):
+                raise refuse(f"{where} must be an object, not {type(given).__name__}")
+            values = list(row)
+            for key, v in given.items():
+                if not isinstance(key, str) or key not in {str(k) for k in range(cards)}:
+                    raise refuse(f"{where}: {key!r} is not a card (0 to {cards - 1})")
+                values[int(key)] = self.card_value(v, declared_value.type, f"{where} of card {key}")
+            read.append(tuple(values))
+        return tuple(read)
+
+    def card_value(self, value: Any, kind: str, what: str) -> Any:
+        if kind == "bool":
+            return flag(value, what)
+        if kind == "int":
+            if type(value) is not int:
+                raise refuse(f"{what} must be a whole number, not {value!r}")
+            return value
+        colours = self.tables.colours
+        if value is not None and (not isinstance(value, str) or value not in colours):
+            raise refuse(f"{what} must be a colour ({', '.join(colours)}) or null, not {value!r}")
+        return value
 
     def did(self, p: int, value: Any) -> tuple[str, ...]:
         """The actions a seat did this round, each once, in declaration order."""

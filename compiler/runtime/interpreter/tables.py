@@ -41,7 +41,14 @@ class Tables:
             s.name: (i, s) for i, s in enumerate(edition.steps)
         }
         self.defines: Mapping[str, m.Define] = {d.name: d for d in edition.defines}
+        self.card_value: Mapping[str, int] = {v.name: i for i, v in enumerate(edition.card_values)}
         self.ending_ids = ", ".join(dict.fromkeys(i for e in edition.endings for i in e.rule_ids))
+
+    def initial_card_values(self) -> tuple[tuple[Value, ...], ...]:
+        """Every card value of every card before any is set: none, 0 or false."""
+        cards = len(self.model.cards.rows)
+        initial: dict[str, Value] = {"colour": None, "int": 0, "bool": False}
+        return tuple((initial[v.type],) * cards for v in self.model.card_values)
 
     @property
     def tiers(self) -> tuple[int, ...]:

@@ -55,6 +55,9 @@ class State:
     tiles: tuple[tuple[int, ...], ...]  # per tile set: the tiles in play, in play order
     hidden: tuple[int, ...]  # cards taken from a deck into a zone that hides them
     seats: tuple[Seat, ...]
+    # per card value (model order), its value for each card: a colour's name,
+    # None for none; empty for an edition that declares no card values
+    card_values: tuple[tuple[Any, ...], ...] = ()
 
 
 def same(a: Value, b: Value) -> bool:
@@ -71,6 +74,8 @@ def show(value: Value) -> str:
     """A value inside a requirement's message."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:  # a colour card value never set
+        return "none"
     if isinstance(value, tuple):
         return ", ".join(show(v) for v in value)
     return str(value)
