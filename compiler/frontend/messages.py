@@ -735,8 +735,9 @@ def definition_arity(span: Span, name: str, wanted: int, given: int) -> Diagnost
 
 
 def parameter_shadows(span: Span, name: str, kind: str) -> Diagnostic:
+    what = _KIND_WORDS.get(kind, "a " + kind)  # (the table is below, with holds and did)
     return _error(
-        f"parameter '{name}' has the name of a {kind} of the edition",
+        f"parameter '{name}' names {what} of the edition already",
         span,
         "a parameter may not hide another name; choose another",
     )

@@ -368,6 +368,8 @@ def renamed(world: World, r: Any) -> World:
         actions=[r(a) for a in world.actions],
         majorities=list(world.majorities),
         hiding=[r(z) for z in world.hiding],
+        card_values=dict(world.card_values),
+        applied={r(k): v for k, v in world.applied.items()},
     )
 
 

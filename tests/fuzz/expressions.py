@@ -81,13 +81,16 @@ class World:
     actions: list[str] = field(default_factory=list)
     majorities: list[str] = field(default_factory=list)
     hiding: list[str] = field(default_factory=list)  # zones that hide cards from a deck
+    card_values: dict[str, str] = field(default_factory=dict)  # name -> colour, int, bool
+    # definitions with parameters: name -> ((parameter, type), ...), the value's type
+    applied: dict[str, tuple[tuple[tuple[str, str], ...], str]] = field(default_factory=dict)
 
     def columns(self, item: str) -> dict[str, str]:
         """The attributes of a card or tile type (as the checker computes them
         for any tile: the columns every tile set has, with points if there
         are majority tiles)."""
         if item == "card":
-            return self.card_columns
+            return {**self.card_columns, **self.card_values}
         if item.startswith("tile:") and item != "tile:*":
             return self.tile_sets[element(item)]
         common: dict[str, str] | None = {"points": "int"} if self.majorities else None
@@ -151,6 +154,7 @@ class Expressions:
         self.draw = draw
         self.world = world
         self.defines: dict[str, str] = dict(world.defines)
+        self.applied = dict(world.applied)  # those already declared, for a new one
         self.score = False
         self.max_depth = 3
 
@@ -283,6 +287,8 @@ class Expressions:
             lambda: self.attribute(t, scope, depth),
             lambda: self.conditional(t, scope, depth) if conditional else None,
         ]
+        if self.applied:
+            ways.append(lambda: self.apply(t, scope, depth))
         if t == "int":
             ways += [
                 lambda: self.arithmetic(scope, depth),
@@ -347,6 +353,19 @@ class Expressions:
             then = self.expr(t, scope, depth)
         otherwise = self.expr(t, scope, depth)
         return E(f"{then.at(OR)} if {condition.at(OR)} else {otherwise.at(COND)}", COND)
+
+    def apply(self, t: str, scope: Scope, depth: int) -> E | None:
+        """`name(arguments)`: a definition with parameters whose value is a t."""
+        names = [
+            name
+            for name, (parameters, value) in self.applied.items()
+            if value == t and all(self.makeable(p, scope, depth) for _, p in parameters)
+        ]
+        if not scope.player or not names:
+            return None
+        name = self.pick(names)
+        arguments = [self.value(p, scope, depth).text for _, p in self.applied[name][0]]
+        return atom(f"{name}({', '.join(arguments)})")
 
     def _items(self, scope: Scope) -> list[str]:
         """The card and tile types of the local names in scope."""

@@ -54,6 +54,8 @@ TILE_SETS = ("noble", "place")
 ACTIONS = ("take", "buy", "grab", "reserve")
 FALLBACKS = ("pass", "rest")
 DEFINES = ("bonus", "wealth", "power", "ready", "depth")
+APPLIED = ("worth", "weigh")  # definitions with parameters
+CARD_VALUES = ("marked", "taken", "hits")
 MAJORITIES = ("crown", "banner")
 STEP_NAMES = ("limit", "award", "check", "cleanup")
 TRIGGERS = ("on_enter", "reward")
@@ -164,6 +166,9 @@ class Editions(Generator):
         world.card_columns = cards.columns
         self.files["cards.csv"] = cards.csv
         edition.add("cards", self.tag() + cards.declaration)
+        for name in self.subset(CARD_VALUES):
+            kind = world.card_values[name] = self.pick(["bool", "colour", "int"])
+            edition.add(f"card value {name}", f"{self.tag()}card value {name}: {kind}")
         tile_sets = self.subset(TILE_SETS)
         colour = len(tile_sets) < 2 or PARTIAL_TILE_COLOUR not in self.known
         for tile_set in tile_sets:
@@ -285,6 +290,7 @@ class Editions(Generator):
         sequence = list(names)
         sequence.insert(self.index(len(names) + 1), "score")
         x.defines, x.score = {}, False
+        self.applied_definitions(edition, x)
         texts = {}
         for item in sequence:
             if item == "score":
@@ -299,6 +305,24 @@ class Editions(Generator):
         edition.world.defines = dict(types)
         for item in self.permuted(sequence):
             edition.add(item if item == "score" else f"define {item}", self.tag() + texts[item])
+
+    def applied_definitions(self, edition: Edition, x: Expressions) -> None:
+        """Definitions with parameters, drawn first: each reads its
+        parameters but no definition, so any later one may use it."""
+        for name in self.subset(APPLIED):
+            scope = Scope()
+            parameters = []
+            for _ in range(1 + self.index(2)):
+                parameter = x.fresh(scope)
+                kind = self.pick(["card", "int", "colour", "bool"])
+                parameters.append((parameter, kind))
+                scope = scope.bind(parameter, kind)
+            value = self.pick(["int", "bool", "colour"])
+            body = x.value(value, scope).text
+            written = ", ".join(f"{p}: {kind}" for p, kind in parameters)
+            edition.add(f"define {name}", f"{self.tag()}define {name}({written}) = {body}")
+            x.applied[name] = (tuple(parameters), value)
+        edition.world.applied = dict(x.applied)
 
     def action(self, name: str, stmts: Statements, always_legal: bool) -> tuple[str, str]:
         body = stmts.action(always_legal)

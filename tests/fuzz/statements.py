@@ -279,7 +279,7 @@ class Statements:
         g, x = self.gen, self.x
         lines: list[str] = []
         for _ in range(g.index(4)):
-            kind = g.pick(["gain", "gain each", "move", "if", "let"])
+            kind = g.pick(["gain", "gain each", "move", "if", "let", "set"])
             if kind == "gain":
                 others = [t for t in x.world.tokens if t != self.clock or g.flip(8)]
                 colours = [*x.world.colours, *scope.of("colour"), *scope.of("token")]
@@ -319,6 +319,10 @@ class Statements:
                 lines.append(
                     f"if {condition.text} {{\n{body}\n}}" if inner else f"if {condition.text} {{}}"
                 )
+            elif kind == "set" and scope.of("card") and x.world.card_values:
+                name = g.pick(list(x.world.card_values))
+                value = x.expr(x.world.card_values[name], scope, 1).text
+                lines.append(f"set {g.pick(scope.of('card'))}.{name} = {value}")
             elif kind == "let" and not top:
                 if SIBLING_LET in g.known:
                     scope = scope.avoid(self.block_lets)
