@@ -221,7 +221,6 @@ def test_json_round_trip_and_view(probe: Engines) -> None:
 
 
 HOSTILE = [
-    ("no card values", lambda d: d.pop("card_values"), "missing key 'card_values'"),
     ("unknown value", lambda d: d["card_values"].update(stray={}), "unknown card value 'stray'"),
     ("missing value", lambda d: d["card_values"].pop("hits"), "missing card value 'hits'"),
     ("not an object", lambda d: d["card_values"].update(hits=[]), "must be an object"),
@@ -250,6 +249,21 @@ def test_hostile_card_values_are_refused_alike(
         refusals.append(str(refused.value))
     assert refusals[0] == refusals[1]
     assert words in refusals[0]
+
+
+def test_card_values_may_be_left_out_of_a_hand_made_position(probe: Engines) -> None:
+    """A hand-made position (`complete=False`) may leave `card_values` out:
+    every card value is then initial; a complete state must have it."""
+    refusals = []
+    for engine in probe:
+        data = engine.to_json(engine.new_game(2, 3))
+        del data["card_values"]
+        state = engine.from_json(data, complete=False)
+        assert engine.to_json(state)["card_values"] == {"taken": {}, "hits": {}, "seen": {}}
+        with pytest.raises(ValueError) as refused:
+            engine.from_json(data, complete=True)
+        refusals.append(str(refused.value))
+    assert refusals[0] == refusals[1] == "missing key 'card_values' in the state"
 
 
 def test_an_edition_without_card_values_has_no_such_part(variant: Engines) -> None:

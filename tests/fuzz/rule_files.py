@@ -14,12 +14,14 @@ tile sets, single- and double-sided; card and tile zones; the market by a
 column with its face-up count, refill, reveals; actions with lets, choices of
 every kind (colours, the market, zones, deck tops, tile sets, filters, N
 distinct), requirements with messages that show values, payments, gains,
-gains of each, moves and `if`; the fallback action (`only when no other
-action is legal`); triggers; majority tiles; steps (return tokens above N,
-claim one tile where, check game end); definitions that use each other; the
-score; endings of both modes; winners with several keys and `among`; hidden
-information; turn order, randomness and decisions; rule ids on declarations,
-statements and token properties. A child edition overrides, removes and
+gains of each, moves, `if` and `set` of card values; the fallback action
+(`only when no other action is legal`); triggers; majority tiles; steps
+(return tokens above N, claim one tile where, check game end); card values
+(`card value NAME: TYPE`, read like columns); definitions that use each
+other, and definitions with parameters used as calls; the score; endings of
+both modes; winners with several keys and `among`; hidden information; turn
+order, randomness and decisions; rule ids on declarations, statements and
+token properties. A child edition overrides, removes and
 renames what its parent (classic, or a drawn base) declares.
 
 Every game ends: every action but the fallback gains a `clock` token (a

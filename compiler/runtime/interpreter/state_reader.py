@@ -123,6 +123,9 @@ class StateReader:
     def state(self, data: Any, complete: bool) -> State:
         """The state; ValueError naming the first thing that is wrong (the
         parts are checked in the order of the form)."""
+        if self.model.card_values and not complete and isinstance(data, dict):
+            # A hand-made position may leave the card values out: all initial.
+            data = {"card_values": {v.name: {} for v in self.model.card_values}, **data}
         players, seats = self.header(data)
         first = self.seat(data["first_player"], players, "first_player")
         current = self.seat(data["current_player"], players, "current_player")
