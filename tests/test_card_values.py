@@ -72,21 +72,26 @@ def variant(tmp_path_factory: pytest.TempPathFactory) -> Engines:
 def test_variant_games_agree(variant: Engines, seed: int) -> None:
     """Whole games of the variant: the generated engine and the interpreter
     agree after every action (states, views, legal actions, scores)."""
-    generated, interpreter = variant
+    diff = games_agree(variant, "card_values", seed)
+    marked = list(diff.a.engine.to_json(diff.sa)["card_values"]["marked"].values())
+    assert diff.plies > 20 and marked, "the game should mark some cards"
+
+
+def games_agree(engines: Engines, name: str, seed: int) -> differential.Differential:
+    """A whole game played in both engines, compared after every action."""
+    generated, interpreter = engines
     sides = (
         differential.Side("generated", generated),  # type: ignore[arg-type]
         differential.Side("interpreter", interpreter),
     )
-    name = "card_values"
     differential.REFERENCE[name] = interpreter
     try:
         rng = random.Random(seed)
-        diff = differential.Differential("card_values", 2 + seed % 3, seed, 0, sides)
+        diff = differential.Differential(name, 2 + seed % 3, seed, 0, sides)
         differential.play(diff, rng.randrange, 400, differential.probe_with(rng.randrange))
     finally:
         differential.REFERENCE.pop(name, None)
-    marked = [v for v in diff.a.engine.to_json(diff.sa)["card_values"]["marked"].values()]
-    assert diff.plies > 20 and marked, "the game should mark some cards"
+    return diff
 
 
 # ------------------------------------------------------------ the probe
@@ -107,8 +112,11 @@ edition probe_values "Card values probed" extends classic {
   action mark "mark a card" {
     choose k from bought
     choose c from colours
+    let was = k.taken
     require taken_or(k, blue) != green else "card {k} was taken {k.taken}, not green"
+    require supply(was) < 99 else "{was} is never that plentiful"
     set k.taken = c
+    gain 1 was
     set k.hits = k.hits + 1
     set k.seen = true
   }
@@ -116,6 +124,8 @@ edition probe_values "Card values probed" extends classic {
   override [C-5.1] score = sum(bought.points) + 10 * tally_taken[red] \
     + 100 * sum(bought.hits) + 1000 * count(k in bought where taken_or(k, white) == white) \
     + 10000 * count(k in bought where at_taken(k) > 0)
+  # (the score is a probe: the game ends on cards bought instead)
+  override [C-5.2] end target: after the round once any(player: count(bought) >= 5)
 }
 """
 
@@ -160,6 +170,14 @@ def held_bonus(probe: Engines, cards: list[int], colour: str) -> bool:
     return any(card_rows(probe)[k]["bonus"] == colour for k in cards)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_probe_games_agree(probe: Engines, seed: int) -> None:
+    """Whole games of the probe (marks of every colour, none read as a
+    vector's entry, a supply, a token gained and a message) agree too."""
+    diff = games_agree(probe, "probe_values", seed)
+    assert diff.a.engine.to_json(diff.sa)["card_values"]["hits"], "some card should be marked"
+
+
 def test_card_values_start_as_none_zero_and_false(probe: Engines) -> None:
     """Before any `set`: no colour equals a value never set, a vector read
     at it is 0, and the JSON form lists no card (every value is initial)."""
@@ -184,8 +202,11 @@ def test_set_then_read_and_tally(probe: Engines) -> None:
         # bonus[red] counts the red bonuses held (10000 if any).
         at_red = 10000 if held_bonus(probe, bought, "red") else 0
         assert engine.scores(state)[0] == points(probe, bought) + 10 + 100 + 1000 + at_red
+        held = engine.to_json(state)["seats"][0]["tokens"]
+        assert held == {}  # `gain 1 was`: none the first time, so nothing
         state = mark(engine, state, 1, "white")
         assert engine.to_json(state)["card_values"]["hits"] == {"1": 2}
+        assert engine.to_json(state)["seats"][0]["tokens"] == {"red": 1}  # red the second
         at_white = 10000 if held_bonus(probe, bought, "white") else 0
         assert engine.scores(state)[0] == points(probe, bought) + 200 + 2000 + at_white
 

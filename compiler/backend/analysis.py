@@ -97,11 +97,19 @@ def aggregates_in(tree: object) -> list[Aggregate]:
 
 
 def may_be_none(e: m.Expr) -> bool:
-    """May a colour expression be none? Only a colour card value that was
-    never set is (a colour column always holds a colour)."""
-    return e.type == m.COLOUR and any(
-        isinstance(node, m.Attr) and node.source == "value" for node in walk(e)
-    )
+    """May a colour or token expression be none, in an edition with card
+    values? A colour card value never set is, and so may be whatever holds
+    one (a local, a parameter, a definition); only a kind named or a column
+    read is sure not to be."""
+    if e.type not in (m.COLOUR, m.TOKEN):
+        return False
+    if isinstance(e, m.Ref) and e.kind in ("colour", "token"):
+        return False
+    if isinstance(e, m.Attr) and e.source == "column":
+        return False
+    if isinstance(e, m.Conditional):
+        return may_be_none(e.then) or may_be_none(e.otherwise)
+    return True
 
 
 def hooked_zones(edition: m.Edition) -> list[str]:

@@ -282,7 +282,10 @@ class Actions(LoweringPart):
             if isinstance(st, m.Gain):
                 token = self.expr(st.token, frame)
                 amount = self.expr(st.amount, frame)
-                out.append(py.do(py.call("_gain", state, player, token, amount)))
+                gain: ast.stmt = py.do(py.call("_gain", state, player, token, amount))
+                if self.edition.card_values and analysis.may_be_none(st.token):
+                    gain = py.if_(py.binary(token, ">=", py.const(0)), [gain])  # none: nothing
+                out.append(gain)
             elif isinstance(st, m.GainEach):
                 tokens = self.expr(st.tokens, frame)
                 amount = self.expr(st.amount, frame)

@@ -10,6 +10,7 @@ can inject code, and the tree's shape, not spliced text, fixes precedence.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import Any
 
 from splendor_rules.compiler.backend import analysis
@@ -90,12 +91,17 @@ class _Emission(Visitor):
         return py.item(column, self.expr(e.subject))
 
     def visit_Index(self, e: m.Index) -> ast.expr:
-        if self.names.edition.card_values and analysis.may_be_none(e.index):
-            # A colour that may be none (-1) has 0 of every vector.
-            index = self.expr(e.index)
-            at = py.item(self.expr(e.subject), index)
-            return py.if_expression(py.binary(index, ">=", py.const(0)), at, py.const(0))
-        return py.item(self.expr(e.subject), self.expr(e.index))
+        return self.unless_none(e.index, lambda index: py.item(self.expr(e.subject), index))
+
+    def unless_none(self, kind: m.Expr, read: Callable[[ast.expr], ast.expr]) -> ast.expr:
+        """What `read` makes of a colour or token kind, or 0 when the kind
+        is none (-1: a colour card value never set)."""
+        index = self.expr(kind)
+        if not self.names.edition.card_values or not analysis.may_be_none(kind):
+            return read(index)
+        if isinstance(index, ast.Constant):  # a colour known when generating
+            return read(index)
+        return py.if_expression(py.binary(index, ">=", py.const(0)), read(index), py.const(0))
 
     def visit_Apply(self, e: m.Apply) -> ast.expr:
         arguments = [self.expr(a) for a in e.arguments]
@@ -186,11 +192,15 @@ class _Emission(Visitor):
             assert isinstance(arguments[0], m.Ref)
             did = py.item(py.attr(state, "did"), self.frame.player)
             return py.call("bool", py.binary(did, "&", n.action_bit(arguments[0].name)))
-        parts = [self.expr(a) for a in arguments]
         if e.function == "supply":
-            return py.item(py.attr(state, "supply"), parts[0])
+            supply = py.attr(state, "supply")
+            return self.unless_none(arguments[0], lambda kind: py.item(supply, kind))
         if e.function == "tokens":
-            return py.item(py.attr(state, "held"), self.frame.player, parts[0])
+            held = py.attr(state, "held")
+            return self.unless_none(
+                arguments[0], lambda kind: py.item(held, self.frame.player, kind)
+            )
+        parts = [self.expr(a) for a in arguments]
         if e.function == "count":
             return py.call("len", parts[0])
         if e.function in ("sum", "min", "max"):

@@ -153,7 +153,10 @@ class _Run(Visitor):
 
     def visit_Gain(self, st: m.Gain) -> None:
         env = self.env
-        self.env = env.at(self.effects.gain(env, env.visit(st.token), env.visit(st.amount)))
+        kind = env.visit(st.token)
+        if kind is None:  # none, a colour card value never set: nothing to gain
+            return
+        self.env = env.at(self.effects.gain(env, kind, env.visit(st.amount)))
 
     def visit_GainEach(self, st: m.GainEach) -> None:
         amount = self.env.visit(st.amount)

@@ -174,6 +174,8 @@ class Env(Visitor):
             tile = self.tables.tiles.majority_tile[argument.name]
             return any(tile in seat.zones[z] for z in self.tables.tile_zones)
         values = [self.visit(a) for a in expr.arguments]
+        if function in ("supply", "tokens") and values[0] is None:
+            return 0  # none, a colour card value never set: no tokens of it
         if function == "supply":
             return self.state.supply[self.tables.token[values[0]]]
         if function == "tokens":
