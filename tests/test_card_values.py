@@ -124,6 +124,9 @@ edition probe_values "Card values probed" extends classic {
   override [C-5.1] score = sum(bought.points) + 10 * tally_taken[red] \
     + 100 * sum(bought.hits) + 1000 * count(k in bought where taken_or(k, white) == white) \
     + 10000 * count(k in bought where at_taken(k) > 0)
+  define heavy(t: tile) = t.points >= 0
+  override [C-4.2] step claim_tile: claim one noble n into won \
+    where all(c in colours: bonus[c] >= n.requires[c]) and heavy(n)
   # (the score is a probe: the game ends on cards bought instead)
   override [C-5.2] end target: after the round once any(player: count(bought) >= 5)
 }
@@ -345,3 +348,13 @@ def test_override_and_remove_name_card_values(tmp_path: Path) -> None:
     )
     errors = [d.message for d in compile_file(child).diagnostics if d.severity == "error"]
     assert errors == ["unknown card value 'buys'"]
+
+
+def test_a_chain_of_parametrised_definitions_is_bounded(tmp_path: Path) -> None:
+    """The depth limit counts a call as a use: 102 definitions, each calling
+    the one before, nest too deep; the first past the limit is reported."""
+    lines = ["define d0(n: int) = n"]
+    lines += [f"define d{i}(n: int) = d{i - 1}(n)" for i in range(1, 102)]
+    lines.append("override [C-5.1] score = d101(1)")
+    errors = messages_of(tmp_path, "\n".join(lines))
+    assert len(errors) == 1 and errors[0].startswith("definition 'd100' nests over 100 levels")

@@ -122,8 +122,8 @@ def _depth(value: s.Expr, entry: Entry, context: Context, depths: dict[str, int]
     while stack:
         node, level = stack.pop()
         named = _named(node)
-        if named is not None:
-            level += depths.get(entry.renames.apply(named), 0)
-        deepest = max(deepest, level)
+        used = depths.get(entry.renames.apply(named), 0) if named is not None else 0
+        deepest = max(deepest, level + used)
+        # A call's arguments are read where it is, not inside the definition.
         stack.extend((child, level + 1) for child in children(node))
     return deepest
