@@ -62,7 +62,6 @@ class ExpressionChecker(Visitor):
     def __init__(self, context: Context) -> None:
         self.context = context
         self.define_types: dict[str, Type] = {}
-        self.define_parameters: dict[str, tuple[tuple[str, Type], ...]] = {}
         self.checked_defines: dict[str, m.Define] = {}
         self.defining: list[str] = []  # the definitions being typed, outermost first
 

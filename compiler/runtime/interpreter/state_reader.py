@@ -308,6 +308,7 @@ class StateReader:
         declared = self.model.card_values
         named = an_object(value, [v.name for v in declared], "card_values", "card value")
         cards = len(self.model.cards.rows)
+        keys = {str(card) for card in range(cards)}  # as to_json writes them
         read = []
         for declared_value, row in zip(declared, self.tables.initial_card_values(), strict=True):
             where = f"card value {declared_value.name}"
@@ -316,7 +317,7 @@ class StateReader:
                 raise refuse(f"{where} must be an object, not {type(given).__name__}")
             values = list(row)
             for key, v in given.items():
-                if not isinstance(key, str) or key not in {str(k) for k in range(cards)}:
+                if not isinstance(key, str) or key not in keys:
                     raise refuse(f"{where}: {key!r} is not a card (0 to {cards - 1})")
                 values[int(key)] = self.card_value(v, declared_value.type, f"{where} of card {key}")
             read.append(tuple(values))
