@@ -520,6 +520,7 @@ RULES: dict[str, RuleBuilder] = {
     "call": node(s.Call, "function", "*arguments"),
     "over_players": node(s.OverPlayers, "body"),
     "over_set": node(s.OverSet, "variable", "source", "body"),
+    "over_filtered_set": node(s.OverSet, "variable", "source", "condition", "body"),
     "int_literal": node(s.IntLit, "value"),
     "true_literal": node(s.BoolLit, value=True),
     "false_literal": node(s.BoolLit, value=False),

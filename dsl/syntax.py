@@ -148,10 +148,13 @@ class OverPlayers(Expr):
 
 @frozen(kw_only=True)
 class OverSet(Expr):
-    """`x in source: body`, an argument of any/all."""
+    """`x in source: body`, an argument of any/all; `x in source where
+    condition: body` reads body for the elements that pass only. As the
+    argument of sum, body is the number added up per element."""
 
     variable: Name
     source: Expr
+    condition: Expr | None = None
     body: Expr
 
 

@@ -689,8 +689,15 @@ def branch_types(span: Span, then: m.Type, otherwise: m.Type) -> Diagnostic:
 
 
 def quantified_outside_call(span: Span, written: s.OverPlayers | s.OverSet) -> Diagnostic:
-    what = "'player: ...'" if isinstance(written, s.OverPlayers) else "'x in ...: ...'"
-    return _error(f"{what} can only be an argument of any or all", span)
+    if isinstance(written, s.OverPlayers):
+        return _error("'player: ...' can only be an argument of any or all", span)
+    what = "'x in ... where ...: ...'" if written.condition else "'x in ...: ...'"
+    return _error(
+        f"{what} can only be an argument of any, all or sum",
+        span,
+        "sum(x in set where condition: number) adds the number up over the elements that"
+        " pass; count(x in set where condition) counts them",
+    )
 
 
 def arity(span: Span, function: str, given: int, at_least_two: bool) -> Diagnostic:
@@ -706,8 +713,17 @@ def sum_needs_numbers(span: Span, actual: m.Type) -> Diagnostic:
     return _error(
         f"sum needs numbers, not a {actual}",
         span,
-        "sum the values of an attribute, like sum(bought.points)",
+        "sum the values of an attribute, like sum(bought.points), or a number per element,"
+        " like sum(k in bought where k.tier == 2: k.points)",
     )
+
+
+def total_needs_number(span: Span, expected: m.Type, actual: m.Type) -> Diagnostic:
+    """The body of `sum(x in set: body)` is no number."""
+    hint = None
+    if actual == m.BOOL:
+        hint = "to count the elements for which it holds, write count(x in set where condition)"
+    return _error(f"sum adds up a {expected} per element, not a {actual}", span, hint)
 
 
 def quantifier_argument(span: Span, function: str) -> Diagnostic:

@@ -183,6 +183,17 @@ class Quantifier(Expr):
     body: Expr
 
 
+@frozen(kw_only=True)
+class Total(Expr):
+    """`sum(x in source where condition: body)`: the number body added up
+    over the elements of source that pass condition (all, without one)."""
+
+    variable: str
+    source: Expr
+    condition: Expr | None
+    body: Expr
+
+
 # ---------------------------------------------------------------- statements
 
 

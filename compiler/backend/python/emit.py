@@ -133,6 +133,13 @@ class _Emission(Visitor):
         body = self.within(e.body, self.frame.bind(e.variable, var))
         return py.call(e.op, py.generator(body, var, self.expr(e.source)))
 
+    def visit_Total(self, e: m.Total) -> ast.expr:
+        var = self.frame.temporary(e.variable)
+        inner = self.frame.bind(e.variable, var)
+        body = self.within(e.body, inner)
+        condition = self.within(e.condition, inner) if e.condition is not None else None
+        return py.call("sum", py.generator(body, var, self.expr(e.source), condition))
+
     def visit_Ref(self, e: m.Ref) -> ast.expr:
         n = self.names
         state = self.frame.state

@@ -78,7 +78,7 @@ class Tables(LoweringPart):
             "zone_hides": tuple(z.hidden_from_deck for z in e.zones),
             "zone_cards": tuple(z.content == "cards" for z in e.zones),
             "aggregate_zero": tuple(
-                0 if kind == "sum" else (0,) * len(e.colours)
+                0 if kind in ("sum", "total") else (0,) * len(e.colours)
                 for kind, _, _ in self.names.aggregates
             ),
             "action_names": tuple(a.name for a in e.actions),

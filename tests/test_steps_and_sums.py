@@ -1,0 +1,163 @@
+"""Sums over filtered sets, an ending at the end of the turn, and steps
+placed before or after another (issue 10, "language reach").
+
+- `sum(x in S where C: E)`: the number E added up over the elements of S
+  that pass C, in both engines, kept up to date by the generated engine's
+  zone aggregates when E and C read only the element (and a colour);
+- `end NAME: at the end of the turn once C`: the game ends at the turn's
+  end-of-game check, no round played out;
+- `step NAME before/after OTHER: ...`: the step runs where it is placed.
+
+Each edition here extends classic; both engines play it, and the variant
+tests/variants/steps_and_sums.rules is played by both, compared after every
+action.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import test_differential as differential
+
+from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.python.codegen import render_engine
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
+from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANT = ROOT / "tests" / "variants" / "steps_and_sums.rules"
+
+
+def compiled(folder: Path, body: str, name: str = "variant") -> Compiled:
+    path = folder / f"{name}.rules"
+    path.write_text(f'edition {name} "A variant" extends classic {{\n{body}\n}}\n', "utf-8")
+    return compile_file(path)
+
+
+def engines(result: Compiled) -> tuple[Any, InterpretedEngine]:
+    """The generated engine (loaded in memory) and the interpreter of a model."""
+    assert result.ok and result.model is not None, result.diagnostics
+    model = result.model
+    source = render_engine(model, ROOT)
+    return differential.load_module(source, model.name), InterpretedEngine(model)
+
+
+def errors(result: Compiled) -> list[str]:
+    return [d.message for d in result.diagnostics if d.severity == "error"]
+
+
+def with_bought(engine: Any, cards: list[int]) -> Any:
+    """A two-player game where seat 0 has bought these cards (taken from
+    wherever they were)."""
+    data = engine.to_json(engine.new_game(2, 7))
+    for tier, deck in data["decks"].items():
+        data["decks"][tier] = [c for c in deck if c not in cards]
+    for tier, row in data["market"].items():
+        data["market"][tier] = [None if c in cards else c for c in row]
+    data["seats"][0]["zones"]["bought"] = list(cards)
+    return engine.from_json(data, complete=False)
+
+
+# ------------------------------------------------------ sum over a set
+
+
+SUMS = """
+  define tier_two = sum(k in bought where k.tier == 2: k.points)
+  define by_colour = per colour c: sum(k in bought where k.bonus == c: k.points + 1)
+  define cheap = sum(k in market where k.points == 0: 1)
+  override [C-5.1] score = tier_two * 100 + by_colour[green] * 10 + count(bought)
+"""
+
+
+def test_sum_over_a_filtered_zone_adds_up_what_passes(tmp_path: Path) -> None:
+    """sum(k in bought where k.tier == 2: k.points), and the same per colour:
+    both engines, from a position with known cards bought."""
+    result = compiled(tmp_path, SUMS)
+    model = result.model
+    assert model is not None
+    rows = model.cards.rows
+    cards = [i for i, row in enumerate(rows) if row["tier"] == 2][:3]
+    cards += [i for i, row in enumerate(rows) if row["tier"] == 1 and row["bonus"] == "green"][:2]
+    tier_two = sum(int(rows[i]["points"]) for i in cards if rows[i]["tier"] == 2)  # type: ignore[call-overload]
+    green = sum(int(rows[i]["points"]) + 1 for i in cards if rows[i]["bonus"] == "green")  # type: ignore[call-overload]
+    for engine in engines(result):
+        state = with_bought(engine, cards)
+        assert engine.scores(state)[0] == tier_two * 100 + green * 10 + len(cards)
+        assert engine.scores(state)[1] == 0
+
+
+def test_sum_over_a_zone_is_kept_by_the_generated_engine(tmp_path: Path) -> None:
+    """The shapes the Orient's bonus needs are zone aggregates, kept as
+    cards move, not loops over the zone; the one over the market is not."""
+    model = compiled(tmp_path, SUMS).model
+    assert model is not None
+    kept = {(kind, zone) for kind, zone, _ in analysis.aggregates_in(model)}
+    assert {("total", "bought"), ("totals", "bought")} <= kept
+    source = render_engine(model, ROOT)
+    by_colour = source.split("def _define_by_colour", 1)[1].split("\ndef ", 1)[0]
+    assert " for " not in by_colour and "s.agg[p]" in by_colour
+
+
+def test_kept_sums_agree_over_whole_games(tmp_path: Path) -> None:
+    result = compiled(tmp_path, SUMS)
+    generated, interpreted = engines(result)
+    sides = (
+        differential.Side("generated", generated),
+        differential.Side("interpreter", interpreted),
+    )
+    for seed in range(4):
+        diff = differential.Differential("variant", 2 + seed % 3, seed, 0, sides)
+        differential.play(diff, random.Random(seed).randrange, 300)
+
+
+def test_sum_over_colours_and_any_where(tmp_path: Path) -> None:
+    """Over the colours (no zone), and `where` in any/all."""
+    body = """
+  define spread = sum(c in colours where bonus[c] > 0: 1)
+  define rich = any(k in bought where k.tier == 2: k.points >= 1)
+  override [C-5.1] score = spread * 10 + (1 if rich else 0)
+"""
+    result = compiled(tmp_path, body)
+    rows = result.model.cards.rows if result.model else ()
+    cards = [i for i, row in enumerate(rows) if row["tier"] == 2 and row["points"] == 1][:1]
+    cards += [i for i, row in enumerate(rows) if row["tier"] == 1 and row["bonus"] == "red"][:2]
+    colours = len({rows[i]["bonus"] for i in cards})
+    for engine in engines(result):
+        assert engine.scores(with_bought(engine, cards))[0] == colours * 10 + 1
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("define d = sum(k in bought: k.bonus)", "sum adds up a number per element, not a colour"),
+        ("define d = sum(k in bought where k.points: 1)", "expected a condition, found a number"),
+        ("define d = count(k in bought where k.tier == 1: 1)", "argument of any, all or sum"),
+        ("define d = sum(k in 3: 1)", "expected a set or list"),
+    ],
+)
+def test_sum_over_a_set_misused(tmp_path: Path, body: str, message: str) -> None:
+    found = errors(compiled(tmp_path, body))
+    assert any(message in e for e in found), found
+
+
+def test_the_variant_is_played_alike_by_both_engines() -> None:
+    result = compile_file(VARIANT)
+    generated, interpreted = engines(result)
+    sides = (
+        differential.Side("generated", generated),
+        differential.Side("interpreter", interpreted),
+    )
+    ended = 0
+    for seed in range(6):
+        diff = differential.Differential("steps_and_sums", 2 + seed % 3, seed, seed % 2, sides)
+        ended += differential.play(diff, random.Random(seed).randrange, 3000)
+    assert ended == 6
+
+
+def _model(result: Compiled) -> m.Edition:
+    assert result.model is not None, result.diagnostics
+    return result.model
