@@ -501,6 +501,7 @@ RULES: dict[str, RuleBuilder] = {
     "score": node(s.Score, "value"),
     "end_once": node(s.Ending, "name", "condition", mode="once"),
     "end_at_round_end": node(s.Ending, "name", "condition", mode="at_round_end"),
+    "end_at_turn_end": node(s.Ending, "name", "condition", mode="at_turn_end"),
     "winners": node(s.Winners, "among", "*keys"),
     "among": first,
     "rank_key": node(s.RankKey, "order", "value"),

@@ -478,10 +478,11 @@ class Score(Decl):
 @frozen(kw_only=True)
 class Ending(Decl):
     """The game ends after the round: `once` the condition holds at the end of
-    any turn of it (latched), or if it holds when the round ends."""
+    any turn of it (latched), or if it holds when the round ends; or, at the
+    end of the turn, right there (`at_turn_end`, no round played out)."""
 
     name: Name
-    mode: Literal["once", "at_round_end"]
+    mode: Literal["once", "at_round_end", "at_turn_end"]
     condition: Expr
 
 

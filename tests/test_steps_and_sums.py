@@ -161,3 +161,38 @@ def test_the_variant_is_played_alike_by_both_engines() -> None:
 def _model(result: Compiled) -> m.Edition:
     assert result.model is not None, result.diagnostics
     return result.model
+
+
+# ------------------------------------------------- ending at the turn's end
+
+RESERVE_ENDS = (
+    "override [C-5.2] end target: at the end of the turn once any(player: count(reserved) >= 1)"
+)
+
+
+def test_ending_at_the_end_of_the_turn_fires_right_there(tmp_path: Path) -> None:
+    """Once a player has reserved a card, the game ends at that turn's
+    end-of-game check: the other player does not play (with `after the round
+    once` they would)."""
+    for engine in engines(compiled(tmp_path, RESERVE_ENDS)):
+        state = engine.new_game(2, 3, 0)
+        reserve = next(a for a in engine.legal_actions(state) if a[0] == "reserve")
+        after = engine.apply(state, reserve)
+        data = engine.to_json(after)
+        assert engine.is_over(after) and engine.legal_actions(after) == []
+        assert (data["turn"], data["current_player"], data["last_round"]) == (1, 1, False)
+        assert data["seats"][0]["did"] == ["reserve"]
+        assert engine.winners(after) == frozenset({0, 1})  # no points, no cards: a tie
+        with pytest.raises(engine.IllegalAction, match=r"C-5\.2"):
+            engine.apply(after, reserve)
+
+
+def test_ending_at_the_end_of_the_turn_waits_for_its_condition(tmp_path: Path) -> None:
+    """Until the condition holds, turns pass as usual."""
+    for engine in engines(compiled(tmp_path, RESERVE_ENDS)):
+        state = engine.new_game(3, 3, 0)
+        for _ in range(4):
+            take = next(a for a in engine.legal_actions(state) if a[0] == "take_distinct")
+            state = engine.apply(state, take)
+            assert not engine.is_over(state)
+        assert engine.to_json(state)["turn"] == 4

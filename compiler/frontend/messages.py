@@ -362,6 +362,15 @@ def no_action(span: Span, edition: str) -> Diagnostic:
     return _error(f"edition '{edition}' declares no action", span)
 
 
+def turn_ending_never_checked(span: Span, name: str) -> Diagnostic:
+    return _warning(
+        f"the ending '{name}' is checked at the end of the turn, but no step checks the game"
+        " end: it can never end the game",
+        span,
+        "add a step such as 'step end_check: check game end'",
+    )
+
+
 def no_ending(span: Span, edition: str) -> Diagnostic:
     return _error(
         f"edition '{edition}' declares no way for the game to end",

@@ -387,8 +387,12 @@ class Define(Part):
 
 @frozen(kw_only=True)
 class Ending(Part):
+    """`once`: the round is played out after the condition holds at a turn's
+    end check; `at_round_end`: checked when a round ends; `at_turn_end`: the
+    game ends at the turn's end check, right there."""
+
     name: str
-    mode: Literal["once", "at_round_end"]
+    mode: Literal["once", "at_round_end", "at_turn_end"]
     condition: Expr
 
 
