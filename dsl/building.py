@@ -491,7 +491,8 @@ RULES: dict[str, RuleBuilder] = {
     "majority_ties_keep": part(ties_keep_holder=True),
     "majority_zone": part("zone"),
     # end of the turn
-    "step": node(s.Step, "name", "body"),
+    "step": node(s.Step, "name", "place", "body"),
+    "step_place": node(s.StepPlace, "side", "other"),
     "step_limit": node(s.StepLimit, "limit"),
     "step_claim": node(s.StepClaim, "tiles", "variable", "zone", "condition"),
     "step_end_check": node(s.StepEndCheck),

@@ -454,8 +454,20 @@ class StepEndCheck(Node):
 
 
 @frozen(kw_only=True)
+class StepPlace(Node):
+    """`before OTHER` or `after OTHER`: where a step goes among the others."""
+
+    side: Literal["before", "after"]
+    other: Name
+
+
+@frozen(kw_only=True)
 class Step(Decl):
+    """A step runs last, or where `place` puts it; an override keeps its place
+    unless it gives one."""
+
     name: Name
+    place: StepPlace | None = None
     body: StepLimit | StepClaim | StepEndCheck
 
 

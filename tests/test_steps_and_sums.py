@@ -196,3 +196,99 @@ def test_ending_at_the_end_of_the_turn_waits_for_its_condition(tmp_path: Path) -
             state = engine.apply(state, take)
             assert not engine.is_over(state)
         assert engine.to_json(state)["turn"] == 4
+
+
+# --------------------------------------------------- steps placed by name
+
+RUSH = "end rush: at the end of the turn once any(player: count(bought) >= 0)"
+
+
+def with_tokens(engine: Any, held: dict[str, int]) -> Any:
+    data = engine.to_json(engine.new_game(2, 5, 0))
+    data["seats"][0]["tokens"] = held
+    return engine.from_json(data, complete=False)
+
+
+@pytest.mark.parametrize(("side", "over"), [("before", True), ("after", False)])
+def test_a_step_inserted_before_an_inherited_one_runs_before_it(
+    tmp_path: Path, side: str, over: bool
+) -> None:
+    """A check of the end placed before the token limit ends the game with
+    12 tokens held; placed after it, the limit's decision comes first."""
+    body = f"step rush_check {side} token_limit: check game end\n{RUSH}"
+    result = compiled(tmp_path, body)
+    names = [step.name for step in _model(result).steps]
+    expected = ["token_limit", "claim_tile", "end_check"]
+    expected.insert(expected.index("token_limit") + (side == "after"), "rush_check")
+    assert names == expected
+    for engine in engines(result):
+        state = with_tokens(engine, {"white": 2, "blue": 2, "green": 2, "red": 2, "black": 1})
+        take = next(a for a in engine.legal_actions(state) if a[0] == "take_distinct")
+        after = engine.to_json(engine.apply(state, take))
+        assert after["over"] is over
+        assert after["pending"] == (None if over else "token_limit")
+        assert sum(after["seats"][0]["tokens"].values()) == 12
+
+
+def test_an_override_keeps_its_place_or_moves(tmp_path: Path) -> None:
+    body = """
+  override [S-4.4] step end_check before token_limit: check game end
+  override [S-4.1] step token_limit: return tokens above 8
+  step tidy after end_check: return tokens above 9
+  step last_check: check game end
+"""
+    result = compiled(tmp_path, body)
+    names = [step.name for step in _model(result).steps]
+    assert names == ["end_check", "tidy", "token_limit", "claim_tile", "last_check"]
+
+
+def test_diff_lists_where_a_step_was_placed(tmp_path: Path) -> None:
+    from splendor_rules.compiler.tools.conformance.diff import diff_editions
+    from splendor_rules.compiler.tools.conformance.report import format_diff
+
+    body = """
+  override [S-4.4] step end_check after token_limit: check game end
+  step tidy before claim_tile: return tokens above 9
+"""
+    result = compiled(tmp_path, body)
+    classic = compile_file(ROOT / "editions" / "classic.rules").resolved
+    assert classic is not None and result.resolved is not None
+    text = format_diff(diff_editions(classic, result.resolved))
+    assert "  step tidy inserted before claim_tile: no rule id" in text
+    assert "  step end_check moved after token_limit: S-4.4 -> S-4.4" in text
+    changes = {c.key: c.placed for c in result.resolved.changes}
+    assert changes[("step", "tidy")] == "before claim_tile"
+
+
+@pytest.mark.parametrize(
+    ("body", "message", "hint"),
+    [
+        (
+            "step tidy after token_limt: return tokens above 9",
+            "no step 'token_limt' to put step 'tidy' after",
+            "did you mean 'token_limit'?",
+        ),
+        (
+            "step tidy after later: return tokens above 9\nstep later: check game end",
+            "no step 'later' to put step 'tidy' after",
+            "step 'later' is declared further on in this file: declare it first",
+        ),
+        (
+            "remove step claim_tile\nstep tidy after claim_tile: return tokens above 9",
+            "no step 'claim_tile' to put step 'tidy' after",
+            "the steps before this one are 'token_limit', 'end_check'",
+        ),
+        (
+            "override [S-4.1] step token_limit before token_limit: return tokens above 9",
+            "step 'token_limit' cannot go before itself",
+            None,
+        ),
+    ],
+)
+def test_steps_placed_beside_no_step(
+    tmp_path: Path, body: str, message: str, hint: str | None
+) -> None:
+    found = [d for d in compiled(tmp_path, body).diagnostics if d.severity == "error"]
+    assert [d.message for d in found] == [message]
+    if hint is not None:
+        assert found[0].hint == hint

@@ -141,6 +141,29 @@ def nothing_to_change(
     return _error(f"edition '{parent}' declares no {describe_key(key)} to {change}", span, hint)
 
 
+def step_placed_beside_itself(span: Span, name: str, side: str) -> Diagnostic:
+    return _error(
+        f"step '{name}' cannot go {side} itself",
+        span,
+        "name another step; with no placement, an override keeps its place and a new"
+        " step goes last",
+    )
+
+
+def no_step_to_place_beside(
+    span: Span, name: str, side: str, other: str, known: Iterable[str], later: bool
+) -> Diagnostic:
+    """`step NAME before/after OTHER` with no step OTHER (inherited, or
+    declared earlier in the file); `later`: the file declares it further on."""
+    steps = list(known)
+    listed = ", ".join(f"'{n}'" for n in steps) if steps else "none"
+    if later:
+        hint = f"step '{other}' is declared further on in this file: declare it first"
+    else:
+        hint = did_you_mean(other, steps) or f"the steps before this one are {listed}"
+    return _error(f"no step '{other}' to put step '{name}' {side}", span, hint)
+
+
 def already_removed(span: Span, key: Key) -> Diagnostic:
     return _error(f"{describe_key(key)} is already removed", span)
 

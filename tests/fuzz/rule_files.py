@@ -332,13 +332,17 @@ class Editions(Generator):
                 edition.add(f"step {name}", self.tag() + self.step(edition, x, name))
 
     def step(self, edition: Edition, x: Expressions, name: str) -> str:
-        """A step of a drawn kind, recorded in edition.steps."""
+        """A step of a drawn kind, recorded in edition.steps; now and then
+        placed before or after a step already there (an override's moves)."""
         world = edition.world
         kinds = ["limit", "check"]
         if world.tile_sets and world.tile_zones:
             kinds.append("claim")
         kind = self.pick(kinds)
-        edition.steps[name] = kind
+        others = [n for n in edition.steps if n != name]
+        if others and self.flip(3):
+            name = f"{name} {self.pick(['before', 'after'])} {self.pick(others)}"
+        edition.steps[name.split()[0]] = kind
         if kind == "limit":
             return f"step {name}: return tokens above {self.number(1, 10)}"
         if kind == "check":
