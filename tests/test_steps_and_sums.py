@@ -69,7 +69,9 @@ SUMS = """
   define tier_two = sum(k in bought where k.tier == 2: k.points)
   define by_colour = per colour c: sum(k in bought where k.bonus == c: k.points + 1)
   define cheap = sum(k in market where k.points == 0: 1)
+  define on_show = per colour c: sum(k in market where c == k.bonus: k.points * 2)
   override [C-5.1] score = tier_two * 100 + by_colour[green] * 10 + count(bought)
+  override [C-5.3] winners: highest score, then highest cheap + on_show[red], ties share
 """
 
 
@@ -100,6 +102,8 @@ def test_sum_over_a_zone_is_kept_by_the_generated_engine(tmp_path: Path) -> None
     source = render_engine(model, ROOT)
     by_colour = source.split("def _define_by_colour", 1)[1].split("\ndef ", 1)[0]
     assert " for " not in by_colour and "s.agg[p]" in by_colour
+    on_show = source.split("def _define_on_show", 1)[1].split("\ndef ", 1)[0]
+    assert on_show.count(" for ") == 1 and "_totals(" in on_show  # one pass, all colours
 
 
 def test_kept_sums_agree_over_whole_games(tmp_path: Path) -> None:

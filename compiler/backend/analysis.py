@@ -67,6 +67,23 @@ def tally_of(e: object) -> tuple[m.Expr, str] | None:
     return None
 
 
+def total_by_colour(e: object) -> tuple[m.Total, m.Expr] | None:
+    """`per colour c: sum(x in S where A == c: N)`, with c read nowhere else,
+    adds N up by the colour A of each element: the Total and A, if e has that
+    shape (one pass over S gives every colour's total)."""
+    if not (isinstance(e, m.PerColour) and isinstance(e.body, m.Total)):
+        return None
+    total, test = e.body, e.body.condition
+    if not (isinstance(test, m.Binary) and test.op == "=="):
+        return None
+    if uses((total.source, total.body), e.variable):
+        return None
+    for side, colour in ((test.left, test.right), (test.right, test.left)):
+        if isinstance(colour, m.Ref) and colour.kind == "variable" and colour.name == e.variable:
+            return (total, side) if not uses(side, e.variable) else None
+    return None
+
+
 def aggregate_of(e: object) -> Aggregate | None:
     """The per-player zone aggregate an expression computes, if it is one:
     `sum(Z.a)`, or a tally of a zone (tally_of)."""

@@ -6,7 +6,8 @@ context) and gets text that the checker accepts with that type. Every
 construct of docs/language.md "Expressions" can be drawn, at every nesting
 depth: literals, names, arithmetic, comparisons, `and`/`or`/`not`, `A if C
 else B`, attributes, indexes, the built-in functions, quantifiers over sets
-and over the players, filters and `per colour` at value positions.
+(with or without `where`) and over the players, sums over sets (`sum(x in S
+where C: N)`), filters and `per colour` at value positions.
 
 Text is built with the fewest parentheses the grammar needs (plus, now and
 then, some it does not), so that a drawn requirement can be `A and B` or `X if

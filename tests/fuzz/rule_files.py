@@ -16,11 +16,12 @@ every kind (colours, the market, zones, deck tops, tile sets, filters, N
 distinct), requirements with messages that show values, payments, gains,
 gains of each, moves and `if`; the fallback action (`only when no other
 action is legal`); triggers; majority tiles; steps (return tokens above N,
-claim one tile where, check game end); definitions that use each other; the
-score; endings of the three modes (after the round once, after a round that
-ends with, at the end of the turn once); winners with several keys and `among`; hidden
-information; turn order, randomness and decisions; rule ids on declarations,
-statements and token properties. A child edition overrides, removes and
+claim one tile where, check game end; placed before or after another);
+definitions that use each other; the score; endings of the three modes
+(after the round once, after a round that ends with, at the end of the turn
+once); winners with several keys and `among`; hidden information; turn
+order, randomness and decisions; rule ids on declarations, statements and
+token properties. A child edition overrides, removes and
 renames what its parent (classic, or a drawn base) declares.
 
 Every game ends: every action but the fallback gains a `clock` token (a
