@@ -71,14 +71,26 @@ class Values(LoweringPart):
 
     def total_upkeep(self, index: int, kept: m.Expr) -> list[ast.stmt]:
         """A kept Total (analysis.kept_total) updated for the item: what the
-        item adds, if it passes, times the sign; per colour, for each colour
-        (the colours are known: no loop)."""
+        item adds, if it passes, times the sign; per colour, to the item's
+        colour when the condition names one (analysis.total_by_colour), else
+        for each colour (the colours are known: no loop)."""
         totals = py.name("totals")
         if isinstance(kept, m.Total):
             return self.contribution(kept, Frame(), py.item(totals, index))
         assert isinstance(kept, m.PerColour) and isinstance(kept.body, m.Total)
         counts = py.name("counts")
         body: list[ast.stmt] = [py.assign("counts", py.call("list", py.item(totals, index)))]
+        by_colour = analysis.total_by_colour(kept)
+        if by_colour is not None:
+            frame = Frame().bind(kept.body.variable, "item")
+            which, added = self.expr(by_colour[1], frame), self.expr(kept.body.body, frame)
+            add = py.augment(
+                py.item(counts, py.name("colour")), "+", py.binary(py.name("sign"), "*", added)
+            )
+            body.append(py.assign("colour", which))
+            body.append(py.if_(py.binary(py.name("colour"), "in", py.name("COLOUR_KINDS")), [add]))
+            body.append(py.set_(py.item(totals, index), py.call("tuple", counts)))
+            return body
         for colour in self.colours():
             frame = Frame().bind(kept.variable, colour)
             body.extend(self.contribution(kept.body, frame, py.item(counts, colour)))
