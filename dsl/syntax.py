@@ -148,10 +148,13 @@ class OverPlayers(Expr):
 
 @frozen(kw_only=True)
 class OverSet(Expr):
-    """`x in source: body`, an argument of any/all."""
+    """`x in source: body`, an argument of any/all; `x in source where
+    condition: body` reads body for the elements that pass only. As the
+    argument of sum, body is the number added up per element."""
 
     variable: Name
     source: Expr
+    condition: Expr | None = None
     body: Expr
 
 
@@ -471,8 +474,20 @@ class StepEndCheck(Node):
 
 
 @frozen(kw_only=True)
+class StepPlace(Node):
+    """`before OTHER` or `after OTHER`: where a step goes among the others."""
+
+    side: Literal["before", "after"]
+    other: Name
+
+
+@frozen(kw_only=True)
 class Step(Decl):
+    """A step runs last, or where `place` puts it; an override keeps its place
+    unless it gives one."""
+
     name: Name
+    place: StepPlace | None = None
     body: StepLimit | StepClaim | StepEndCheck
 
 
@@ -505,10 +520,11 @@ class Score(Decl):
 @frozen(kw_only=True)
 class Ending(Decl):
     """The game ends after the round: `once` the condition holds at the end of
-    any turn of it (latched), or if it holds when the round ends."""
+    any turn of it (latched), or if it holds when the round ends; or, at the
+    end of the turn, right there (`at_turn_end`, no round played out)."""
 
     name: Name
-    mode: Literal["once", "at_round_end"]
+    mode: Literal["once", "at_round_end", "at_turn_end"]
     condition: Expr
 
 

@@ -14,7 +14,9 @@ from collections.abc import Iterator
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.dsl.visitor import walk
 
-Aggregate = tuple[str, str, str]  # ("sum" or "tally", zone, column)
+# ("sum" or "tally", zone, column), or ("total" or "totals", zone, the
+# expression): a number, or a number per colour, that a Total adds up.
+Aggregate = tuple[str, str, "str | m.Expr"]
 
 
 def nodes(tree: object) -> Iterator[object]:
@@ -66,6 +68,23 @@ def tally_of(e: object) -> tuple[m.Expr, str] | None:
     return None
 
 
+def total_by_colour(e: object) -> tuple[m.Total, m.Expr] | None:
+    """`per colour c: sum(x in S where A == c: N)`, with c read nowhere else,
+    adds N up by the colour A of each element: the Total and A, if e has that
+    shape (one pass over S gives every colour's total)."""
+    if not (isinstance(e, m.PerColour) and isinstance(e.body, m.Total)):
+        return None
+    total, test = e.body, e.body.condition
+    if not (isinstance(test, m.Binary) and test.op == "=="):
+        return None
+    if uses((total.source, total.body), e.variable):
+        return None
+    for side, colour in ((test.left, test.right), (test.right, test.left)):
+        if isinstance(colour, m.Ref) and colour.kind == "variable" and colour.name == e.variable:
+            return (total, side) if not uses(side, e.variable) else None
+    return None
+
+
 def aggregate_of(e: object) -> Aggregate | None:
     """The per-player zone aggregate an expression computes, if it is one:
     `sum(Z.a)`, or a tally of a zone (tally_of)."""
@@ -82,7 +101,58 @@ def aggregate_of(e: object) -> Aggregate | None:
     tally = tally_of(e)
     if tally is not None and isinstance(tally[0], m.Ref) and tally[0].kind == "zone":
         return ("tally", tally[0].name, tally[1])
+    if isinstance(e, m.Total) and kept_total(e, ()):
+        return ("total", _zone_name(e), e)
+    if isinstance(e, m.PerColour) and isinstance(e.body, m.Total):
+        kept = kept_total(e.body, (e.variable,))
+        return ("totals", _zone_name(e.body), e) if kept else None
     return None
+
+
+# The parts of an element's contribution to a Total that a zone's upkeep can
+# compute from the element alone: constants, colours, the element's columns.
+_ELEMENTWISE = (m.Const, m.Index, m.Unary, m.Binary, m.Logic, m.Conditional)
+
+
+def kept_total(e: m.Total, outer: tuple[str, ...]) -> bool:
+    """May a zone's upkeep keep this Total? It must add up over a zone, and
+    what it adds (and its condition) must depend on the element and on the
+    variables `outer` (bound outside it, each to one colour) only."""
+    if not (isinstance(e.source, m.Ref) and e.source.kind == "zone"):
+        return False
+    for node in nodes((e.body, e.condition) if e.condition is not None else e.body):
+        if isinstance(node, m.Ref):
+            if node.kind == "variable" and node.name in (e.variable, *outer):
+                continue
+            if node.kind in ("colour", "token"):
+                continue
+            return False
+        if isinstance(node, m.Attr):
+            subject = node.subject
+            if not (isinstance(subject, m.Ref) and subject.kind == "variable"):
+                return False
+            if subject.name != e.variable:
+                return False  # an attribute of anything but the element
+            continue
+        if not isinstance(node, (*_ELEMENTWISE, m.Type)):
+            return False
+    return True
+
+
+def _zone_name(e: m.Total) -> str:
+    assert isinstance(e.source, m.Ref)
+    return e.source.name
+
+
+def _reads_columns_only(aggregate: Aggregate, edition: m.Edition) -> bool:
+    """Does a kept Total read only the declared columns of what the zone
+    holds (data that never changes while the element sits in the zone)?"""
+    kind, zone, kept = aggregate
+    if kind not in ("total", "totals"):
+        return True
+    tables = {"cards": edition.cards} if zone_content(edition, zone) == "cards" else {}
+    columns = {c.name for table in (*tables.values(), *edition.tile_sets) for c in table.columns}
+    return all(node.attribute in columns for node in nodes(kept) if isinstance(node, m.Attr))
 
 
 def aggregates_in(tree: object) -> list[Aggregate]:
@@ -92,6 +162,8 @@ def aggregates_in(tree: object) -> list[Aggregate]:
     for node in nodes(tree):
         aggregate = aggregate_of(node)
         if aggregate is not None:
+            if isinstance(tree, m.Edition) and not _reads_columns_only(aggregate, tree):
+                continue
             found.setdefault(aggregate)
     return list(found)
 

@@ -138,6 +138,7 @@ class Change:
     old_ids: tuple[str, ...] = ()
     new_ids: tuple[str, ...] = ()
     new_name: str | None = None  # rename only
+    placed: str | None = None  # a step added or overridden `before X` or `after X`
 
 
 @frozen
@@ -370,8 +371,10 @@ class _Merge:
             elif key in parent_keys:
                 self.report(msgs.declared_by_parent(_where(decl), key, self.parent_name))
             else:
-                self.entries.append(Entry(decl, self.tree.name.text, Renames(), key))
-                self.changes.append(Change("add", key, decl.span, new_ids=_ids(decl)))
+                placed = self.place(Entry(decl, self.tree.name.text, Renames(), key), None)
+                self.changes.append(
+                    Change("add", key, decl.span, new_ids=_ids(decl), placed=placed)
+                )
         return ResolvedEdition(
             name=self.tree.name.text,
             title=self.tree.title.value,
@@ -460,10 +463,52 @@ class _Merge:
             self.report(msgs.override_of_removed(_where(decl), key))
             return
         old = self.entries[index]
-        self.entries[index] = Entry(decl, self.tree.name.text, Renames(), key)
+        placed = self.place(Entry(decl, self.tree.name.text, Renames(), key), index)
         self.changes.append(
-            Change("override", key, decl.span, old_ids=_ids(old.decl), new_ids=_ids(decl))
+            Change(
+                "override",
+                key,
+                decl.span,
+                old_ids=_ids(old.decl),
+                new_ids=_ids(decl),
+                placed=placed,
+            )
         )
+
+    def place(self, entry: Entry, index: int | None) -> str | None:
+        """Put an added entry last, or an overriding one at `index` (the
+        place of the one it replaces); a step that says `before X` or `after
+        X` goes there instead. Returns where it was placed, in words, if it
+        said so."""
+        decl = entry.decl
+        if index is not None:
+            self.entries[index] = entry
+        else:
+            self.entries.append(entry)
+        if not isinstance(decl, s.Step) or decl.place is None:
+            return None
+        where = decl.place
+        name, other = decl.name.text, where.other.text
+        steps = [n for kind, n in (e.key for e in self.entries) if kind == "step" and n]
+        if other == name:
+            self.report(msgs.step_placed_beside_itself(where.other.span, name, where.side))
+            return None
+        if other not in steps:
+            known = [n for n in steps if n != name]
+            later = any(
+                isinstance(d, s.Step) and d.name.text == other
+                for d in (i.decl if isinstance(i, s.Override) else i for i in self.tree.items)
+            )
+            self.report(
+                msgs.no_step_to_place_beside(
+                    where.other.span, name, where.side, other, known, later
+                )
+            )
+            return None
+        self.entries = [e for e in self.entries if e is not entry]
+        target = next(i for i, e in enumerate(self.entries) if e.key == ("step", other))
+        self.entries.insert(target if where.side == "before" else target + 1, entry)
+        return f"{where.side} {other}"
 
 
 def _where(decl: s.Decl) -> s.Span:

@@ -141,6 +141,29 @@ def nothing_to_change(
     return _error(f"edition '{parent}' declares no {describe_key(key)} to {change}", span, hint)
 
 
+def step_placed_beside_itself(span: Span, name: str, side: str) -> Diagnostic:
+    return _error(
+        f"step '{name}' cannot go {side} itself",
+        span,
+        "name another step; with no placement, an override keeps its place and a new"
+        " step goes last",
+    )
+
+
+def no_step_to_place_beside(
+    span: Span, name: str, side: str, other: str, known: Iterable[str], later: bool
+) -> Diagnostic:
+    """`step NAME before/after OTHER` with no step OTHER (inherited, or
+    declared earlier in the file); `later`: the file declares it further on."""
+    steps = list(known)
+    listed = ", ".join(f"'{n}'" for n in steps) if steps else "none"
+    if later:
+        hint = f"step '{other}' is declared further on in this file: declare it first"
+    else:
+        hint = did_you_mean(other, steps) or f"the steps before this one are {listed}"
+    return _error(f"no step '{other}' to put step '{name}' {side}", span, hint)
+
+
 def already_removed(span: Span, key: Key) -> Diagnostic:
     return _error(f"{describe_key(key)} is already removed", span)
 
@@ -360,6 +383,15 @@ def missing_declaration(span: Span, edition: str, kind: type) -> Diagnostic:
 
 def no_action(span: Span, edition: str) -> Diagnostic:
     return _error(f"edition '{edition}' declares no action", span)
+
+
+def turn_ending_never_checked(span: Span, name: str) -> Diagnostic:
+    return _warning(
+        f"the ending '{name}' is checked at the end of the turn, but no step checks the game"
+        " end: it can never end the game",
+        span,
+        "add a step such as 'step end_check: check game end'",
+    )
 
 
 def no_ending(span: Span, edition: str) -> Diagnostic:
@@ -721,8 +753,15 @@ def branch_types(span: Span, then: m.Type, otherwise: m.Type) -> Diagnostic:
 
 
 def quantified_outside_call(span: Span, written: s.OverPlayers | s.OverSet) -> Diagnostic:
-    what = "'player: ...'" if isinstance(written, s.OverPlayers) else "'x in ...: ...'"
-    return _error(f"{what} can only be an argument of any or all", span)
+    if isinstance(written, s.OverPlayers):
+        return _error("'player: ...' can only be an argument of any or all", span)
+    what = "'x in ... where ...: ...'" if written.condition else "'x in ...: ...'"
+    return _error(
+        f"{what} can only be an argument of any, all or sum",
+        span,
+        "sum(x in set where condition: number) adds the number up over the elements that"
+        " pass; count(x in set where condition) counts them",
+    )
 
 
 def definition_arity(span: Span, name: str, wanted: int, given: int) -> Diagnostic:
@@ -760,8 +799,17 @@ def sum_needs_numbers(span: Span, actual: m.Type) -> Diagnostic:
     return _error(
         f"sum needs numbers, not a {actual}",
         span,
-        "sum the values of an attribute, like sum(bought.points)",
+        "sum the values of an attribute, like sum(bought.points), or a number per element,"
+        " like sum(k in bought where k.tier == 2: k.points)",
     )
+
+
+def total_needs_number(span: Span, expected: m.Type, actual: m.Type) -> Diagnostic:
+    """The body of `sum(x in set: body)` is no number."""
+    hint = None
+    if actual == m.BOOL:
+        hint = "to count the elements for which it holds, write count(x in set where condition)"
+    return _error(f"sum adds up a {expected} per element, not a {actual}", span, hint)
 
 
 def quantifier_argument(span: Span, function: str) -> Diagnostic:

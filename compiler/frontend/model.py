@@ -195,6 +195,17 @@ class Quantifier(Expr):
     body: Expr
 
 
+@frozen(kw_only=True)
+class Total(Expr):
+    """`sum(x in source where condition: body)`: the number body added up
+    over the elements of source that pass condition (all, without one)."""
+
+    variable: str
+    source: Expr
+    condition: Expr | None
+    body: Expr
+
+
 # ---------------------------------------------------------------- statements
 
 
@@ -410,8 +421,12 @@ class Define(Part):
 
 @frozen(kw_only=True)
 class Ending(Part):
+    """`once`: the round is played out after the condition holds at a turn's
+    end check; `at_round_end`: checked when a round ends; `at_turn_end`: the
+    game ends at the turn's end check, right there."""
+
     name: str
-    mode: Literal["once", "at_round_end"]
+    mode: Literal["once", "at_round_end", "at_turn_end"]
     condition: Expr
 
 

@@ -321,7 +321,7 @@ class Children(Editions):
             if how == "remove":
                 edition.add(f"end {name}", f"remove end {name}")
             elif how == "override":
-                text = ending(name, self.flip(), self.end_condition(x))
+                text = ending(name, self.ending_mode(), self.end_condition(x))
                 edition.add(f"end {name}", f"override {self.tag()}{text}")
         if parent.clock is None:
             _, once, condition = self.timeout(edition, x)

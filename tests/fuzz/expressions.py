@@ -6,7 +6,8 @@ context) and gets text that the checker accepts with that type. Every
 construct of docs/language.md "Expressions" can be drawn, at every nesting
 depth: literals, names, arithmetic, comparisons, `and`/`or`/`not`, `A if C
 else B`, attributes, indexes, the built-in functions, quantifiers over sets
-and over the players, filters and `per colour` at value positions.
+(with or without `where`) and over the players, sums over sets (`sum(x in S
+where C: N)`), filters and `per colour` at value positions.
 
 Text is built with the fewest parentheses the grammar needs (plus, now and
 then, some it does not), so that a drawn requirement can be `A and B` or `X if
@@ -419,6 +420,8 @@ class Expressions:
             t = self.pick(self.sources(scope, depth))
             return atom(f"count({self.value(t, scope, depth).text})")
         if kind == "sum":
+            if self.flip():
+                return self.total(scope, depth)
             if not self.makeable("list:int", scope, depth):
                 return None
             return atom(f"sum({self.value('list:int', scope, depth).text})")
@@ -451,8 +454,21 @@ class Expressions:
         t = self.pick(self.sources(scope, depth))
         source = self.expr(t, scope, depth)
         name = self.fresh(scope)
-        body = self.expr("bool", scope.bind(name, element(t)), depth)
-        return atom(f"{op}({name} in {source.text}: {body.text})")
+        inner = scope.bind(name, element(t))
+        where = f" where {self.expr('bool', inner, depth).text}" if self.flip() else ""
+        body = self.expr("bool", inner, depth)
+        return atom(f"{op}({name} in {source.text}{where}: {body.text})")
+
+    def total(self, scope: Scope, depth: int) -> E:
+        """sum(x in S: N) or sum(x in S where C: N): a number per element of
+        a set or list, added up over the elements (that pass C)."""
+        t = self.pick(self.sources(scope, depth))
+        source = self.expr(t, scope, depth)
+        name = self.fresh(scope)
+        inner = scope.bind(name, element(t))
+        where = f" where {self.expr('bool', inner, depth).text}" if self.flip() else ""
+        body = self.expr("int", inner, depth)
+        return atom(f"sum({name} in {source.text}{where}: {body.text})")
 
     def over_players(self, scope: Scope, depth: int) -> E:
         op = self.pick(["any", "all"])
@@ -482,6 +498,13 @@ class Expressions:
             if not found:
                 return None
             zone, column = self.pick(found)
+            if self.flip():  # a total of a zone's elements that pass, which it may keep
+                item = "card" if zone in w.card_zones else "tile:*"
+                name = "k_" + self.fresh(scope)
+                inner = Scope(((name, item),), player=False)
+                test = self.expr("bool", inner, 1)
+                added = self.expr("int", inner, 1)
+                return atom(f"sum({name} in {zone} where {test.text}: {added.text})")
             return atom(f"sum({zone}.{column})")
         columns = [c for c, kind in w.card_columns.items() if kind == "colour"]
         if not columns:
@@ -491,6 +514,14 @@ class Expressions:
         test = [f"{card}.{self.pick(columns)}", colour]
         if self.flip():
             test.reverse()
+        numbers = [c for c, kind in w.card_columns.items() if kind == "int"]
+        if numbers and self.flip():  # a total per colour, which a zone may keep
+            added = f"{card}.{self.pick(numbers)}"
+            return E(
+                f"per colour {colour}: sum({card} in {source} where {test[0]} == {test[1]}:"
+                f" {added})",
+                VALUE,
+            )
         return E(
             f"per colour {colour}: count({card} in {source} where {test[0]} == {test[1]})", VALUE
         )

@@ -16,10 +16,12 @@ every kind (colours, the market, zones, deck tops, tile sets, filters, N
 distinct), requirements with messages that show values, payments, gains,
 gains of each, moves, `if` and `set` of card values; the fallback action
 (`only when no other action is legal`); triggers; majority tiles; steps
-(return tokens above N, claim one tile where, check game end); card values
-(`card value NAME: TYPE`, read like columns); definitions that use each
-other, and definitions with parameters used as calls; the score; endings of
-both modes; winners with several keys and `among`; hidden information; turn
+(return tokens above N, claim one tile where, check game end; placed before
+or after another); card values (`card value NAME: TYPE`, read like
+columns); definitions that use each other, and definitions with parameters
+used as calls; the score; endings of the three modes (after the round once,
+after a round that ends with, at the end of the turn once); winners with
+several keys and `among`; hidden information; turn
 order, randomness and decisions; rule ids on declarations, statements and
 token properties. A child edition overrides, removes and
 renames what its parent (classic, or a drawn base) declares.
@@ -357,13 +359,17 @@ class Editions(Generator):
                 edition.add(f"step {name}", self.tag() + self.step(edition, x, name))
 
     def step(self, edition: Edition, x: Expressions, name: str) -> str:
-        """A step of a drawn kind, recorded in edition.steps."""
+        """A step of a drawn kind, recorded in edition.steps; now and then
+        placed before or after a step already there (an override's moves)."""
         world = edition.world
         kinds = ["limit", "check"]
         if world.tile_sets and world.tile_zones:
             kinds.append("claim")
         kind = self.pick(kinds)
-        edition.steps[name] = kind
+        others = [n for n in edition.steps if n != name]
+        if others and self.flip(3):
+            name = f"{name} {self.pick(['before', 'after'])} {self.pick(others)}"
+        edition.steps[name.split()[0]] = kind
         if kind == "limit":
             return f"step {name}: return tokens above {self.number(1, 10)}"
         if kind == "check":
@@ -387,7 +393,7 @@ class Editions(Generator):
             stalemate = self.pick(["all(player: did(F))", "not any(player: not did(F))"])
             endings.append(("stalemate", False, stalemate.replace("F", edition.fallback)))
         for name in ("target", "finish")[: self.index(3)]:
-            endings.append((name, self.flip(), self.end_condition(x)))
+            endings.append((name, self.ending_mode(), self.end_condition(x)))
         for name, once, condition in self.permuted(endings):
             edition.add(f"end {name}", self.tag() + ending(name, once, condition))
 
@@ -400,6 +406,12 @@ class Editions(Generator):
             clock += f" or {x.expr('bool', Scope(player=False), 1).at(AND)}"
         edition.timeout_once = edition.end_check is not None and self.flip()
         return "timeout", edition.timeout_once, clock
+
+    def ending_mode(self) -> bool | str:
+        """After the round once (True), after a round that ends with (False),
+        or at the end of the turn once ("turn")."""
+        mode: bool | str = self.pick([False, True, "turn"])
+        return mode
 
     def end_condition(self, x: Expressions) -> str:
         if self.flip():
@@ -417,7 +429,10 @@ class Editions(Generator):
         return f"winners{among}: {', then '.join(keys)}, ties share"
 
 
-def ending(name: str, once: bool, condition: str) -> str:
+def ending(name: str, once: bool | str, condition: str) -> str:
+    """`once`: True, False, or "turn" (at the end of the turn once)."""
+    if once == "turn":
+        return f"end {name}: at the end of the turn once {condition}"
     mode = "after the round once" if once else "after a round that ends with"
     return f"end {name}: {mode} {condition}"
 

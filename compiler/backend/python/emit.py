@@ -22,7 +22,7 @@ from splendor_rules.dsl.visitor import Visitor
 
 # The engine functions that only some editions need: the template writes one
 # when the lowering reports it used (`ExprEmitter.helpers`).
-OPTIONAL_HELPERS = ("_tally", "_plain_combinations", "_unique")
+OPTIONAL_HELPERS = ("_tally", "_totals", "_plain_combinations", "_unique")
 
 
 def element(t: m.Type) -> m.Type:
@@ -133,6 +133,15 @@ class _Emission(Visitor):
             source, column = tally
             counted = self.expr(source)
             return py.call(self.emitter.helper("_tally"), counted, self.names.card_column(column))
+        by_colour = analysis.total_by_colour(e)
+        if by_colour is not None:
+            # Totals by colour: one pass over the source, not one per colour.
+            total, colour = by_colour
+            var = self.frame.temporary(total.variable)
+            inner = self.frame.bind(total.variable, var)
+            pair = py.tuple_([self.within(colour, inner), self.within(total.body, inner)])
+            pairs = py.generator(pair, var, self.expr(total.source))
+            return py.call(self.emitter.helper("_totals"), pairs)
         # The colours are known: one element per colour, no loop.
         colours = range(len(self.names.edition.colours))
         return py.tuple_([self.within(e.body, self.frame.bind(e.variable, c)) for c in colours])
@@ -152,6 +161,13 @@ class _Emission(Visitor):
         var = self.frame.temporary(e.variable)
         body = self.within(e.body, self.frame.bind(e.variable, var))
         return py.call(e.op, py.generator(body, var, self.expr(e.source)))
+
+    def visit_Total(self, e: m.Total) -> ast.expr:
+        var = self.frame.temporary(e.variable)
+        inner = self.frame.bind(e.variable, var)
+        body = self.within(e.body, inner)
+        condition = self.within(e.condition, inner) if e.condition is not None else None
+        return py.call("sum", py.generator(body, var, self.expr(e.source), condition))
 
     def visit_Ref(self, e: m.Ref) -> ast.expr:
         n = self.names

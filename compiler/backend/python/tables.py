@@ -82,7 +82,7 @@ class Tables(LoweringPart):
             "zone_hides": tuple(z.hidden_from_deck for z in e.zones),
             "zone_cards": tuple(z.content == "cards" for z in e.zones),
             "aggregate_zero": tuple(
-                0 if kind == "sum" else (0,) * len(e.colours)
+                0 if kind in ("sum", "total") else (0,) * len(e.colours)
                 for kind, _, _ in self.names.aggregates
             ),
             "action_names": tuple(a.name for a in e.actions),
@@ -92,6 +92,7 @@ class Tables(LoweringPart):
             "step_names": tuple(step.name for step in e.steps),
             "step_kinds": tuple(identities.decision_kind(step) or "none" for step in e.steps),
             "step_rules": tuple(self.ids(step) for step in e.steps),
+            "turn_endings": any(ending.mode == "at_turn_end" for ending in e.endings),
             "ending_rules": ", ".join(i for ending in e.endings for i in ending.rule_ids),
         }
 

@@ -167,6 +167,11 @@ class Turns(LoweringPart):
                     body.append(self.where(ending))
                     last = py.set_(py.attr(s, "last"), py.const(True))
                     body.append(py.if_(self.expr(ending.condition, Frame()), [last]))
+            for ending in self.edition.endings:
+                if ending.mode == "at_turn_end":  # _end_turn stops at once
+                    body.append(self.where(ending))
+                    over = py.set_(py.attr(s, "over"), py.const(True))
+                    body.append(py.if_(self.expr(ending.condition, Frame()), [over]))
             body.append(py.return_(py.const(None)))
         else:
             if isinstance(step, m.TokenLimit):

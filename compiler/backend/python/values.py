@@ -26,7 +26,7 @@ class Values(LoweringPart):
 
     def count_in(self) -> py.Function:
         """The upkeep of the zone aggregates as an item enters or leaves."""
-        by_zone: dict[str, list[tuple[int, str, str]]] = {}
+        by_zone: dict[str, list[tuple[int, str, str | m.Expr]]] = {}
         for (kind, zone, column), index in self.names.aggregates.items():
             by_zone.setdefault(zone, []).append((index, kind, column))
         body: list[ast.stmt] = []
@@ -46,13 +46,18 @@ class Values(LoweringPart):
         parameters = (("s", "State"), ("p", "int"), ("zone", "int"), ("item", "int"))
         return py.Function("_count_in", (*parameters, ("sign", "int")), "None", body)
 
-    def zone_upkeep(self, zone: str, aggregates: list[tuple[int, str, str]]) -> list[ast.stmt]:
+    def zone_upkeep(
+        self, zone: str, aggregates: list[tuple[int, str, str | m.Expr]]
+    ) -> list[ast.stmt]:
         """The aggregates of one zone, updated for an item entering (sign 1)
         or leaving (sign -1)."""
         cards = analysis.zone_content(self.edition, zone) == "cards"
         totals, item, sign = py.name("totals"), py.name("item"), py.name("sign")
         body: list[ast.stmt] = []
         for index, kind, column in aggregates:
+            if not isinstance(column, str):
+                body.extend(self.total_upkeep(index, column))
+                continue
             table = self.names.card_column(column) if cards else self.names.tile_column(column)
             if kind == "sum":
                 body.append(
@@ -65,6 +70,44 @@ class Values(LoweringPart):
                 body.append(py.augment(py.item(py.name("counts"), py.item(table, item)), "+", sign))
                 body.append(py.set_(py.item(totals, index), py.call("tuple", py.name("counts"))))
         return body
+
+    def total_upkeep(self, index: int, kept: m.Expr) -> list[ast.stmt]:
+        """A kept Total (analysis.kept_total) updated for the item: what the
+        item adds, if it passes, times the sign; per colour, to the item's
+        colour when the condition names one (analysis.total_by_colour), else
+        for each colour (the colours are known: no loop)."""
+        totals = py.name("totals")
+        if isinstance(kept, m.Total):
+            return self.contribution(kept, Frame(), py.item(totals, index))
+        assert isinstance(kept, m.PerColour) and isinstance(kept.body, m.Total)
+        counts = py.name("counts")
+        body: list[ast.stmt] = [py.assign("counts", py.call("list", py.item(totals, index)))]
+        by_colour = analysis.total_by_colour(kept)
+        if by_colour is not None:
+            frame = Frame().bind(kept.body.variable, "item")
+            which, added = self.expr(by_colour[1], frame), self.expr(kept.body.body, frame)
+            add = py.augment(
+                py.item(counts, py.name("colour")), "+", py.binary(py.name("sign"), "*", added)
+            )
+            body.append(py.assign("colour", which))
+            body.append(py.if_(py.binary(py.name("colour"), "in", py.name("COLOUR_KINDS")), [add]))
+            body.append(py.set_(py.item(totals, index), py.call("tuple", counts)))
+            return body
+        for colour in self.colours():
+            frame = Frame().bind(kept.variable, colour)
+            body.extend(self.contribution(kept.body, frame, py.item(counts, colour)))
+        body.append(py.set_(py.item(totals, index), py.call("tuple", counts)))
+        return body
+
+    def contribution(self, total: m.Total, frame: Frame, target: ast.expr) -> list[ast.stmt]:
+        """`target += sign * body` for the item, if it passes the condition."""
+        frame = frame.bind(total.variable, "item")
+        added = py.augment(
+            target, "+", py.binary(py.name("sign"), "*", self.expr(total.body, frame))
+        )
+        if total.condition is None:
+            return [added]
+        return [py.if_(self.expr(total.condition, frame), [added])]
 
     def define(self, define: m.Define, name: str) -> py.Function:
         """A definition read for a player. A value computed with a loop is

@@ -349,17 +349,39 @@ class ExpressionChecker(Visitor):
                 type=BOOL, span=e.span, op=op, variable=None, source=None, body=body
             )
         if isinstance(arg, s.OverSet):
-            source = self.check(arg.source, scope)
-            element = self.element_of(source, arg.source.span)
-            inner = scope.child()
-            bind(self.context, inner, arg.variable, element)
-            body = self.expect(arg.body, inner, BOOL)
-            warn_unused_locals(self.context, inner)
+            source, condition, body = self.over_set(arg, scope, BOOL)
+            if condition is not None:  # any/all of the elements that pass
+                source = m.Filter(
+                    type=source.type if source.type != ERROR else m.set_of(ERROR),
+                    span=arg.span,
+                    variable=arg.variable.text,
+                    source=source,
+                    condition=condition,
+                )
             return m.Quantifier(
                 type=BOOL, span=e.span, op=op, variable=arg.variable.text, source=source, body=body
             )
         self.context.report(msgs.quantifier_argument(arg.span, function))
         return m.Const(type=ERROR, span=e.span, value=False)
+
+    def over_set(
+        self, arg: s.OverSet, scope: Scope, wanted: Type
+    ) -> tuple[m.Expr, m.Expr | None, m.Expr]:
+        """`x in source [where condition]: body`, with x bound in the
+        condition and the body, and the body of the type wanted."""
+        source = self.check(arg.source, scope)
+        element = self.element_of(source, arg.source.span)
+        inner = scope.child()
+        bind(self.context, inner, arg.variable, element)
+        condition = None
+        if arg.condition is not None:
+            condition = self.expect(arg.condition, inner, BOOL)
+        body = self.check(arg.body, inner)
+        if not fits(body.type, wanted):
+            report = msgs.total_needs_number if wanted == INT else msgs.expected_type
+            self.context.report(report(arg.body.span, wanted, body.type))
+        warn_unused_locals(self.context, inner)
+        return source, condition, body
 
     def call_holds_did(self, e: s.Call, scope: Scope) -> m.Expr:
         """holds(majority) and did(action): the name of a declaration, read
@@ -402,6 +424,16 @@ class ExpressionChecker(Visitor):
 
     def call_sum(self, e: s.Call, scope: Scope) -> m.Expr:
         written = e.arguments[0]
+        if isinstance(written, s.OverSet):  # sum(x in S where C: E)
+            source, condition, body = self.over_set(written, scope, INT)
+            return m.Total(
+                type=INT,
+                span=e.span,
+                variable=written.variable.text,
+                source=source,
+                condition=condition,
+                body=body,
+            )
         arg = self.check(written, scope)
         if not fits(arg.type, m.list_of(INT)) and not fits(arg.type, m.set_of(INT)):
             self.context.report(msgs.sum_needs_numbers(written.span, arg.type))

@@ -27,11 +27,18 @@ def check_score(context: Context, expressions: ExpressionChecker) -> m.Define | 
 
 def check_endings(context: Context, expressions: ExpressionChecker) -> tuple[m.Ending, ...]:
     endings = []
+    checked = any(
+        isinstance(e.decl, s.Step) and isinstance(e.decl.body, s.StepEndCheck)
+        for e in context.of(s.Step)
+    )
     for entry in context.of(s.Ending):
         context.enter(entry)
         decl = entry.decl
         assert isinstance(decl, s.Ending)
         condition = expressions.expect(decl.condition, Scope(), BOOL)
+        if decl.mode == "at_turn_end" and not checked:
+            name = context.global_name(decl.name)
+            context.report(msgs.turn_ending_never_checked(decl.name.span, name))
         endings.append(
             m.Ending(
                 rule_ids=context.current_ids,

@@ -225,3 +225,9 @@ class Env(Visitor):
         if expr.op == "any":
             return any(e.holds(expr.body) for e in envs)
         return all(e.holds(expr.body) for e in envs)
+
+    def visit_Total(self, expr: m.Total) -> Value:
+        envs = (self.bind(expr.variable, x) for x in self.visit(expr.source))
+        return sum(
+            e.visit(expr.body) for e in envs if expr.condition is None or e.holds(expr.condition)
+        )

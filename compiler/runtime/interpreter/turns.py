@@ -83,11 +83,15 @@ class Turns:
                     return evolve(state, pending=step.name)
                 if options:
                     state = self.take_option(state, step, options[0])
-            elif self.ending_holds(state, "once"):
-                state = evolve(state, last_round=True)
+            else:
+                if self.ending_holds(state, "once"):
+                    state = evolve(state, last_round=True)
+                if self.ending_holds(state, "at_turn_end"):
+                    state = evolve(state, over=True)  # right there: no further step
+                    break
         after = (q + 1) % state.players
         state = evolve(state, current=after, turn=state.turn + 1, pending=None)
-        if after != state.first_player:
+        if after != state.first_player or state.over:
             return state
         if state.last_round or self.ending_holds(state, "at_round_end"):
             return evolve(state, over=True)

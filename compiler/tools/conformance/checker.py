@@ -93,8 +93,9 @@ class Checker:
         self.define_ids = ids(["define"])
         self.winner_ids = ids(["winners"])
         self.end_ids = ids(["step"], [x.name for x in b_model.steps if isinstance(x, m.EndCheck)])
-        self.end_ids += ids(["end"], [x.name for x in b_model.endings if x.mode == "once"])
-        self.round_ids = ids(["end"], [x.name for x in b_model.endings if x.mode != "once"])
+        at_check = [x.name for x in b_model.endings if x.mode in ("once", "at_turn_end")]
+        self.end_ids += ids(["end"], at_check)
+        self.round_ids = ids(["end"], [x.name for x in b_model.endings if x.mode == "at_round_end"])
         self.claim_ids = ids(["step"], [x.name for x in b_model.steps if isinstance(x, m.Claim)])
         self.limits: dict[str, tuple[int, int]] = {}  # b's token-limit steps: both limits
         for step in a.model.steps:

@@ -39,6 +39,7 @@ class Overridden:
     key_b: Key
     ids_a: tuple[str, ...]
     ids_b: tuple[str, ...]
+    placed: str | None = None  # a step moved `before X` or `after X`
 
 
 @frozen
@@ -47,6 +48,7 @@ class Declared:
 
     key: Key
     ids: tuple[str, ...]
+    placed: str | None = None  # a step inserted `before X` or `after X`
 
 
 @frozen
@@ -134,6 +136,7 @@ class _Slot:
     ids_a: tuple[str, ...]
     ids: tuple[str, ...]
     changed: bool
+    placed: str | None = None  # where the last change placed a step, in words
 
 
 def _accumulate(a: ResolvedEdition, chain: list[ResolvedEdition]) -> EditionDiff:
@@ -160,13 +163,14 @@ def _accumulate(a: ResolvedEdition, chain: list[ResolvedEdition]) -> EditionDiff
             if change.kind == "add":
                 slot = removed.pop(change.key, None)
                 if slot is None:
-                    slots[change.key] = _Slot(None, (), change.new_ids, True)
+                    slots[change.key] = _Slot(None, (), change.new_ids, True, change.placed)
                 else:  # removed earlier in the chain, then declared again
-                    slot.ids, slot.changed = change.new_ids, True
+                    slot.ids, slot.changed, slot.placed = change.new_ids, True, change.placed
                     slots[change.key] = slot
             elif change.kind == "override" and change.key in slots:
                 slots[change.key].ids = change.new_ids
                 slots[change.key].changed = True
+                slots[change.key].placed = change.placed or slots[change.key].placed
             elif change.kind == "remove" and change.key in slots:
                 slot = slots.pop(change.key)
                 if slot.key_a is not None:
@@ -180,11 +184,15 @@ def _accumulate(a: ResolvedEdition, chain: list[ResolvedEdition]) -> EditionDiff
         relation=relation if chain else "the same edition",
         renamed=tuple(Renamed(k, old, new) for (k, old), new in names.items() if old != new),
         overridden=tuple(
-            Overridden(slot.key_a, key, slot.ids_a, slot.ids)
+            Overridden(slot.key_a, key, slot.ids_a, slot.ids, slot.placed)
             for key, slot in slots.items()
             if slot.key_a is not None and slot.changed
         ),
-        added=tuple(Declared(key, slot.ids) for key, slot in slots.items() if slot.key_a is None),
+        added=tuple(
+            Declared(key, slot.ids, slot.placed)
+            for key, slot in slots.items()
+            if slot.key_a is None
+        ),
         removed=tuple(
             Declared(slot.key_a, slot.ids_a) for slot in removed.values() if slot.key_a is not None
         ),

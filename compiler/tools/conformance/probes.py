@@ -154,6 +154,14 @@ def _column(column: s.Column, heading: str, mapping: Mapping[str, str]) -> str:
     return f"{name}: {written} from {json.dumps(heading)}"
 
 
+# How an ending of each mode is written.
+_ENDING_WORDS = {
+    "once": "after the round once",
+    "at_round_end": "after a round that ends with",
+    "at_turn_end": "at the end of the turn once",
+}
+
+
 def _inert_endings(resolved: ResolvedEdition, keep: set[Key]) -> list[str]:
     """Each ending not in `keep`, overridden by one whose condition never
     holds; its rule ids are restated, so that the probe still states every
@@ -162,7 +170,7 @@ def _inert_endings(resolved: ResolvedEdition, keep: set[Key]) -> list[str]:
     for entry in resolved.entries:
         decl = entry.decl
         if isinstance(decl, s.Ending) and entry.key not in keep:
-            when = "after the round once" if decl.mode == "once" else "after a round that ends with"
+            when = _ENDING_WORDS[decl.mode]
             lines.append(f"  override {_tags(decl)}end {entry.key[1]}: {when} false")
     return lines
 

@@ -24,6 +24,11 @@ def _describe(key: Key) -> str:
     return f"{kind} {name}" if name is not None else kind
 
 
+def _placed(verb: str, placed: str | None) -> str:
+    """` inserted after X`, ` moved before X`: where a step was placed."""
+    return f" {verb} {placed}" if placed else ""
+
+
 def format_diff(diff: EditionDiff) -> str:
     """The differences, one section per kind of change."""
     lines = [f"{diff.a} -> {diff.b}: {diff.relation}"]
@@ -36,11 +41,18 @@ def format_diff(diff: EditionDiff) -> str:
     section(
         "overridden",
         [
-            f"{_describe(o.key_b)}: {_show_ids(o.ids_a)} -> {_show_ids(o.ids_b)}"
+            f"{_describe(o.key_b)}{_placed('moved', o.placed)}: "
+            f"{_show_ids(o.ids_a)} -> {_show_ids(o.ids_b)}"
             for o in diff.overridden
         ],
     )
-    section("added", [f"{_describe(d.key)}: {_show_ids(d.ids)}" for d in diff.added])
+    section(
+        "added",
+        [
+            f"{_describe(d.key)}{_placed('inserted', d.placed)}: {_show_ids(d.ids)}"
+            for d in diff.added
+        ],
+    )
     section("removed", [f"{_describe(d.key)}: {_show_ids(d.ids)}" for d in diff.removed])
     ids = _sorted_ids(diff.inherited_ids)
     lines.append(
