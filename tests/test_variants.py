@@ -27,7 +27,8 @@ from test_differential import (
 
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
-from splendor_rules.dsl.diagnostics import Sources, render as render_diagnostic
+from splendor_rules.dsl.diagnostics import Sources
+from splendor_rules.dsl.diagnostics import render as render_diagnostic
 
 VARIANTS = sorted((Path(__file__).resolve().parent / "variants").glob("*.rules"))
 MAX_PLIES = 3000  # a random game of a variant ends well before this
