@@ -68,6 +68,13 @@ class BoolLit(Expr):
 
 
 @frozen(kw_only=True)
+class TextLit(Expr):
+    """A string in an expression: a value of a text column ("joker")."""
+
+    text: StringLit
+
+
+@frozen(kw_only=True)
 class NameRef(Expr):
     name: str
 
@@ -306,7 +313,9 @@ class Supply(Decl):
     lines: tuple[SupplyLine, ...]
 
 
-ColumnKind = Literal["int", "int_range", "bool", "text", "colour", "per_colour"]
+ColumnKind = Literal[
+    "int", "int_range", "bool", "text", "colour", "colour_or_none", "one_of", "per_colour"
+]
 
 
 @frozen(kw_only=True)
@@ -316,6 +325,7 @@ class ColumnType(Node):
     high: int | None = None
     # colour: data value -> colour name; per colour: colour name -> CSV column
     mapping: tuple[tuple[Name, Name | StringLit], ...] = ()
+    values: tuple[StringLit, ...] = ()  # one of: the values a cell may hold
 
 
 @frozen(kw_only=True)
@@ -323,6 +333,7 @@ class Column(Node):
     name: Name
     type: ColumnType
     source: StringLit | None
+    default: Expr | None = None  # the value of a card of a table that lacks the column
 
 
 @frozen(kw_only=True)
@@ -334,6 +345,7 @@ class RowCount(Node):
 
 @frozen(kw_only=True)
 class Cards(Decl):
+    name: Name | None  # None: the unnamed table (the main market's cards)
     path: StringLit
     row_count: RowCount | None
     columns: tuple[Column, ...]
@@ -364,6 +376,8 @@ class Zone(Decl):
 
 @frozen(kw_only=True)
 class Market(Decl):
+    name: Name | None  # None: the main market, of the unnamed card table
+    table: Name | None  # a named market's card table
     group_by: Name
     deck_sizes: IntMap
     face_up: int

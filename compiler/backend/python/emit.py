@@ -76,6 +76,8 @@ class _Emission(Visitor):
         raise AssertionError(f"cannot emit {type(node).__name__}")
 
     def visit_Const(self, e: m.Const) -> ast.expr:
+        if e.value is None:  # none, the colour of no colour
+            return py.const(-1)
         return py.const(e.value)
 
     def visit_Attr(self, e: m.Attr) -> ast.expr:
@@ -86,7 +88,13 @@ class _Emission(Visitor):
         return py.item(column, self.expr(e.subject))
 
     def visit_Index(self, e: m.Index) -> ast.expr:
-        return py.item(self.expr(e.subject), self.expr(e.index))
+        subject, index = self.expr(e.subject), self.expr(e.index)
+        if isinstance(index, ast.Constant) and index.value == -1:
+            return py.const(0)  # a vector at none is 0
+        if self.names.none_colours and not isinstance(index, ast.Constant):
+            # The index may be none (-1): a vector at none is 0.
+            subject = py.binary(subject, "+", py.tuple_([py.const(0)]))
+        return py.item(subject, index)
 
     def visit_Unary(self, e: m.Unary) -> ast.expr:
         operand = self.expr(e.operand)
@@ -108,7 +116,7 @@ class _Emission(Visitor):
 
     def visit_PerColour(self, e: m.PerColour) -> ast.expr:
         tally = analysis.tally_of(e)
-        if tally is not None:
+        if tally is not None and tally[1] not in self.names.none_columns:
             # A tally of any source: one pass over it, not one per colour.
             source, column = tally
             counted = self.expr(source)

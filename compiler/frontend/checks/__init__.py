@@ -83,5 +83,7 @@ def check_edition(
         winners=winners,
         policies=policies,
         rule_ids=rule_ids,
+        card_tables=tuple(context.card_tables.values()),
+        markets=tuple(context.markets),
     )
     return model, context.diagnostics

@@ -144,7 +144,10 @@ class Env(Visitor):
 
     def visit_Index(self, expr: m.Index) -> Value:
         vector = self.visit(expr.subject)
-        return vector[self.tables.colours.index(self.visit(expr.index))]
+        colour = self.visit(expr.index)
+        if colour is None:  # none: a vector at no colour is 0
+            return 0
+        return vector[self.tables.colours.index(colour)]
 
     def visit_Call(self, expr: m.Call) -> Value:
         function = expr.function

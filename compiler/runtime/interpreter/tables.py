@@ -44,10 +44,12 @@ class Tables:
         self.ending_ids = ", ".join(dict.fromkeys(i for e in edition.endings for i in e.rule_ids))
 
     @property
-    def tiers(self) -> tuple[int, ...]:
+    def tiers(self) -> tuple[identities.DeckName, ...]:
+        """The decks' names (a tier, or a named market's "NAME TIER")."""
         return self.decks.tiers
 
-    def tier(self, card: int) -> int:
+    def tier(self, card: int) -> identities.DeckName:
+        """The name of a card's deck."""
         return self.decks.card_tier[card]
 
     def table(self, tile_set: str) -> m.Table:
