@@ -36,7 +36,7 @@ class Names:
         self.token_index = {t.name: i for i, t in enumerate(edition.tokens)}
         self.majority_tile = dict(identities.tile_numbering(edition).majority_tile)
         self.majority_zone = {maj.name: maj.zone for maj in edition.majorities}
-        # Colour columns whose cells may be none (-1): no tally counts by them.
+        # Colour columns whose cells may be none (-1): a tally skips such a cell.
         self.none_columns = {
             c.name for t in (edition.cards, *edition.tile_sets) for c in t.columns if c.none
         }
@@ -45,9 +45,7 @@ class Names:
         self.none_colours = bool(self.none_columns) or any(
             isinstance(n, m.Const) and n.value is None for n in analysis.nodes(edition)
         )
-        found = analysis.aggregates_in(edition)
-        found = [a for a in found if not (a[0] == "tally" and a[2] in self.none_columns)]
-        self.aggregates = {a: i for i, a in enumerate(found)}
+        self.aggregates = {a: i for i, a in enumerate(analysis.aggregates_in(edition))}
 
     def token(self, name: str) -> ast.Name:
         return py.name(ident("K_", name))
