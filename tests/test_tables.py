@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 import test_differential as differential
 from fuzz.engines import import_engine
 
@@ -20,6 +21,7 @@ from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+from splendor_rules.compiler.tools import records
 from splendor_rules.compiler.tools.simulate.hidden import determinize
 from splendor_rules.dsl.diagnostics import Sources
 from splendor_rules.dsl.diagnostics import render as render_diagnostic
@@ -390,3 +392,26 @@ def test_two_markets_variant_agrees_in_both_engines() -> None:
     """tests/variants/two_markets.rules: random games of 2 to 4 players,
     generated engine against the interpreter after every action."""
     assert agree(variant(), Path(tempfile.mkdtemp()), games=6, plies=600) >= 3
+
+
+def test_records_name_a_named_market_s_decks() -> None:
+    """Records (docs/records.md): `deck:extra:1` in the short form, the JSON
+    `{"deck": "extra 1"}`, and a setup patch keyed by the deck's name."""
+    model = variant()
+    cat = records.catalog_of(model)
+    data = records.parse_short("reserve deck:extra:1", cat)
+    assert data == {"action": "reserve", "k": {"deck": "extra 1"}}
+    assert records.short_form(data) == "reserve deck:extra:1"
+    assert records.parse_short("reserve deck:2", cat)["k"] == {"deck": 2}
+    checked = records.action_data({"do": "reserve deck:extra:3"}, cat)
+    assert checked == {"action": "reserve", "k": {"deck": "extra 3"}}
+    with pytest.raises(records.RecordError, match="no deck top"):
+        records.action_data({"do": "reserve deck:extra:4"}, cat)
+    generated, _ = engines(model, Path(tempfile.mkdtemp()))
+    state = generated.to_json(generated.new_game(2, 1, 0))
+    row = state["market"]["extra 2"]
+    patched = records.apply_setup(state, {"market": {"extra 2": [row[1], row[0]]}}, cat)
+    assert patched["market"]["extra 2"] == [row[1], row[0]]
+    generated.from_json(patched)
+    with pytest.raises(records.RecordError, match="a row has 2 slots, not 3"):
+        records.apply_setup(state, {"market": {"extra 2": [row[0], row[1], None]}}, cat)
