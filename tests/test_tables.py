@@ -376,8 +376,9 @@ def test_a_named_market_refills_from_its_own_deck_and_shows_its_deck_tops() -> N
 def test_hidden_cards_are_dealt_back_to_every_deck() -> None:
     model = variant()
     generated, _ = engines(model, Path(tempfile.mkdtemp()))
-    state = generated.new_game(2, 5, 0)
+    state = generated.apply(generated.new_game(2, 5, 0), ("reserve", ("deck", "extra 1")))
     view = generated.view(state, 1)
+    assert view["seats"][0]["zones"]["reserved"] == [{"deck": "extra 1"}]
     dealt = determinize(generated, view, random.Random(1))
     assert {key: len(cards) for key, cards in dealt["decks"].items()} == view["decks"]
     assert all(
@@ -385,6 +386,8 @@ def test_hidden_cards_are_dealt_back_to_every_deck() -> None:
         for key, cards in dealt["decks"].items()
         for k in cards
     )
+    reserved = dealt["seats"][0]["zones"]["reserved"]
+    assert identities.decks(model).card_tier[reserved[0]] == "extra 1"
     generated.from_json(dealt)
 
 
