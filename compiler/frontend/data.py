@@ -452,6 +452,14 @@ COLUMN_TYPES: dict[str, m.ColumnType] = {
     "one_of": "text",
     "per_colour": "vector",
 }
+# The type of a value read from a column, by the model's column type.
+VALUE_TYPES: dict[str, m.Type] = {
+    "int": m.INT,
+    "bool": m.BOOL,
+    "text": m.TEXT,
+    "colour": m.COLOUR,
+    "vector": m.VECTOR,
+}
 # A column type as a default's error names it.
 _KIND_WORDS = {
     "int": "a whole number",

@@ -14,12 +14,9 @@ from __future__ import annotations
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks.context import Context
-from splendor_rules.compiler.frontend.data import COLUMN_TYPES, TableReader
+from splendor_rules.compiler.frontend.data import COLUMN_TYPES, VALUE_TYPES, TableReader
 from splendor_rules.compiler.frontend.editions import Entry
-from splendor_rules.compiler.frontend.model import BOOL, COLOUR, INT, TEXT, VECTOR
 from splendor_rules.dsl import syntax as s
-
-_VALUE_TYPES = {"int": INT, "bool": BOOL, "text": TEXT, "colour": COLOUR, "vector": VECTOR}
 
 
 def table_name(decl: s.Cards) -> str:
@@ -74,7 +71,7 @@ def _merge_declared(context: Context, decls: list[s.Cards]) -> None:
                 context.none_columns.setdefault("cards", set()).add(name)
             if name not in first:
                 first[name] = (decl, kind)
-                types[name] = _VALUE_TYPES[kind]
+                types[name] = VALUE_TYPES[kind]
             elif first[name][1] != kind:
                 earlier, earlier_kind = first[name]
                 where, table = column.type.span, table_name(decl)
@@ -104,7 +101,8 @@ def _merged(
             columns[column.name] = column if known is None else _joined(known, column)
     rows: list[dict[str, m.CellValue]] = []
     for decl, table in zip(decls, all_tables, strict=True):
-        missing = [c for c in columns.values() if not any(c.name == t.name for t in table.columns)]
+        own = {c.name for c in table.columns}
+        missing = [c for c in columns.values() if c.name not in own]
         for column in missing:
             if not column.has_default:
                 _no_default(context, decls, decl, column.name)

@@ -14,17 +14,14 @@ from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks.card_tables import check_card_tables
 from splendor_rules.compiler.frontend.checks.context import MAX_PLAYERS, Context
 from splendor_rules.compiler.frontend.checks.scopes import BUILTINS
-from splendor_rules.compiler.frontend.data import COLUMN_TYPES, TableReader
+from splendor_rules.compiler.frontend.data import COLUMN_TYPES, VALUE_TYPES, TableReader
 from splendor_rules.compiler.frontend.editions import Entry
 from splendor_rules.compiler.frontend.model import (
-    BOOL,
     CARD,
     COLOUR,
     ERROR,
     INT,
-    TEXT,
     TOKEN,
-    VECTOR,
 )
 from splendor_rules.dsl import syntax as s
 
@@ -35,8 +32,6 @@ _PREDECLARED: dict[str, tuple[m.RefKind, m.Type]] = {
     "market": ("market", m.set_of(CARD)),
     "score": ("score", INT),
 }
-# The type of a value read from a column, by the model's column type.
-_VALUE_TYPES = {"int": INT, "bool": BOOL, "text": TEXT, "colour": COLOUR, "vector": VECTOR}
 
 
 def check_players(context: Context) -> tuple[int, int] | None:
@@ -258,7 +253,7 @@ def _read_table(context: Context, entry: Entry, name: str) -> m.Table | None:
     assert isinstance(decl, s.Cards | s.Tiles)
     context.enter(entry)
     context.columns[name] = {
-        c.name.text: _VALUE_TYPES[COLUMN_TYPES[c.type.kind]] for c in decl.columns
+        c.name.text: VALUE_TYPES[COLUMN_TYPES[c.type.kind]] for c in decl.columns
     }
     context.none_columns[name] = {
         c.name.text for c in decl.columns if c.type.kind == "colour_or_none"
