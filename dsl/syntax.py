@@ -68,6 +68,13 @@ class BoolLit(Expr):
 
 
 @frozen(kw_only=True)
+class TextLit(Expr):
+    """A string in an expression: a value of a text column ("joker")."""
+
+    text: StringLit
+
+
+@frozen(kw_only=True)
 class NameRef(Expr):
     name: str
 
@@ -318,7 +325,9 @@ class Supply(Decl):
     lines: tuple[SupplyLine, ...]
 
 
-ColumnKind = Literal["int", "int_range", "bool", "text", "colour", "per_colour"]
+ColumnKind = Literal[
+    "int", "int_range", "bool", "text", "colour", "colour_or_none", "one_of", "per_colour"
+]
 
 
 @frozen(kw_only=True)
@@ -328,6 +337,7 @@ class ColumnType(Node):
     high: int | None = None
     # colour: data value -> colour name; per colour: colour name -> CSV column
     mapping: tuple[tuple[Name, Name | StringLit], ...] = ()
+    values: tuple[StringLit, ...] = ()  # one of: the values a cell may hold
 
 
 @frozen(kw_only=True)
@@ -335,6 +345,7 @@ class Column(Node):
     name: Name
     type: ColumnType
     source: StringLit | None
+    default: Expr | None = None  # the value of a card of a table that lacks the column
 
 
 @frozen(kw_only=True)
@@ -346,6 +357,7 @@ class RowCount(Node):
 
 @frozen(kw_only=True)
 class Cards(Decl):
+    name: Name | None  # None: the unnamed table (the main market's cards)
     path: StringLit
     row_count: RowCount | None
     columns: tuple[Column, ...]
@@ -387,6 +399,8 @@ class CardValue(Decl):
 
 @frozen(kw_only=True)
 class Market(Decl):
+    name: Name | None  # None: the main market, of the unnamed card table
+    table: Name | None  # a named market's card table
     group_by: Name
     deck_sizes: IntMap
     face_up: int

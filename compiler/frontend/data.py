@@ -23,7 +23,15 @@ from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, Unreadab
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources, display_path
 
-Value = int | bool | str | tuple[int, ...]
+Value = m.CellValue
+_NONE: None = None  # the value of a `colour or none` cell with no colour
+
+
+class _Bad:
+    """A cell that is wrong (reported): no value."""
+
+
+_BAD = _Bad()
 
 # ASCII digits only (str.isdigit accepts '²', which int() refuses), and few
 # enough of them for int() (Python refuses more than 4300).
@@ -217,10 +225,53 @@ class TableReader:
             span=decl.span,
             name=name,
             file=self.file,
-            columns=tuple(m.Column(c.name.text, COLUMN_TYPES[c.type.kind]) for c, _, _ in plan),
+            columns=tuple(self.column(c) for c, _, _ in plan),
             rows=tuple(values for values, _ in rows),
             sides_by=sides,
         )
+
+    def column(self, column: s.Column) -> m.Column:
+        """The model of a declared column: its type, its values, its default."""
+        kind = column.type
+        return m.Column(
+            column.name.text,
+            COLUMN_TYPES[kind.kind],
+            values=tuple(v.value for v in kind.values),
+            none=kind.kind == "colour_or_none",
+            default=self.default(column) if column.default is not None else None,
+            has_default=column.default is not None,
+        )
+
+    def default(self, column: s.Column) -> Value:
+        """A column's default, checked against its type (reported if wrong)."""
+        kind, written = column.type, column.default
+        assert written is not None
+        value: Value = _NONE
+        if isinstance(written, s.IntLit) and kind.kind in ("int", "int_range"):
+            value = written.value
+            if kind.kind == "int_range" and not (kind.low or 0) <= value <= (kind.high or 0):
+                self.report(
+                    msgs.out_of_range(written.span, value, kind.low, kind.high, column.name.text)
+                )
+            return value
+        if isinstance(written, s.BoolLit) and kind.kind == "bool":
+            return written.value
+        if isinstance(written, s.TextLit) and kind.kind in ("text", "one_of"):
+            values = [v.value for v in kind.values]
+            if kind.kind == "one_of" and written.text.value not in values:
+                self.report(
+                    msgs.not_one_of(written.span, written.text.value, column.name.text, values)
+                )
+            return written.text.value
+        if isinstance(written, s.NameRef) and kind.kind in ("colour", "colour_or_none"):
+            if kind.kind == "colour_or_none" and written.name == "none":
+                return _NONE
+            colour = self.colour_name(written.name)
+            if colour not in self.colours:
+                self.report(msgs.unknown(written.span, "colour", written.name, self.colours))
+            return colour
+        self.report(msgs.bad_default(written.span, column.name.text, _KIND_WORDS[kind.kind]))
+        return value
 
     def convert_row(self, plan: Plan, record: Record) -> dict[str, Value]:
         """The row's value in each column whose cells are right."""
@@ -228,7 +279,7 @@ class TableReader:
         for column, kind, indices in plan:
             cells = [(index, record.cells[index].strip()) for index in indices]
             value = self.convert(column, kind, cells, record)
-            if value is not None:
+            if not isinstance(value, _Bad):
                 values[column.name.text] = value
         return values
 
@@ -252,11 +303,17 @@ class TableReader:
                     span = (column.source or column.name).span
                     path = self.decl.path.value
                     self.report(msgs.missing_data_column(span, path, source, header, unmapped))
-            if kind.kind == "colour":
+            if kind.kind in ("colour", "colour_or_none"):
+                known = (*self.colours, "none") if kind.kind == "colour_or_none" else self.colours
                 for _, colour in kind.mapping:
                     assert isinstance(colour, s.Name)
-                    if self.colour_name(colour.text) not in self.colours:
-                        self.report(msgs.unknown(colour.span, "colour", colour.text, self.colours))
+                    if self.colour_name(colour.text) not in known:
+                        self.report(msgs.unknown(colour.span, "colour", colour.text, known))
+            seen: set[str] = set()
+            for value in kind.values:
+                if value.value in seen:
+                    self.report(msgs.value_twice(value.span, value.value, column.name.text))
+                seen.add(value.value)
             low, high = kind.low, kind.high
             if kind.kind == "int_range" and low is not None and high is not None and low > high:
                 self.report(msgs.empty_range(kind.span, low, high))
@@ -287,7 +344,7 @@ class TableReader:
         kind: s.ColumnType,
         cells: list[tuple[int, str]],
         record: Record,
-    ) -> Value | None:
+    ) -> Value | _Bad:
         name = column.name.text
 
         def at(index: int) -> s.Span:
@@ -298,38 +355,54 @@ class TableReader:
             for index, cell in cells:
                 if not _WHOLE.fullmatch(cell):
                     self.cell_error(msgs.not_a_whole_number(at(index), cell, name))
-                    return None
+                    return _BAD
                 numbers.append(int(cell))
             return tuple(numbers)
         index, cell = cells[0]
         if kind.kind in ("int", "int_range"):
             if not _SIGNED.fullmatch(cell):
                 self.cell_error(msgs.not_a_whole_number(at(index), cell, name))
-                return None
+                return _BAD
             value = int(cell)
             if kind.kind == "int_range" and not (kind.low or 0) <= value <= (kind.high or 0):
                 self.cell_error(msgs.out_of_range(at(index), value, kind.low, kind.high, name))
-                return None
+                return _BAD
             return value
         if kind.kind == "bool":
             if cell not in ("0", "1"):
                 self.cell_error(msgs.not_a_flag(at(index), cell, name))
-                return None
+                return _BAD
             return cell == "1"
+        if kind.kind == "one_of":
+            values = [v.value for v in kind.values]
+            if cell not in values:
+                self.cell_error(msgs.not_one_of(at(index), cell, name, values))
+                return _BAD
+            return cell
+        mapping = {
+            v.text: self.colour_name(c.text) for v, c in kind.mapping if isinstance(c, s.Name)
+        }
+        if kind.kind == "colour_or_none":
+            # The map's values, then a colour's name; an empty cell is none.
+            colour = mapping.get(cell) or ("none" if cell == "" else self.colour_name(cell))
+            if colour == "none":
+                return _NONE
+            if colour not in self.colours:
+                known = [*mapping, *(self.original_colour(c) for c in self.colours), "none"]
+                self.cell_error(msgs.unknown_colour_cell(at(index), cell, name, known))
+                return _BAD
+            return colour
         if kind.kind == "colour":
-            mapping = {
-                v.text: self.colour_name(c.text) for v, c in kind.mapping if isinstance(c, s.Name)
-            }
             if mapping:
                 if cell not in mapping:
                     self.cell_error(msgs.unknown_colour_cell(at(index), cell, name, mapping))
-                    return None
+                    return _BAD
                 return mapping[cell]
             colour = self.colour_name(cell)
             if colour not in self.colours:
                 written = [self.original_colour(c) for c in self.colours]
                 self.cell_error(msgs.unknown_colour_cell(at(index), cell, name, written))
-                return None
+                return _BAD
             return colour
         return cell
 
@@ -375,5 +448,26 @@ COLUMN_TYPES: dict[str, m.ColumnType] = {
     "bool": "bool",
     "text": "text",
     "colour": "colour",
+    "colour_or_none": "colour",
+    "one_of": "text",
     "per_colour": "vector",
+}
+# The type of a value read from a column, by the model's column type.
+VALUE_TYPES: dict[str, m.Type] = {
+    "int": m.INT,
+    "bool": m.BOOL,
+    "text": m.TEXT,
+    "colour": m.COLOUR,
+    "vector": m.VECTOR,
+}
+# A column type as a default's error names it.
+_KIND_WORDS = {
+    "int": "a whole number",
+    "int_range": "a whole number",
+    "bool": "true or false",
+    "text": "a text",
+    "one_of": "one of its values",
+    "colour": "a colour",
+    "colour_or_none": "a colour or none",
+    "per_colour": "allowed (a number per colour has no default)",
 }

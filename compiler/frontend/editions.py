@@ -79,6 +79,8 @@ def declared_name(decl: s.Decl) -> s.Name | None:
 def key_of(decl: s.Decl) -> Key:
     if isinstance(decl, s.Reveal):
         return ("reveal", decl.tiles.text)
+    if isinstance(decl, s.Cards | s.Market) and decl.name is not None:
+        return (_SINGLETONS[type(decl)], decl.name.text)  # a further table or market
     if type(decl) in _SINGLETONS:
         return (_SINGLETONS[type(decl)], None)
     name = declared_name(decl)

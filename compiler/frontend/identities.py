@@ -62,26 +62,59 @@ def tile_numbering(edition: m.Edition) -> TileNumbering:
     return TileNumbering(set_faces, set_tiles, majority_tile, physical, tuple(rows), len(rows))
 
 
+DeckName = int | str
+
+
 @frozen
 class Decks:
-    """The market's decks: one per value of the grouping column, ascending
-    (deck index 0 is the lowest tier)."""
+    """The markets' decks: the main market's first, one per value of its
+    grouping column, ascending (deck index 0 is its lowest tier), each named
+    by that value (1); then each named market's, in declaration order, named
+    by the market and the value ("orient 1"), as docs/engine.md states."""
 
-    tiers: tuple[int, ...]
-    card_tier: tuple[int, ...]  # card number -> its tier
+    tiers: tuple[DeckName, ...]  # deck index -> its name
+    card_tier: tuple[DeckName, ...]  # card number -> the name of its deck
     card_deck: tuple[int, ...]  # card number -> its deck index
     deck_cards: tuple[tuple[int, ...], ...]  # deck index -> its cards, by number
+    face_up: tuple[int, ...] = ()  # deck index -> the cards its market shows
+
+    @property
+    def same_face_up(self) -> bool:
+        """Do all decks show as many cards (one market, or markets alike)?"""
+        return len(set(self.face_up)) <= 1
+
+
+def table_cards(edition: m.Edition) -> dict[str | None, range]:
+    """Each card table's card numbers: the unnamed table's (None) first,
+    then each named table's in declaration order."""
+    main = len(edition.cards.rows) - sum(len(t.rows) for t in edition.card_tables)
+    found: dict[str | None, range] = {None: range(main)}
+    start = main
+    for table in edition.card_tables:
+        found[table.name] = range(start, start + len(table.rows))
+        start += len(table.rows)
+    return found
 
 
 def decks(edition: m.Edition) -> Decks:
-    group = edition.market.group_by
-    tiers = tuple(sorted(edition.market.deck_sizes))
-    card_tier = tuple(int(row[group]) for row in edition.cards.rows)  # type: ignore[arg-type]
-    card_deck = tuple(tiers.index(t) for t in card_tier)
-    deck_cards = tuple(
-        tuple(n for n, d in enumerate(card_deck) if d == index) for index in range(len(tiers))
-    )
-    return Decks(tiers, card_tier, card_deck, deck_cards)
+    ranges = table_cards(edition)
+    names: list[DeckName] = []
+    face_up: list[int] = []
+    card_deck = [0] * len(edition.cards.rows)
+    deck_cards: list[tuple[int, ...]] = []
+    for market in (edition.market, *edition.markets):
+        tiers = tuple(sorted(market.deck_sizes))
+        cards = ranges[market.table]
+        group = [int(edition.cards.rows[n][market.group_by]) for n in cards]  # type: ignore[arg-type]
+        for tier in tiers:
+            for n, value in zip(cards, group, strict=True):
+                if value == tier:
+                    card_deck[n] = len(names)
+            deck_cards.append(tuple(n for n, v in zip(cards, group, strict=True) if v == tier))
+            names.append(tier if market.name is None else f"{market.name} {tier}")
+            face_up.append(market.face_up)
+    card_tier = tuple(names[d] for d in card_deck)
+    return Decks(tuple(names), card_tier, tuple(card_deck), tuple(deck_cards), tuple(face_up))
 
 
 # A choice's kind in a move: "token", "card", "tile" (one element), "set:KIND"

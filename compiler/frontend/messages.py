@@ -276,6 +276,51 @@ def unknown_colour_cell(span: Span, cell: str, column: str, known: Iterable[str]
     return _error(f"unknown colour '{cell}' (column '{column}')", span, did_you_mean(cell, known))
 
 
+def not_one_of(span: Span, cell: str, column: str, values: Sequence[str]) -> Diagnostic:
+    hint = did_you_mean(cell, values) or "it may be " + ", ".join(f'"{v}"' for v in values)
+    return _error(f"'{cell}' is not one of the values of column '{column}'", span, hint)
+
+
+def value_twice(span: Span, value: str, column: str) -> Diagnostic:
+    return _error(f"'{value}' is given twice (column '{column}')", span)
+
+
+def none_is_no_token(span: Span) -> Diagnostic:
+    return _error("this may be none (no colour), which is no token kind", span)
+
+
+def bad_default(span: Span, column: str, kind: str) -> Diagnostic:
+    return _error(f"the default of column '{column}' is not {kind}", span)
+
+
+def text_not_a_value(span: Span, text: str, column: str, values: Sequence[str]) -> Diagnostic:
+    hint = did_you_mean(text, values) or "it may be " + ", ".join(f'"{v}"' for v in values)
+    return _error(f"\"{text}\" is never a value of column '{column}'", span, hint)
+
+
+def column_type_differs(
+    span: Span, column: str, table: str, kind: str, first: str, first_kind: str
+) -> Diagnostic:
+    return _error(
+        f"column '{column}' of {table} is {kind}, but {first} declares it {first_kind}",
+        span,
+        "a column of several card tables has one type",
+    )
+
+
+def card_table(name: str | None) -> str:
+    """A card table as messages name it."""
+    return f"card table '{name}'" if name is not None else "the unnamed card table"
+
+
+def no_default(span: Span, column: str, lacking: str) -> Diagnostic:
+    return _error(
+        f"column '{column}' has no default, and {lacking} lacks it",
+        span,
+        f"add one: '{column}: ... default VALUE'",
+    )
+
+
 def repeated_name(span: Span, column: str, value: object, first_line: int) -> Diagnostic:
     return _error(
         f"two rows have the {column} '{value}' (column '{column}')",
@@ -496,6 +541,18 @@ def no_deck_column(span: Span, group: str, columns: Iterable[str]) -> Diagnostic
         f"the cards have no whole-number column '{group}' to make decks by",
         span,
         did_you_mean(group, columns),
+    )
+
+
+def table_in_two_markets(span: Span, table: str, market: str) -> Diagnostic:
+    return _error(f"the cards of card table '{table}' are already market '{market}'s", span)
+
+
+def table_in_no_market(span: Span, table: str) -> Diagnostic:
+    return _error(
+        f"the cards of card table '{table}' are in no market",
+        span,
+        f"add 'market NAME from {table} by COLUMN {{...}}, N face up each'",
     )
 
 

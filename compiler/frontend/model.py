@@ -97,7 +97,10 @@ class Expr:
 
 @frozen(kw_only=True)
 class Const(Expr):
-    value: int | bool
+    """A literal: a number, a condition, a text ("joker"), or `none` (None), the
+    colour of a card with no colour."""
+
+    value: int | bool | str | None
 
 
 @frozen(kw_only=True)
@@ -309,10 +312,17 @@ class TokenKind(Part):
 ColumnType = Literal["int", "bool", "text", "colour", "vector"]
 
 
+CellValue = int | bool | str | tuple[int, ...] | None
+
+
 @frozen
 class Column:
     name: str
     type: ColumnType
+    values: tuple[str, ...] = ()  # a text column of a closed set: its values
+    none: bool = False  # a colour column whose cells may be `none` (None)
+    default: CellValue = None  # for the cards of a table that lacks the column
+    has_default: bool = False
 
 
 @frozen(kw_only=True)
@@ -323,7 +333,7 @@ class Table(Part):
     name: str
     file: str
     columns: tuple[Column, ...]
-    rows: tuple[Mapping[str, int | bool | str | tuple[int, ...]], ...]
+    rows: tuple[Mapping[str, CellValue], ...]
     sides_by: str | None = None  # double-sided: rows sharing this column are one tile
 
 
@@ -348,11 +358,17 @@ class CardValue(Part):
 
 @frozen(kw_only=True)
 class Market(Part):
+    """A market: the cards of one card table in decks by a column, each deck
+    showing `face_up` cards. The main market (name None) takes the unnamed
+    table's cards; a named one, those of the table it names."""
+
     group_by: str
     deck_sizes: Mapping[int, int]
     face_up: int
     refill: bool
     refill_ids: tuple[str, ...] = ()
+    name: str | None = None
+    table: str | None = None  # a named market's card table
 
 
 @frozen(kw_only=True)
@@ -475,4 +491,9 @@ class Edition:
     winners: Winners
     policies: tuple[Policy, ...]
     rule_ids: Mapping[str, Span]  # every rule id stated, with its place
+    # The named card tables, each with its own columns and rows, numbered
+    # after the unnamed table's cards in this order (`cards` holds them all,
+    # with every table's columns, a missing one at its default).
+    card_tables: tuple[Table, ...] = ()
+    markets: tuple[Market, ...] = ()  # the named markets, after the main one
     card_values: tuple[CardValue, ...] = ()

@@ -98,7 +98,7 @@ def classic() -> Parent:
     world = World(
         colours=list(model.colours),
         tokens=[t.name for t in model.tokens if t.role != "colour"],
-        card_columns={c.name: c.type for c in model.cards.columns},
+        card_columns={c.name: "colour?" if c.none else c.type for c in model.cards.columns},
         tile_sets={t.name: {c.name: c.type for c in t.columns} for t in model.tile_sets},
         card_zones=[z.name for z in model.zones if z.content == "cards"],
         tile_zones=[z.name for z in model.zones if z.content == "tiles"],

@@ -18,7 +18,12 @@ COLUMN_NAMES = {
     "text": ("name", "label"),
     "colour": ("bonus_colour", "gem_colour"),
     "vector": ("cost", "price"),
+    "oneof": ("sort", "family"),  # a text column of a closed set: `one of "alpha", ...`
+    "colour?": ("tint", "shade"),  # `colour or none`
 }
+ONE_OF = ("alpha", "beta", "gamma")
+# The type an expression reads from a column of each kind (expressions.World).
+WORLD_TYPES = {"oneof": "text"}
 TITLES = ("Take", 'say "hi"', "back\\slash", "ünïcødé", "{braces}", "tab\there")
 
 
@@ -36,6 +41,11 @@ class Table:
     declaration: str
     csv: str
     rows: list[dict[str, Any]]
+
+    @property
+    def types(self) -> dict[str, str]:
+        """The columns by the type an expression reads (expressions.World)."""
+        return {name: WORLD_TYPES.get(kind, kind) for name, kind in self.columns.items()}
 
 
 class Generator:
@@ -117,8 +127,8 @@ class Generator:
         return named
 
     def extra_kinds(self, most: int) -> list[str]:
-        kinds = [k for k in ("int", "vector", "colour", "bool", "text", "int") if self.flip()]
-        return kinds[:most]
+        kinds = ("int", "vector", "oneof", "colour", "bool", "colour?", "text", "int")
+        return [k for k in kinds if self.flip()][:most]
 
     def table(
         self,
@@ -127,9 +137,11 @@ class Generator:
         columns: list[tuple[str, str]],
         keyed: list[dict[str, Any]],
         declared: str,
+        defaults: dict[str, str] | None = None,
     ) -> Table:
         """A table with the given columns; `keyed` gives each row's fixed
-        cells (the tier, the side); `declared` starts the declaration."""
+        cells (the tier, the side); `declared` starts the declaration;
+        `defaults`, the columns that state a default (for another card table)."""
         header: list[str] = []
         lines: list[str] = []
         sources: dict[str, list[str]] = {}
@@ -143,6 +155,8 @@ class Generator:
                 sources[name] = [src]
                 if src != name:
                     written += f" from {quote(src)}"
+            if defaults and name in defaults:
+                written += f" default {defaults[name]}"
             lines.append(f"  {name}: {written}")
             header.extend(sources[name])
         rows = []
@@ -172,6 +186,15 @@ class Generator:
             return self.pick(["int", "int 0..9"]), []
         if kind in ("bool", "text"):
             return kind, []
+        if kind == "oneof":
+            return "one of " + ", ".join(quote(v) for v in ONE_OF), []
+        if kind == "colour?":
+            if not self.flip(3):
+                return "colour or none", []
+            values = {f"v{i}_{name}": c for i, c in enumerate([*colours, "none"])}
+            mappings[name] = values
+            inner = ", ".join(f"{v}: {c}" for v, c in self.permuted(list(values.items())))
+            return f"colour or none {{{inner}}}", []
         if kind == "colour":
             if not self.flip(3):
                 return "colour", []
@@ -209,6 +232,14 @@ class Generator:
         if kind == "text":
             text = f"{name} {number}" if rng.random() < 0.3 else f"{name}{number}"
             return text, [text]
+        if kind == "oneof":
+            value = rng.choice(ONE_OF)
+            return value, [value]
+        if kind == "colour?":
+            colour = rng.choice([*colours, "none"])
+            if name in mappings:
+                return colour, [next(v for v, c in mappings[name].items() if c == colour)]
+            return colour, ["" if colour == "none" and rng.random() < 0.5 else colour]
         if kind == "colour":
             colour = rng.choice(colours)
             if name in mappings:
@@ -217,8 +248,9 @@ class Generator:
         vector = [rng.randrange(4) for _ in colours]
         return tuple(vector), [str(n) for n in vector]
 
-    def cards(self, colours: list[str]) -> tuple[Table, str]:
-        """The cards (with a tier column) and the market declaration."""
+    def cards(self, colours: list[str]) -> tuple[Table, str, tuple[Table, str] | None]:
+        """The cards (with a tier column) and the market declaration; now
+        and then a second card table with its own market."""
         tier_column = self.pick(["tier", "level"])
         tiers = [1, 2, 3][: 1 + self.index(3)]
         if self.flip(4):
@@ -229,19 +261,70 @@ class Generator:
         taken = {tier_column}
         columns = [(tier_column, "int"), *self.columns(self.extra_kinds(5), taken)]
         columns = self.permuted(columns)
-        table = self.table("cards.csv", colours, columns, keyed, "cards from {path}{rows}")
-        sizes = {t: sum(1 for k in keyed if k[tier_column] == t) for t in tiers}
+        extra = self.flip(3)
+        # A second table shares the tier column and every vector column
+        # (which have no default), and some others; each table gives a
+        # default for the columns it has that the other lacks.
+        shared = [
+            (n, k) for n, k in columns if n == tier_column or k == "vector" or not self.flip()
+        ]
+        own = self.columns([k for k in self.extra_kinds(3) if k != "vector"], taken)
+        defaults = {n: self.default(k, colours) for n, k in columns if (n, k) not in shared}
+        table = self.table(
+            "cards.csv",
+            colours,
+            columns,
+            keyed,
+            "cards from {path}{rows}",
+            defaults if extra else None,
+        )
+        market = self.market("", tier_column, keyed)
+        if not extra:
+            return table, market, None
+        self.shape("several card tables")
+        extra_keyed = [{tier_column: t} for t in tiers for _ in range(self.number(1, 4))]
+        extra_columns = self.permuted([*shared, *own])
+        own_defaults = {n: self.default(k, colours) for n, k in own}
+        second = self.table(
+            "extra.csv",
+            colours,
+            extra_columns,
+            extra_keyed,
+            "cards extra from {path}{rows}",
+            own_defaults,
+        )
+        return table, market, (second, self.market("extra from extra ", tier_column, extra_keyed))
+
+    def market(self, named: str, tier_column: str, keyed: list[dict[str, Any]]) -> str:
+        """A market of a table's cards by their tiers (`named`: "NAME from TABLE ")."""
+        sizes: dict[int, int] = {}
+        for row in keyed:
+            sizes[row[tier_column]] = sizes.get(row[tier_column], 0) + 1
         shown = ", ".join(f"{t}: {n}" for t, n in self.permuted(list(sizes.items())))
         face_up = self.number(1, 3)
-        market = f"market by {tier_column} {{{shown}}}, {face_up} face up each"
-        return table, market
+        return f"market {named}by {tier_column} {{{shown}}}, {face_up} face up each"
+
+    def default(self, kind: str, colours: list[str]) -> str:
+        """A default for a column of the kind (a vector has none)."""
+        if kind == "int":
+            return str(self.number(0, 3))
+        if kind == "bool":
+            return self.pick(["true", "false"])
+        if kind == "text":
+            return quote("plain")
+        if kind == "oneof":
+            return quote(self.pick(ONE_OF))
+        if kind == "colour?":
+            return self.pick(["none", *colours])
+        assert kind == "colour", kind
+        return self.pick(colours)
 
     def tiles(self, name: str, colours: list[str], colour: bool) -> tuple[Table, bool]:
         """A tile set, single- or double-sided (`colour`: may it have a
         colour column)."""
         sided = self.flip(3)
         taken = {"points"}
-        kinds = [k for k in self.extra_kinds(3) if colour or k != "colour"]
+        kinds = [k for k in self.extra_kinds(3) if colour or k not in ("colour", "colour?")]
         columns = [("points", "int"), *self.columns(kinds, taken)]
         if sided:
             faces = self.number(1, 3)

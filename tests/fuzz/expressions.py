@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from fuzz.components import ONE_OF, quote
+
 # Precedence levels of the grammar (dsl/grammar.lark), loosest first. An
 # expression at level L may stand where level L or looser is allowed.
 COND, OR, AND, NOT, CMP, SUM, PRODUCT, UNARY, ATOM = range(9)
@@ -234,7 +236,7 @@ class Expressions:
             return False
         if t.startswith("list:"):
             return t in self._lists(scope)
-        if t in ("text", "vector", "colour", "int", "bool"):
+        if t in ("text", "vector", "colour", "colour?", "int", "bool"):
             return any(t in self.world.columns(i).values() for i in self._items(scope))
         return False
 
@@ -261,6 +263,8 @@ class Expressions:
                 found += [f"holds({m})" for m in w.majorities]
         elif t == "colour":
             found = [*w.colours, *found]
+        elif t == "colour?":  # a colour or none (`colour or none` columns)
+            found = ["none", *found]
         elif t == "token":
             found = [*w.tokens, *w.colours, *found, *scope.of("colour")]
         elif t == "set:colour":
@@ -325,12 +329,14 @@ class Expressions:
         return E(f"{left.at(SUM)} {op} {right.at(SUM)}", CMP)
 
     def equality(self, scope: Scope, depth: int) -> E | None:
-        kinds = [
-            k for k in ("colour", "token", "bool", "card", "text") if self.makeable(k, scope, depth)
-        ]
-        kind = self.pick(kinds)
+        kinds = ("colour", "token", "bool", "card", "text", "colour?")
+        kind = self.pick([k for k in kinds if self.makeable(k, scope, depth)])
         op = self.pick(["==", "!="])
         left = self.expr(kind, scope, depth)
+        if kind == "text" and self.flip():  # a text as written, only on the right
+            return E(f"{left.at(SUM)} {op} {quote(self.pick(ONE_OF))}", CMP)
+        if kind == "colour?" and self.flip():  # none, compared with a colour
+            kind = "colour"
         right = self.expr(kind, scope, depth)
         return E(f"{left.at(SUM)} {op} {right.at(SUM)}", CMP)
 
@@ -411,7 +417,7 @@ class Expressions:
         if not self.makeable("vector", scope, depth):
             return None
         subject = self.expr("vector", scope, depth)
-        colour = self.expr("colour", scope, depth)
+        colour = self.expr(self.pick(["colour", "colour?"]), scope, depth)  # at none: 0
         return atom(f"{subject.at(ATOM)}[{colour.text}]")
 
     def call_int(self, scope: Scope, depth: int) -> E | None:
@@ -479,6 +485,11 @@ class Expressions:
         """`x in S where C` (a set or list of the same type as S)."""
         source = self.expr(t, scope, depth)
         name = self.fresh(scope)
+        texts = [c for c, kind in self.world.columns(element(t)).items() if kind == "text"]
+        if element(t) == "card" and texts and self.flip():  # cards of one kind
+            op = self.pick(["==", "!="])
+            test = f"{name}.{self.pick(texts)} {op} {quote(self.pick(ONE_OF))}"
+            return E(f"{name} in {source.text} where {test}", VALUE)
         condition = self.expr("bool", scope.bind(name, element(t)), depth)
         return E(f"{name} in {source.text} where {condition.text}", VALUE)
 
@@ -506,7 +517,7 @@ class Expressions:
                 added = self.expr("int", inner, 1)
                 return atom(f"sum({name} in {zone} where {test.text}: {added.text})")
             return atom(f"sum({zone}.{column})")
-        columns = [c for c, kind in w.card_columns.items() if kind == "colour"]
+        columns = [c for c, kind in w.card_columns.items() if kind in ("colour", "colour?")]
         if not columns:
             return None
         source = self.pick([*[z for z in zones if z in w.card_zones], "market"])

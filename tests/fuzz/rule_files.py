@@ -166,10 +166,15 @@ class Editions(Generator):
         edition.add("colours", f"{self.tag()}colours {', '.join(colours)}")
         self.token_declarations(edition, wild, specials)
         self.supply(edition)
-        cards, market = self.cards(colours)
-        world.card_columns = cards.columns
+        cards, market, extra = self.cards(colours)
+        world.card_columns = cards.types
         self.files["cards.csv"] = cards.csv
         edition.add("cards", self.tag() + cards.declaration)
+        if extra is not None:  # a second card table, with its own market
+            world.card_columns = {**extra[0].types, **cards.types}
+            self.files["extra.csv"] = extra[0].csv
+            edition.add("cards extra", self.tag() + extra[0].declaration)
+            edition.add("market extra", self.tag() + extra[1])
         for name in self.subset(CARD_VALUES):
             kind = world.card_values[name] = self.pick(["bool", "colour", "int"])
             edition.add(f"card value {name}", f"{self.tag()}card value {name}: {kind}")
@@ -177,8 +182,9 @@ class Editions(Generator):
         colour = len(tile_sets) < 2 or PARTIAL_TILE_COLOUR not in self.known
         for tile_set in tile_sets:
             table, sided = self.tiles(tile_set, colours, colour)
-            world.tile_sets[tile_set] = table.columns
-            if "colour" in table.columns.values() and len(tile_sets) > 1:
+            world.tile_sets[tile_set] = table.types
+            colours_in = {"colour", "colour?"} & set(table.columns.values())
+            if colours_in and len(tile_sets) > 1:
                 self.shape(PARTIAL_TILE_COLOUR)  # (both may have one: a superset)
             self.files[f"{tile_set}.csv"] = table.csv
             edition.add(f"tiles {tile_set}", self.tag() + table.declaration)

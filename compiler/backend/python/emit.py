@@ -77,6 +77,8 @@ class _Emission(Visitor):
         raise AssertionError(f"cannot emit {type(node).__name__}")
 
     def visit_Const(self, e: m.Const) -> ast.expr:
+        if e.value is None:  # none, the colour of no colour
+            return py.const(-1)
         return py.const(e.value)
 
     def visit_Attr(self, e: m.Attr) -> ast.expr:
@@ -95,11 +97,15 @@ class _Emission(Visitor):
 
     def unless_none(self, kind: m.Expr, read: Callable[[ast.expr], ast.expr]) -> ast.expr:
         """What `read` makes of a colour or token kind, or 0 when the kind
-        is none (-1: a colour card value never set)."""
+        is none (-1: a colour card value never set, or a `colour or none`
+        column's empty cell)."""
         index = self.expr(kind)
-        if not self.names.edition.card_values or not analysis.may_be_none(kind):
-            return read(index)
         if isinstance(index, ast.Constant):  # a colour known when generating
+            return py.const(0) if index.value == -1 else read(index)
+        may_be_none = self.names.none_colours or (
+            bool(self.names.edition.card_values) and analysis.may_be_none(kind)
+        )
+        if not may_be_none:
             return read(index)
         return py.if_expression(py.binary(index, ">=", py.const(0)), read(index), py.const(0))
 
@@ -128,7 +134,7 @@ class _Emission(Visitor):
 
     def visit_PerColour(self, e: m.PerColour) -> ast.expr:
         tally = analysis.tally_of(e)
-        if tally is not None:
+        if tally is not None and tally[1] not in self.names.none_columns:
             # A tally of any source: one pass over it, not one per colour.
             source, column = tally
             counted = self.expr(source)

@@ -36,6 +36,15 @@ class Names:
         self.token_index = {t.name: i for i, t in enumerate(edition.tokens)}
         self.majority_tile = dict(identities.tile_numbering(edition).majority_tile)
         self.majority_zone = {maj.name: maj.zone for maj in edition.majorities}
+        # Colour columns whose cells may be none (-1): a tally skips such a cell.
+        self.none_columns = {
+            c.name for t in (edition.cards, *edition.tile_sets) for c in t.columns if c.none
+        }
+        # May a colour be none (a column, or the literal)? Then a vector read
+        # at a colour not known when generating is guarded (see emit.visit_Index).
+        self.none_colours = bool(self.none_columns) or any(
+            isinstance(n, m.Const) and n.value is None for n in analysis.nodes(edition)
+        )
         self.aggregates = {a: i for i, a in enumerate(analysis.aggregates_in(edition))}
 
     def token(self, name: str) -> ast.Name:

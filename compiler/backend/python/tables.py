@@ -65,7 +65,8 @@ class Tables(LoweringPart):
             "deck_names": decks.tiers,
             "deck_cards": decks.deck_cards,
             "card_deck": decks.card_deck,
-            "face_up": e.market.face_up,
+            # One count for every deck, or (several markets unlike) one per deck.
+            "face_up": decks.face_up[0] if decks.same_face_up else decks.face_up,
             "exact_payment": printer.expression(self.payment(lambda c: price[c], py.const(0))),
             "split_payment": printer.expression(
                 self.payment(
@@ -102,6 +103,8 @@ class Tables(LoweringPart):
         return _MISSING[kind]
 
     def cell(self, value: Any, kind: str) -> Any:
+        if kind == "colour" and value is None:  # none: no colour
+            return -1
         if kind == "colour":
             return self.names.token_index[value]
         return value

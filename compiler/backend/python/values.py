@@ -67,7 +67,12 @@ class Values(LoweringPart):
                 )
             else:
                 body.append(py.assign("counts", py.call("list", py.item(totals, index))))
-                body.append(py.augment(py.item(py.name("counts"), py.item(table, item)), "+", sign))
+                count: ast.stmt = py.augment(
+                    py.item(py.name("counts"), py.item(table, item)), "+", sign
+                )
+                if column in self.names.none_columns:  # no colour (-1): counted nowhere
+                    count = py.if_(py.binary(py.item(table, item), ">=", py.const(0)), [count])
+                body.append(count)
                 body.append(py.set_(py.item(totals, index), py.call("tuple", py.name("counts"))))
         return body
 

@@ -7,8 +7,9 @@ them; an expression that is wrong gets the type ERROR, which is accepted
 everywhere, so that one mistake is not reported again by what contains it.
 
 Each concern has its module: components (players, colours, tokens, tables,
-zones), setup (market, reveals, policies), expressions, statements (actions),
-turns (triggers, majorities, steps), scoring (score, endings, winners), ids
+zones), card_tables (the named card tables, merged with the unnamed), setup
+(markets, reveals, policies), expressions, statements (actions), turns
+(triggers, majorities, steps), scoring (score, endings, winners), ids
 (rule ids), unused (warnings), definitions (the order definitions are typed
 in, and how deep their chains nest); scopes and context are what they share. This
 module runs them in order, each reading what the earlier ones found, and
@@ -85,5 +86,7 @@ def check_edition(
         policies=policies,
         rule_ids=rule_ids,
         card_values=card_values,
+        card_tables=tuple(context.card_tables.values()),
+        markets=tuple(context.markets),
     )
     return model, context.diagnostics

@@ -11,19 +11,17 @@ from typing import Any
 
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.checks.card_tables import check_card_tables
 from splendor_rules.compiler.frontend.checks.context import MAX_PLAYERS, Context
 from splendor_rules.compiler.frontend.checks.scopes import BUILTINS
-from splendor_rules.compiler.frontend.data import COLUMN_TYPES, TableReader
+from splendor_rules.compiler.frontend.data import COLUMN_TYPES, VALUE_TYPES, TableReader
 from splendor_rules.compiler.frontend.editions import Entry
 from splendor_rules.compiler.frontend.model import (
-    BOOL,
     CARD,
     COLOUR,
     ERROR,
     INT,
-    TEXT,
     TOKEN,
-    VECTOR,
 )
 from splendor_rules.dsl import syntax as s
 
@@ -34,8 +32,6 @@ _PREDECLARED: dict[str, tuple[m.RefKind, m.Type]] = {
     "market": ("market", m.set_of(CARD)),
     "score": ("score", INT),
 }
-# The type of a value read from a column, by the model's column type.
-_VALUE_TYPES = {"int": INT, "bool": BOOL, "text": TEXT, "colour": COLOUR, "vector": VECTOR}
 
 
 def check_players(context: Context) -> tuple[int, int] | None:
@@ -233,9 +229,16 @@ def by_players(context: Context, amount: int | s.IntMap) -> dict[int, int]:
 
 def check_tables(context: Context) -> None:
     """Read the cards and each tile set from their data files."""
-    entry = context.one(s.Cards)
-    if entry is not None:
-        context.cards = _read_table(context, entry, "cards")
+    tables = [e for e in context.of(s.Cards) if getattr(e.decl, "name", None) is None]
+    entry = tables[0] if tables else None
+    if entry is None:
+        edition = context.edition
+        context.report(msgs.missing_declaration(edition.span, edition.name, s.Cards))
+    else:
+        context.cards = context.main_cards = _read_table(context, entry, "cards")
+        named = [e for e in context.of(s.Cards) if e is not entry]
+        if named:
+            context.card_tables = check_card_tables(context, entry, named)
     for entry in context.of(s.Tiles):
         assert isinstance(entry.decl, s.Tiles)
         context.enter(entry)
@@ -250,7 +253,15 @@ def _read_table(context: Context, entry: Entry, name: str) -> m.Table | None:
     assert isinstance(decl, s.Cards | s.Tiles)
     context.enter(entry)
     context.columns[name] = {
-        c.name.text: _VALUE_TYPES[COLUMN_TYPES[c.type.kind]] for c in decl.columns
+        c.name.text: VALUE_TYPES[COLUMN_TYPES[c.type.kind]] for c in decl.columns
+    }
+    context.none_columns[name] = {
+        c.name.text for c in decl.columns if c.type.kind == "colour_or_none"
+    }
+    context.text_values[name] = {
+        c.name.text: tuple(v.value for v in c.type.values)
+        for c in decl.columns
+        if c.type.kind == "one_of"
     }
     reader = TableReader(
         decl,

@@ -37,10 +37,15 @@ class Context:
         # The edition's names, one namespace for all kinds.
         self.globals: dict[str, tuple[m.RefKind, Type]] = {}
         self.colours: tuple[str, ...] = ()
-        self.cards: m.Table | None = None
+        self.cards: m.Table | None = None  # every card table's cards (see card_tables)
+        self.card_tables: dict[str, m.Table] = {}  # the named card tables
+        self.main_cards: m.Table | None = None  # the unnamed card table alone
+        self.markets: list[m.Market] = []  # the named markets
         self.tile_sets: dict[str, m.Table] = {}
         self.columns: dict[str, dict[str, Type]] = {}  # "cards" or a tile set -> columns
         self.card_values: dict[str, m.CardValue] = {}
+        self.text_values: dict[str, dict[str, tuple[str, ...]]] = {}  # same keys: one of
+        self.none_columns: dict[str, set[str]] = {}  # same keys: colour or none
         self.zones: dict[str, s.Zone] = {}
         self.majority_names: set[str] = set()
         self.action_names: set[str] = set()

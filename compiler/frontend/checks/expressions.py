@@ -148,6 +148,9 @@ class ExpressionChecker(Visitor):
     def visit_BoolLit(self, e: s.BoolLit, scope: Scope) -> m.Expr:
         return m.Const(type=BOOL, span=e.span, value=e.value)
 
+    def visit_TextLit(self, e: s.TextLit, scope: Scope) -> m.Expr:
+        return m.Const(type=TEXT, span=e.span, value=e.text.value)
+
     def visit_DeckTops(self, e: s.DeckTops, scope: Scope) -> m.Expr:
         return m.DeckTops(type=m.set_of(CARD), span=e.span)
 
@@ -158,6 +161,8 @@ class ExpressionChecker(Visitor):
             local.used.add(e.name)
             return m.Ref(type=local.names[e.name][0], span=e.span, kind="variable", name=e.name)
         name = context.renames.apply(e.name)
+        if name == "none" and name not in context.globals:  # the colour of no colour
+            return m.Const(type=COLOUR, span=e.span, value=None)
         if name not in context.globals:
             known = [*scope.visible(), *context.globals] if hints_left(len(context.globals)) else []
             context.report(msgs.unknown(e.span, "name", e.name, known))
@@ -253,7 +258,23 @@ class ExpressionChecker(Visitor):
             self.context.report(msgs.not_comparable(e.left.span, left.type, e.op))
         elif not (fits(left.type, right.type) or fits(right.type, left.type)):
             self.context.report(msgs.cannot_compare(e.span, left.type, right.type))
+        elif left.type == TEXT:
+            self.check_text_value(left, right)
+            self.check_text_value(right, left)
         return m.Binary(type=BOOL, span=e.span, op=e.op, left=left, right=right)
+
+    def check_text_value(self, column: m.Expr, text: m.Expr) -> None:
+        """A column of a closed set of values compared with a text it never holds."""
+        if not (isinstance(column, m.Attr) and isinstance(text, m.Const)):
+            return
+        item = column.subject.type
+        table = "cards" if item == CARD else item.tiles
+        values = self.context.text_values.get(table or "", {}).get(column.attribute)
+        if values and text.value not in values:
+            assert isinstance(text.value, str)
+            self.context.report(
+                msgs.text_not_a_value(text.span, text.value, column.attribute, values)
+            )
 
     def visit_Logic(self, e: s.Logic, scope: Scope) -> m.Expr:
         operands = tuple(self.expect(o, scope, BOOL) for o in e.operands)
@@ -414,7 +435,22 @@ class ExpressionChecker(Visitor):
         arg = self.check(written, scope)
         if not fits(arg.type, TOKEN):
             self.context.report(msgs.needs_token_kind(written.span, function, arg.type))
+        else:
+            self.not_none(arg)
         return m.Call(type=INT, span=e.span, function=function, arguments=(arg,))
+
+    def not_none(self, value: m.Expr) -> None:
+        """A token kind that may be none (the literal, a `colour or none`
+        column) is no token kind: reported."""
+        if isinstance(value, m.Conditional):
+            self.not_none(value.then)
+            self.not_none(value.otherwise)
+        elif isinstance(value, m.Const) and value.value is None:
+            self.context.report(msgs.none_is_no_token(value.span))
+        elif isinstance(value, m.Attr) and value.subject.type.kind in ("card", "tile"):
+            table = "cards" if value.subject.type == CARD else value.subject.type.tiles
+            if value.attribute in self.context.none_columns.get(table or "", set()):
+                self.context.report(msgs.none_is_no_token(value.span))
 
     def call_count(self, e: s.Call, scope: Scope) -> m.Expr:
         written = e.arguments[0]

@@ -10,6 +10,7 @@ from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
 from splendor_rules.compiler.frontend.checks.scopes import Scope
 from splendor_rules.compiler.frontend.checks.unused import warn_unrevealed_tiles
+from splendor_rules.compiler.frontend.editions import Entry
 from splendor_rules.compiler.frontend.model import INT
 from splendor_rules.dsl import syntax as s
 
@@ -17,9 +18,20 @@ DECISIONS = ("pay", "return", "claim")
 
 
 def check_market(context: Context) -> m.Market | None:
-    entry = context.one(s.Market)
+    """The main market (of the unnamed card table); the named markets go to
+    `context.markets` (see check_named_markets)."""
+    markets = [e for e in context.of(s.Market) if getattr(e.decl, "name", None) is None]
+    entry = markets[0] if markets else None
     if entry is None:
+        context.report(
+            msgs.missing_declaration(context.edition.span, context.edition.name, s.Market)
+        )
         return None
+    check_named_markets(context, [e for e in context.of(s.Market) if e is not entry])
+    return _market(context, entry, context.main_cards)
+
+
+def _market(context: Context, entry: Entry, cards: m.Table | None) -> m.Market:
     context.enter(entry)
     decl = entry.decl
     assert isinstance(decl, s.Market)
@@ -27,8 +39,8 @@ def check_market(context: Context) -> m.Market | None:
     group = decl.group_by.text
     if decl.face_up < 1:
         context.report(msgs.market_face_up(decl.span))
-    if context.cards is not None:
-        _check_decks(context, decl, context.cards, sizes)
+    if cards is not None:
+        _check_decks(context, decl, cards, sizes)
     refill = context.of(s.Refill)
     return m.Market(
         rule_ids=context.current_ids,
@@ -38,7 +50,33 @@ def check_market(context: Context) -> m.Market | None:
         face_up=decl.face_up,
         refill=bool(refill),
         refill_ids=tuple(t.text for t in refill[0].decl.tags) if refill else (),
+        name=decl.name.text if decl.name else None,
+        table=decl.table.text if decl.table else None,
     )
+
+
+def check_named_markets(context: Context, entries: list[Entry]) -> None:
+    """Each named card table's cards are the decks of one named market."""
+    tables: dict[str, str] = {}  # a table -> the market taking it
+    for entry in entries:
+        decl = entry.decl
+        assert isinstance(decl, s.Market) and decl.name is not None and decl.table is not None
+        table = decl.table.text
+        cards = [e.decl for e in context.of(s.Cards) if isinstance(e.decl, s.Cards)]
+        known = [d.name.text for d in cards if d.name is not None]
+        if table not in known:
+            context.report(msgs.unknown(decl.table.span, "card table", table, known))
+            continue
+        if table in tables:
+            context.report(msgs.table_in_two_markets(decl.table.span, table, tables[table]))
+            continue
+        tables[table] = decl.name.text
+        context.markets.append(_market(context, entry, context.card_tables.get(table)))
+    for entry in context.of(s.Cards):
+        decl = entry.decl
+        assert isinstance(decl, s.Cards)
+        if decl.name is not None and decl.name.text not in tables:
+            context.report(msgs.table_in_no_market(decl.span, decl.name.text))
 
 
 def _check_decks(context: Context, decl: s.Market, cards: m.Table, sizes: dict[int, int]) -> None:

@@ -118,6 +118,8 @@ class StatementChecker(Visitor):
         token = self.expressions.check(written, scope)
         if not fits(token.type, TOKEN):
             self.context.report(msgs.not_a_token_kind(st.token.span, st.token.text, token.type))
+        else:
+            self.expressions.not_none(token)
         return m.Gain(rule_ids=ids, span=st.span, amount=amount, token=token)
 
     def visit_GainEach(self, st: s.GainEach, scope: Scope, ids: Ids) -> m.Statement:

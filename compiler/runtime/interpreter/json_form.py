@@ -173,5 +173,8 @@ def _element_to_json(value: Value) -> Value:
 
 def _element_from_json(value: Value) -> Value:
     if isinstance(value, dict):
-        return (DECK, int(value[DECK]))
+        deck = value[DECK]
+        if isinstance(deck, str) and " " in deck:  # a named market's deck: "NAME TIER"
+            return (DECK, deck)
+        return (DECK, int(deck))
     return value

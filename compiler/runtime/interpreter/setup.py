@@ -24,10 +24,10 @@ def new_game(definitions: Definitions, players: int, seed: int, first_player: in
     rng = random.Random(seed)
     decks: list[tuple[int, ...]] = []
     market: list[tuple[int | None, ...]] = []
-    for cards in tables.decks.deck_cards:
+    for cards, face_up in zip(tables.decks.deck_cards, tables.decks.face_up, strict=True):
         deck = list(cards)
         rng.shuffle(deck)
-        market.append(tuple(deck.pop() if deck else None for _ in range(model.market.face_up)))
+        market.append(tuple(deck.pop() if deck else None for _ in range(face_up)))
         decks.append(tuple(deck))
     state = State(
         players=players,

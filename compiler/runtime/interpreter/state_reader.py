@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from splendor_rules.compiler.frontend.identities import DeckName
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import Json, Seat, State
 
@@ -84,7 +85,7 @@ class Places:
         self.cards: dict[int, str] = {}
         self.tiles: dict[tuple[str, object], tuple[int, str]] = {}
 
-    def card(self, value: Any, where: str, tier: int | None = None) -> int:
+    def card(self, value: Any, where: str, tier: DeckName | None = None) -> int:
         count = len(self.tables.decks.card_tier)
         if type(value) is not int or not 0 <= value < count:
             raise refuse(f"{where}: {value!r} is not a card (0 to {count - 1})")
@@ -242,7 +243,6 @@ class StateReader:
         keys = [str(tier) for tier in self.tables.tiers]
         decks = an_object(data["decks"], keys, "decks", "deck")
         market = an_object(data["market"], keys, "market", "deck")
-        face_up = self.model.market.face_up
         deck_cards = tuple(
             tuple(
                 places.card(c, f"deck tier {t}", t) for c in a_list(decks[str(t)], f"deck tier {t}")
@@ -250,7 +250,7 @@ class StateReader:
             for t in self.tables.tiers
         )
         rows: list[tuple[int | None, ...]] = []
-        for tier in self.tables.tiers:
+        for tier, face_up in zip(self.tables.tiers, self.tables.decks.face_up, strict=True):
             where = f"market tier {tier}"
             row = a_list(market[str(tier)], where)
             if len(row) != face_up:

@@ -51,10 +51,12 @@ class Tables:
         return tuple((initial[v.type],) * cards for v in self.model.card_values)
 
     @property
-    def tiers(self) -> tuple[int, ...]:
+    def tiers(self) -> tuple[identities.DeckName, ...]:
+        """The decks' names (a tier, or a named market's "NAME TIER")."""
         return self.decks.tiers
 
-    def tier(self, card: int) -> int:
+    def tier(self, card: int) -> identities.DeckName:
+        """The name of a card's deck."""
         return self.decks.card_tier[card]
 
     def table(self, tile_set: str) -> m.Table:

@@ -118,6 +118,10 @@ class Correspondence:
             )
         if dict(a.market.deck_sizes) != dict(b.market.deck_sizes):
             raise CannotCompare(f"the decks of {a.name} and {b.name} differ in size")
+        if [(k.name, dict(k.deck_sizes)) for k in a.markets] != [
+            (k.name, dict(k.deck_sizes)) for k in b.markets
+        ]:
+            raise CannotCompare(f"the markets of {a.name} and {b.name} differ")
         self.tokens = self._names("colour token", [t.name for t in a.tokens], b.tokens)
         self.zones = self._names("zone", [z.name for z in a.zones], b.zones)
         self.a_only_tokens = [t.name for t in a.tokens if t.name not in self.tokens]

@@ -101,6 +101,10 @@ class _ProbeCards:
             return [f"{heading}[{colour}]" for colour in colours]
         if kind.kind == "text":
             values: list[Any] = [f"{name} {i}" for i in range(count)]
+        elif kind.kind == "one_of":
+            values = [kind.values[0].value] * count
+        elif kind.kind == "colour_or_none":
+            values = [""] * count  # none
         elif kind.kind == "colour":
             values = [colours[0]] * count
         elif kind.kind == "int_range" and kind.low is not None and kind.high is not None:
@@ -123,7 +127,7 @@ class _ProbeCards:
                 if kind == "per_colour":
                     by_colour = dict(zip(self.a.colours, headings, strict=True))
                     mapping = {c: by_colour[c if is_a else back[c]] for c in edition.colours}
-                elif kind == "colour":
+                elif kind in ("colour", "colour_or_none"):
                     mapping = {c: c if is_a else self.colours_b[c] for c in self.a.colours}
             else:
                 headings = self.neutral(edition.name, column, edition.colours)
@@ -143,15 +147,32 @@ def _column(column: s.Column, heading: str, mapping: Mapping[str, str]) -> str:
     if kind.kind == "per_colour":
         pairs = ", ".join(f"{c}: {json.dumps(h)}" for c, h in mapping.items())
         return f"{name}: per colour {{{pairs}}}"
-    if kind.kind == "colour":
+    default = _default(column.default)
+    if kind.kind in ("colour", "colour_or_none"):
         pairs = ", ".join(f"{v}: {c}" for v, c in mapping.items())
+        written = "colour" if kind.kind == "colour" else "colour or none"
         return (
-            f"{name}: colour {{{pairs}}} from {json.dumps(heading)}"
+            f"{name}: {written} {{{pairs}}} from {json.dumps(heading)}{default}"
             if pairs
-            else (f"{name}: colour from {json.dumps(heading)}")
+            else (f"{name}: {written} from {json.dumps(heading)}{default}")
         )
     written = f"int {kind.low}..{kind.high}" if kind.kind == "int_range" else kind.kind
-    return f"{name}: {written} from {json.dumps(heading)}"
+    if kind.kind == "one_of":
+        written = "one of " + ", ".join(json.dumps(v.value) for v in kind.values)
+    return f"{name}: {written} from {json.dumps(heading)}{default}"
+
+
+def _default(written: s.Expr | None) -> str:
+    """A column's `default VALUE`, as written (the cards of other tables take it)."""
+    if isinstance(written, s.IntLit):
+        return f" default {written.value}"
+    if isinstance(written, s.BoolLit):
+        return f" default {str(written.value).lower()}"
+    if isinstance(written, s.TextLit):
+        return f" default {json.dumps(written.text.value)}"
+    if isinstance(written, s.NameRef):
+        return f" default {written.name}"
+    return ""
 
 
 # How an ending of each mode is written.
@@ -197,7 +218,10 @@ def _load_engine(text: str, name: str) -> types.ModuleType:
 
 
 def _cards_decl(resolved: ResolvedEdition) -> s.Cards:
-    decl = next((e.decl for e in resolved.entries if isinstance(e.decl, s.Cards)), None)
+    decl = next(
+        (e.decl for e in resolved.entries if isinstance(e.decl, s.Cards) and e.decl.name is None),
+        None,
+    )  # the unnamed table: the probe's cards replace it
     if decl is None:
         raise CannotCompare(f"edition {resolved.name} declares no cards")
     return decl

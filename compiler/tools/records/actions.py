@@ -79,6 +79,10 @@ class _ShortValues:
         if token == "{":
             return self.counts(i + 1)
         if token == "deck" and rest[i + 1 : i + 2] == [":"]:
+            # A named market's deck: deck:MARKET:TIER.
+            market, colon, tier = [*rest[i + 2 : i + 5], "", "", ""][:3]
+            if _NAME.fullmatch(market) and colon == ":" and _is_number(tier):
+                return {"deck": f"{market} {int(tier)}"}, i + 5
             if i + 2 >= len(rest) or not _is_number(rest[i + 2]):
                 raise RecordError(f"write a deck top as deck:TIER in {brief(text)}")
             return {"deck": int(rest[i + 2])}, i + 3
@@ -121,7 +125,8 @@ def parse_short(text: str, cat: Catalog) -> dict[str, Json]:
     """An action in the short form (`buy 59 {blue:3,black:2}`) as its JSON form.
 
     Values, in the order of the action's choices: a number (card or tile), a
-    word (colour or token kind), `deck:N` (the top of tier N), `[a,b]` (a set),
+    word (colour or token kind), `deck:N` (the top of tier N; `deck:NAME:N`, of
+    a named market's), `[a,b]` (a set),
     `{kind:n,...}` (a payment or returned tokens)."""
     tokens = _short_tokens(text)
     if not tokens or not _NAME.fullmatch(tokens[0]):
@@ -147,7 +152,7 @@ def short_form(data: Mapping[str, Json]) -> str:
 
     def show(value: Json) -> str:
         if isinstance(value, dict) and set(value) == {"deck"}:
-            return f"deck:{value['deck']}"
+            return f"deck:{str(value['deck']).replace(' ', ':')}"  # deck:1, deck:orient:1
         if isinstance(value, dict):
             return "{" + ",".join(f"{k}:{n}" for k, n in value.items()) + "}"
         if isinstance(value, list | tuple):

@@ -36,9 +36,9 @@ class Catalog:
     rule_ids: frozenset[str]
     tokens: tuple[str, ...]
     caps: Mapping[str, int | None]
-    card_tiers: tuple[int, ...]  # by card number
-    tiers: tuple[int, ...]
-    face_up: int
+    card_tiers: tuple[identities.DeckName, ...]  # by card number: its deck's name
+    tiers: tuple[identities.DeckName, ...]  # the decks' names (docs/engine.md)
+    face_up: Mapping[identities.DeckName, int]  # by deck: the cards its market shows
     tile_sets: Mapping[str, tuple[int, ...]]  # the face numbers of each set
     physical: Mapping[int, tuple[str, object]]  # face -> its physical tile
     tile_count: int
@@ -64,7 +64,7 @@ def catalog_of(model: m.Edition) -> Catalog:
         caps={t.name: t.cap for t in model.tokens},
         card_tiers=decks.card_tier,
         tiers=decks.tiers,
-        face_up=model.market.face_up,
+        face_up=dict(zip(decks.tiers, decks.face_up, strict=True)),
         tile_sets=tiles.set_faces,
         physical=tiles.physical,
         tile_count=tiles.count,

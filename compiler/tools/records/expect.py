@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from splendor_rules.compiler.frontend.identities import DeckName
 from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.tools.records.actions import (
     action_data,
@@ -71,7 +72,7 @@ def _by_key(value: Json, known: Mapping[str, object], noun: str, what: str) -> d
     return dict(value)
 
 
-def _tiers(cat: Catalog) -> dict[str, int]:
+def _tiers(cat: Catalog) -> dict[str, DeckName]:
     return {str(tier): tier for tier in cat.tiers}
 
 

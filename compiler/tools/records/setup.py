@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from splendor_rules.compiler.frontend.identities import DeckName
 from splendor_rules.compiler.tools.records.actions import check_card, check_counts, check_tile
 from splendor_rules.compiler.tools.records.catalog import Catalog
 from splendor_rules.compiler.tools.records.form import Json, RecordError, brief, is_int
@@ -129,15 +130,17 @@ class _Seats:
                     )
 
 
-def _by_tier(value: Json, cat: Catalog, what: str) -> dict[int, list[Json]]:
+def _by_tier(value: Json, cat: Catalog, what: str) -> dict[DeckName, list[Json]]:
     if not isinstance(value, dict):
         raise RecordError(f"setup {what} must be an object keyed by tier")
-    out: dict[int, list[Json]] = {}
+    out: dict[DeckName, list[Json]] = {}
+    named = {str(t): t for t in cat.tiers if isinstance(t, str)}  # a named market's decks
     for key, items in value.items():
+        tier: DeckName
         try:
             tier = int(key)
         except (TypeError, ValueError):
-            tier = -1
+            tier = named.get(key, -1)
         if tier not in cat.tiers:
             tiers = ", ".join(str(t) for t in cat.tiers)
             raise RecordError(f"setup {what}: unknown tier {brief(key)}; the tiers are {tiers}")
@@ -147,7 +150,7 @@ def _by_tier(value: Json, cat: Catalog, what: str) -> dict[int, list[Json]]:
     return out
 
 
-def _in_tier(card: int, tier: int, cat: Catalog, what: str) -> None:
+def _in_tier(card: int, tier: DeckName, cat: Catalog, what: str) -> None:
     if cat.card_tiers[card] != tier:
         raise RecordError(
             f"setup {what} {tier}: card {card} is of tier {cat.card_tiers[card]}, not {tier}"
@@ -156,13 +159,14 @@ def _in_tier(card: int, tier: int, cat: Catalog, what: str) -> None:
 
 def _market(
     patch: Json, cat: Catalog, places: _Places
-) -> tuple[dict[int, list[Json]], dict[int, list[Json]]]:
+) -> tuple[dict[DeckName, list[Json]], dict[DeckName, list[Json]]]:
     """The market rows and the decks the patch gives, by tier."""
     rows = _by_tier(patch.get("market", {}), cat, "market")
     decks = _by_tier(patch.get("decks", {}), cat, "decks")
     for tier, row in rows.items():
-        if len(row) != cat.face_up:
-            raise RecordError(f"setup market {tier}: a row has {cat.face_up} slots, not {len(row)}")
+        if len(row) != cat.face_up[tier]:
+            shown = cat.face_up[tier]
+            raise RecordError(f"setup market {tier}: a row has {shown} slots, not {len(row)}")
         for card in row:
             if card is not None:
                 _in_tier(places.card(card, f"market {tier}"), tier, cat, "market")
@@ -194,8 +198,8 @@ def _tiles(patch: Json, cat: Catalog, places: _Places) -> dict[str, list[int]]:
 
 def _move_cards(
     state: dict[str, Json],
-    rows: Mapping[int, list[Json]],
-    decks: Mapping[int, list[Json]],
+    rows: Mapping[DeckName, list[Json]],
+    decks: Mapping[DeckName, list[Json]],
     placed: set[int],
     cat: Catalog,
 ) -> None:
