@@ -24,6 +24,7 @@ from splendor_rules.compiler.frontend.files import (
     BYTE_ORDER_MARK,
     MAX_RULE_FILE_BYTES,
     Unreadable,
+    named_file,
     read_bytes,
     read_start,
 )
@@ -36,7 +37,6 @@ Key = tuple[str, str | None]
 
 # Kinds of declaration that an edition holds at most one of.
 _SINGLETONS = {
-    s.Reference: "reference",
     s.Players: "players",
     s.Colours: "colours",
     s.Supply: "supply",
@@ -78,6 +78,8 @@ def declared_name(decl: s.Decl) -> s.Name | None:
 def key_of(decl: s.Decl) -> Key:
     if isinstance(decl, s.Reveal):
         return ("reveal", decl.tiles.text)
+    if isinstance(decl, s.Reference):  # an edition may name several rulebooks
+        return ("reference", decl.path.value)
     if type(decl) in _SINGLETONS:
         return (_SINGLETONS[type(decl)], None)
     name = declared_name(decl)
@@ -359,6 +361,8 @@ class _Merge:
                 self.remove(item, parent_keys)
                 continue
             decl = item.decl if isinstance(item, s.Override) else item
+            if isinstance(decl, s.Reference) and not self.readable_path(decl):
+                continue
             key = key_of(decl)
             if key in seen:
                 self.report(msgs.declared_twice(_where(decl), key, seen[key]))
@@ -425,15 +429,28 @@ class _Merge:
                 self.titles[new] = renaming.title.value
             self.changes.append(Change("rename", (item.kind, old), renaming.span, new_name=new))
 
+    def readable_path(self, decl: s.Reference) -> bool:
+        """A reference's file is its key: a path that may not be read (out
+        of the folder, absolute) is reported here, before it is looked up."""
+        try:
+            named_file(decl.path.span.file, decl.path.value)
+        except Unreadable as error:
+            path = decl.path
+            self.report(msgs.unreadable_reference(path.span, path.value, error.reason, error.hint))
+            return False
+        return True
+
     def remove(self, item: s.Remove, parent_keys: set[Key]) -> None:
         if self.parent is None:
             self.report(msgs.needs_parent(item.span, "remove"))
             return
         kind = item.kind.text
-        key: Key = (kind, item.name.text if item.name else None)
+        named = item.file.value if item.file else item.name.text if item.name else None
+        key: Key = (kind, named)
         if key not in parent_keys:
             candidates = [n for k, n in parent_keys if k == kind and n]
-            where = item.name.span if item.name else item.span
+            written = item.file or item.name
+            where = written.span if written else item.span
             self.report(msgs.nothing_to_change(where, self.parent_name, key, "remove", candidates))
             return
         removed = next((e for e in self.entries if e.key == key), None)
@@ -466,7 +483,10 @@ class _Merge:
 
 
 def _where(decl: s.Decl) -> s.Span:
-    """Where to point at a declaration: its name, if it has one."""
+    """Where to point at a declaration: its name (a reference: its file),
+    if it has one."""
+    if isinstance(decl, s.Reference):
+        return decl.path.span
     name = declared_name(decl)
     return name.span if name is not None else decl.span
 
