@@ -361,8 +361,6 @@ class _Merge:
                 self.remove(item, parent_keys)
                 continue
             decl = item.decl if isinstance(item, s.Override) else item
-            if isinstance(decl, s.Reference) and not self.readable_path(decl):
-                continue
             key = key_of(decl)
             if key in seen:
                 self.report(msgs.declared_twice(_where(decl), key, seen[key]))
@@ -429,17 +427,6 @@ class _Merge:
                 self.titles[new] = renaming.title.value
             self.changes.append(Change("rename", (item.kind, old), renaming.span, new_name=new))
 
-    def readable_path(self, decl: s.Reference) -> bool:
-        """A reference's file is its key: a path that may not be read (out
-        of the folder, absolute) is reported here, before it is looked up."""
-        try:
-            named_file(decl.path.span.file, decl.path.value)
-        except Unreadable as error:
-            path = decl.path
-            self.report(msgs.unreadable_reference(path.span, path.value, error.reason, error.hint))
-            return False
-        return True
-
     def remove(self, item: s.Remove, parent_keys: set[Key]) -> None:
         if self.parent is None:
             self.report(msgs.needs_parent(item.span, "remove"))
@@ -466,6 +453,12 @@ class _Merge:
             self.report(msgs.needs_parent(item.span, "override"))
             return
         if key not in parent_keys:
+            if isinstance(decl, s.Reference) and not _names_a_file(decl):
+                # A path that names no file matches none: the checker reports
+                # the path, where it reads the references.
+                self.entries.append(Entry(decl, self.tree.name.text, Renames(), key))
+                self.changes.append(Change("add", key, decl.span, new_ids=_ids(decl)))
+                return
             candidates = [n for k, n in parent_keys if k == key[0] and n]
             self.report(
                 msgs.nothing_to_change(_where(decl), self.parent_name, key, "override", candidates)
@@ -480,6 +473,15 @@ class _Merge:
         self.changes.append(
             Change("override", key, decl.span, old_ids=_ids(old.decl), new_ids=_ids(decl))
         )
+
+
+def _names_a_file(decl: s.Reference) -> bool:
+    """Whether a reference's path may name a file (within the folder)."""
+    try:
+        named_file(decl.path.span.file, decl.path.value)
+    except Unreadable:
+        return False
+    return True
 
 
 def _where(decl: s.Decl) -> s.Span:

@@ -331,10 +331,13 @@ def rule_id_not_in_reference(
     return _error(f"rule id {rule_id} is {where}", span, did_you_mean(rule_id, wanted))
 
 
-def prefix_claimed_twice(span: Span, prefix: str, file: str, first: str, at: Span) -> Diagnostic:
+def prefix_claimed_twice(
+    span: Span, prefixes: Sequence[str], file: str, first: str, at: Span
+) -> Diagnostic:
+    which = "prefixes" if len(prefixes) > 1 else "prefix"
     return _error(
-        f"the reference '{file}' claims the prefix {prefix}, which the reference '{first}'"
-        " claims already",
+        f"the reference '{file}' claims the {which} {listed(prefixes)},"
+        f" which the reference '{first}' claims already",
         span,
         f"'{first}' is declared at {at}; each prefix belongs to one reference",
     )

@@ -96,14 +96,15 @@ def check_coverage(
                 span, hint = book.locate(rule_id)
                 shown = book.file if several else None
                 diagnostics.append(msgs.rule_stated_nowhere(span, rule_id, hint, shown))
-    claims: dict[str, Rulebook] = {}
+    claims: dict[str, frozenset[str] | None] = {}  # prefix -> the ids of its rulebook
     for book in books:
+        known = frozenset(book.wanted) if book.wanted is not None else None
         for prefix in book.prefixes:
-            claims.setdefault(prefix, book)
+            claims.setdefault(prefix, known)
     every = [i for book in books for i in book.wanted or ()]
     for rule_id, span in stated.items():
-        claimed = claims.get(rule_id[0])
-        if claimed is not None and (claimed.wanted is None or rule_id in claimed.wanted):
+        prefix = rule_id[0]
+        if prefix in claims and (claims[prefix] is None or rule_id in (claims[prefix] or ())):
             continue
         files = [b.file for b in books] if several else None
         diagnostics.append(msgs.rule_id_not_in_reference(span, rule_id, every, files))

@@ -33,30 +33,34 @@ def check_ids(context: Context) -> dict[str, s.Span]:
     context.diagnostics.extend(diagnostics)
     references = [e.decl for e in context.of(s.Reference) if isinstance(e.decl, s.Reference)]
     if references:
-        _check_prefixes(context, references)
         dropped = _Dropped(context)
         books = [_read(context, decl, dropped) for decl in references]
+        _check_prefixes(
+            context, [d for d, b in zip(references, books, strict=True) if b.wanted is not None]
+        )
         context.diagnostics.extend(check_coverage(stated, books, meant_ids(ids)))
     return stated
 
 
 def _check_prefixes(context: Context, references: list[s.Reference]) -> None:
-    """Two references of an edition may not claim one prefix."""
+    """Two references of an edition may not claim one prefix: reported at
+    the second, once for each earlier reference it shares prefixes with.
+    (A reference that cannot be read is reported as such, and only so.)"""
     first: dict[str, s.Reference] = {}
     for decl in references:
-        for prefix in decl.prefixes:
-            if prefix in first and first[prefix] is not decl:
-                earlier = first[prefix]
-                context.report(
-                    msgs.prefix_claimed_twice(
-                        decl.path.span,
-                        prefix,
-                        decl.path.value,
-                        earlier.path.value,
-                        earlier.path.span,
-                    )
+        shared: dict[int, list[str]] = {}  # earlier reference (by index) -> the prefixes
+        for prefix in dict.fromkeys(decl.prefixes):
+            if prefix in first:
+                shared.setdefault(references.index(first[prefix]), []).append(prefix)
+            else:
+                first[prefix] = decl
+        for index, prefixes in sorted(shared.items()):
+            earlier = references[index]
+            context.report(
+                msgs.prefix_claimed_twice(
+                    decl.path.span, prefixes, decl.path.value, earlier.path.value, earlier.path.span
                 )
-            first.setdefault(prefix, decl)
+            )
 
 
 def _read(context: Context, decl: s.Reference, dropped: _Dropped) -> Rulebook:
