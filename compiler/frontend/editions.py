@@ -86,6 +86,15 @@ def key_of(decl: s.Decl) -> Key:
     return (_NAMED[type(decl)], name.text if name else None)
 
 
+def renamed_key(key: Key, step: Mapping[str, str]) -> Key:
+    """A key after one edition's renames (by name, whatever the kind); a
+    reference's key is its file, which no rename renames."""
+    kind, name = key
+    if name is None or kind == "reference":
+        return key
+    return (kind, step.get(name, name))
+
+
 def describe_key(key: Key) -> str:
     """A declaration by its key, as messages and reports name it."""
     return msgs.describe_key(key)
@@ -389,8 +398,7 @@ class _Merge:
         return self.parent.name if self.parent else ""
 
     def inherit(self, entry: Entry) -> Entry:
-        kind, name = entry.key
-        new_key = (kind, self.step.get(name, name) if name is not None else None)
+        new_key = renamed_key(entry.key, self.step)
         return evolve(entry, renames=entry.renames.then(self.step), key=new_key)
 
     def parent_names(self, kind: str) -> list[str]:
