@@ -11,15 +11,20 @@ tell the rules an edition inherits unchanged from those it changes
 
 from __future__ import annotations
 
+import importlib.util
+import random
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
+from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.cli import main
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
+from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.compiler.tools.conformance import diff_editions
 from splendor_rules.dsl.diagnostics import Diagnostic
 
@@ -237,3 +242,45 @@ def test_conform_through_several_ancestors(folder: Path) -> None:
     result = _conform(child)
     assert "child extends classic (classic -> extra_reference -> child)" in result.output
     _assert_inherited_identical_and_changes_listed(result)
+
+
+# ----------------------------------------------------------- both engines
+
+
+def test_the_variant_plays_alike_in_both_engines(extra: Compiled, tmp_path: Path) -> None:
+    """References leave the engines alone: the variant's generated engine
+    and the interpreter agree move by move, and its token limit is 9."""
+    assert extra.model is not None
+    path = tmp_path / "extra_reference_engine.py"
+    path.write_text(render_engine(extra.model, ROOT), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    generated = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = generated
+    try:
+        spec.loader.exec_module(generated)
+    finally:
+        del sys.modules[path.stem]
+    interpreted = InterpretedEngine(extra.model)
+    limits = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        states = [e.new_game(2, seed) for e in (generated, interpreted)]
+        for _ in range(80):
+            if generated.is_over(states[0]):
+                break
+            legal = [
+                e.legal_actions(s) for e, s in zip((generated, interpreted), states, strict=True)
+            ]
+            assert legal[0] == legal[1]
+            move = rng.choice(legal[0])
+            states = [
+                e.apply(s, move) for e, s in zip((generated, interpreted), states, strict=True)
+            ]
+            data = [e.to_json(s) for e, s in zip((generated, interpreted), states, strict=True)]
+            assert data[0] == data[1]
+            if data[0]["pending"] == "token_limit":
+                limits += 1
+                seat = data[0]["seats"][data[0]["current_player"]]
+                assert sum(seat["tokens"].values()) > 9
+    assert limits > 0
