@@ -4,9 +4,11 @@ declarations.
 An edition that `extends` another inherits every declaration of its parent and
 states only what differs: `override` replaces a declaration in place, `remove`
 drops one, `rename` gives an inherited name a new one (and every inherited
-reference follows it), and anything else is added. Each change is recorded as
-a Change, so that the differences between two editions can be listed from the
-rule files alone.
+reference follows it), and anything else is added. A declaration is known by
+its key: its kind, and its name where an edition may have several of a kind
+(a reference is known by its file, so an edition may answer to several
+rulebooks). Each change is recorded as a Change, so that the differences
+between two editions can be listed from the rule files alone.
 """
 
 from __future__ import annotations
