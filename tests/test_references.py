@@ -220,7 +220,7 @@ def _assert_inherited_identical_and_changes_listed(result: Result) -> None:
     for rule_id in ("S-2.1", "S-3.1", "S-3.5", "S-4.3", "S-4.4", "C-5.2", "E-6.3"):
         assert _status(result, rule_id).startswith("shared: identical on"), rule_id
     lines = result.output.splitlines()
-    changed = next(i for i, line in enumerate(lines) if line.startswith("CHANGED by"))
+    changed = next(i for i, line in enumerate(lines) if line.startswith("CHANGED from classic to"))
     assert lines[changed + 1 : changed + 4] == [
         "  step token_limit: S-4.1 -> S-4.1, X-1.1 (overridden)",
         "  reference EXTRA.md: no rule id (added)",
@@ -284,3 +284,16 @@ def test_the_variant_plays_alike_in_both_engines(extra: Compiled, tmp_path: Path
                 seat = data[0]["seats"][data[0]["current_player"]]
                 assert sum(seat["tokens"].values()) > 9
     assert limits > 0
+
+
+def test_conform_the_other_way_lists_the_same_changes() -> None:
+    """From the variant to classic: the amended token limit is still a
+    change (classic drops X-1.1), the extra rules are removed."""
+    args = ["conform", str(EXTRA), "classic", "-g", "2", "--plies", "60"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert _status(result, "S-4.1") == "changed: step token_limit overridden as S-4.1"
+    assert _status(result, "X-1.1") == "overridden by S-4.1"
+    assert _status(result, "X-1.2") == "removed"
+    assert "  action take_one: X-1.2 (removed)" in result.output.splitlines()
+    assert "no divergence: the 20 shared rule ids behave identically" in result.output

@@ -26,9 +26,9 @@ from splendor_rules.compiler.tools.conformance.editions import CannotCompare
 @frozen
 class Pair:
     """A declaration both editions state as the same rule: inherited
-    unchanged, or restated by an override that keeps some of its rule ids
-    and states no other (one that also states a rule a lacks, such as a rule
-    of b's own rulebook, declares a change: see changed_of)."""
+    unchanged, or restated by an override that states the very rule ids it
+    replaces (one that keeps some and states others, such as a rule of b's
+    own rulebook, declares a change: see amends and changed_of)."""
 
     key_a: Key
     key_b: Key
@@ -47,10 +47,11 @@ def pairs_of(diff: EditionDiff) -> list[Pair]:
 
 
 def amends(o: Overridden) -> bool:
-    """An override that keeps some of a's rule ids and states another too
-    (`override [S-4.1, X-1.1]`): b's own rule X-1.1 amends S-4.1, a change
-    that b declares, not a claim that S-4.1 is unchanged."""
-    return any(i in o.ids_a for i in o.ids_b) and any(i not in o.ids_a for i in o.ids_b)
+    """An override that keeps some of the rule ids it replaces but not the
+    same ones: `override [S-4.1, X-1.1]` of `[S-4.1]` says that b's own rule
+    X-1.1 amends S-4.1, a change that b declares, not a claim that S-4.1 is
+    unchanged (and seen from b to a, the same override drops X-1.1)."""
+    return any(i in o.ids_a for i in o.ids_b) and set(o.ids_a) != set(o.ids_b)
 
 
 def changed_of(diff: EditionDiff) -> dict[Key, tuple[str, ...]]:

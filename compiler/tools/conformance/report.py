@@ -123,7 +123,7 @@ def changed_lines(report: Report) -> list[str]:
         return []
     acted = f"; they made {len(report.changed)} comparisons differ" if report.changed else ""
     return [
-        f"CHANGED by {diff.b} ({len(items)} declarations, not compared{acted}):",
+        f"CHANGED from {diff.a} to {diff.b} ({len(items)} declarations, not compared{acted}):",
         *(f"  {item}" for item in items),
         "",
     ]
