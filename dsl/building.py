@@ -424,6 +424,7 @@ RULES: dict[str, RuleBuilder] = {
     "override": node(s.Override, "decl"),
     "remove": node(s.Remove),
     "key": part("kind", "name"),
+    "file_key": part("kind", "file"),
     "rename": node(s.Rename, "kind", "*renamings"),
     "rename_kind": first,
     "renaming": node(s.Renaming, "old", "new", "title"),

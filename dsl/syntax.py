@@ -565,7 +565,8 @@ class Override(Node):
 @frozen(kw_only=True)
 class Remove(Node):
     kind: Name
-    name: Name | None
+    name: Name | None = None
+    file: StringLit | None = None  # a reference is named by its file
 
 
 @frozen(kw_only=True)

@@ -82,7 +82,7 @@ def test_diff_lists_the_renames(marvel_diff: EditionDiff):
 def test_diff_lists_the_overrides_with_their_rule_ids(marvel_diff: EditionDiff):
     overridden = {o.key_b: (o.ids_a, o.ids_b) for o in marvel_diff.overridden}
     assert overridden == {
-        ("reference", None): ((), ()),
+        ("reference", "RULES.md"): ((), ()),
         ("cards", None): ((), ()),
         ("supply", None): (("C-2.2",), ("M-2.2",)),
         ("step", "claim_tile"): (("C-4.2",), ("M-4.2",)),

@@ -4,9 +4,11 @@ declarations.
 An edition that `extends` another inherits every declaration of its parent and
 states only what differs: `override` replaces a declaration in place, `remove`
 drops one, `rename` gives an inherited name a new one (and every inherited
-reference follows it), and anything else is added. Each change is recorded as
-a Change, so that the differences between two editions can be listed from the
-rule files alone.
+reference follows it), and anything else is added. A declaration is known by
+its key: its kind, and its name where an edition may have several of a kind
+(a reference is known by its file, so an edition may answer to several
+rulebooks). Each change is recorded as a Change, so that the differences
+between two editions can be listed from the rule files alone.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from splendor_rules.compiler.frontend.files import (
     BYTE_ORDER_MARK,
     MAX_RULE_FILE_BYTES,
     Unreadable,
+    named_file,
     read_bytes,
     read_start,
 )
@@ -36,7 +39,6 @@ Key = tuple[str, str | None]
 
 # Kinds of declaration that an edition holds at most one of.
 _SINGLETONS = {
-    s.Reference: "reference",
     s.Players: "players",
     s.Colours: "colours",
     s.Supply: "supply",
@@ -79,12 +81,23 @@ def declared_name(decl: s.Decl) -> s.Name | None:
 def key_of(decl: s.Decl) -> Key:
     if isinstance(decl, s.Reveal):
         return ("reveal", decl.tiles.text)
+    if isinstance(decl, s.Reference):  # an edition may name several rulebooks
+        return ("reference", decl.path.value)
     if isinstance(decl, s.Cards | s.Market) and decl.name is not None:
         return (_SINGLETONS[type(decl)], decl.name.text)  # a further table or market
     if type(decl) in _SINGLETONS:
         return (_SINGLETONS[type(decl)], None)
     name = declared_name(decl)
     return (_NAMED[type(decl)], name.text if name else None)
+
+
+def renamed_key(key: Key, step: Mapping[str, str]) -> Key:
+    """A key after one edition's renames (by name, whatever the kind); a
+    reference's key is its file, which no rename renames."""
+    kind, name = key
+    if name is None or kind == "reference":
+        return key
+    return (kind, step.get(name, name))
 
 
 def describe_key(key: Key) -> str:
@@ -393,8 +406,7 @@ class _Merge:
         return self.parent.name if self.parent else ""
 
     def inherit(self, entry: Entry) -> Entry:
-        kind, name = entry.key
-        new_key = (kind, self.step.get(name, name) if name is not None else None)
+        new_key = renamed_key(entry.key, self.step)
         return evolve(entry, renames=entry.renames.then(self.step), key=new_key)
 
     def parent_names(self, kind: str) -> list[str]:
@@ -436,10 +448,12 @@ class _Merge:
             self.report(msgs.needs_parent(item.span, "remove"))
             return
         kind = item.kind.text
-        key: Key = (kind, item.name.text if item.name else None)
+        named = item.file.value if item.file else item.name.text if item.name else None
+        key: Key = (kind, named)
         if key not in parent_keys:
             candidates = [n for k, n in parent_keys if k == kind and n]
-            where = item.name.span if item.name else item.span
+            written = item.file or item.name
+            where = written.span if written else item.span
             self.report(msgs.nothing_to_change(where, self.parent_name, key, "remove", candidates))
             return
         removed = next((e for e in self.entries if e.key == key), None)
@@ -455,6 +469,12 @@ class _Merge:
             self.report(msgs.needs_parent(item.span, "override"))
             return
         if key not in parent_keys:
+            if isinstance(decl, s.Reference) and not _names_a_file(decl):
+                # A path that names no file matches none: the checker reports
+                # the path, where it reads the references.
+                self.entries.append(Entry(decl, self.tree.name.text, Renames(), key))
+                self.changes.append(Change("add", key, decl.span, new_ids=_ids(decl)))
+                return
             candidates = [n for k, n in parent_keys if k == key[0] and n]
             self.report(
                 msgs.nothing_to_change(_where(decl), self.parent_name, key, "override", candidates)
@@ -513,8 +533,20 @@ class _Merge:
         return f"{where.side} {other}"
 
 
+def _names_a_file(decl: s.Reference) -> bool:
+    """Whether a reference's path may name a file (within the folder)."""
+    try:
+        named_file(decl.path.span.file, decl.path.value)
+    except Unreadable:
+        return False
+    return True
+
+
 def _where(decl: s.Decl) -> s.Span:
-    """Where to point at a declaration: its name, if it has one."""
+    """Where to point at a declaration: its name (a reference: its file),
+    if it has one."""
+    if isinstance(decl, s.Reference):
+        return decl.path.span
     name = declared_name(decl)
     return name.span if name is not None else decl.span
 

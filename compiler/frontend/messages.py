@@ -33,6 +33,11 @@ def _plural(count: int, word: str) -> str:
     return word + ("s" if count != 1 else "")
 
 
+def listed(words: Sequence[str]) -> str:
+    """Words as a sentence lists them: `a`, `a and b`, `a, b and c`."""
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
 def describe_key(key: Key) -> str:
     """A declaration by its key, as messages name it: `zone 'bought'`, `market`."""
     kind, name = key
@@ -372,15 +377,37 @@ def rule_id_twice(span: Span, rule_id: str, first: Span) -> Diagnostic:
     return _error(f"rule id {rule_id} is stated twice", span, f"it is already stated at {first}")
 
 
-def rule_stated_nowhere(span: Span, rule_id: str, hint: str | None) -> Diagnostic:
-    return _error(f"rule {rule_id} of the reference is stated nowhere in this edition", span, hint)
-
-
-def rule_id_not_in_reference(span: Span, rule_id: str, wanted: Iterable[str]) -> Diagnostic:
+def rule_stated_nowhere(
+    span: Span, rule_id: str, hint: str | None, reference: str | None = None
+) -> Diagnostic:
+    """`reference`: the file, named when an edition has several references."""
+    which = f" '{reference}'" if reference else ""
     return _error(
-        f"rule id {rule_id} is not in the reference for this edition",
+        f"rule {rule_id} of the reference{which} is stated nowhere in this edition", span, hint
+    )
+
+
+def rule_id_not_in_reference(
+    span: Span, rule_id: str, wanted: Iterable[str], references: Sequence[str] | None = None
+) -> Diagnostic:
+    """`references`: the files, named when an edition has several."""
+    where = (
+        f"in none of this edition's references ({listed(references)})"
+        if references
+        else "not in the reference for this edition"
+    )
+    return _error(f"rule id {rule_id} is {where}", span, did_you_mean(rule_id, wanted))
+
+
+def prefix_claimed_twice(
+    span: Span, prefixes: Sequence[str], file: str, first: str, at: Span
+) -> Diagnostic:
+    which = "prefixes" if len(prefixes) > 1 else "prefix"
+    return _error(
+        f"the reference '{file}' claims the {which} {listed(prefixes)},"
+        f" which the reference '{first}' claims already",
         span,
-        did_you_mean(rule_id, wanted),
+        f"'{first}' is declared at {at}; each prefix belongs to one reference",
     )
 
 

@@ -7,8 +7,10 @@ here and carries them into generated code and illegal-move messages.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
+
+from attrs import frozen
 
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.dsl import syntax as s
@@ -66,26 +68,44 @@ def ids_in_text(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+@frozen
+class Rulebook:
+    """One reference of an edition, read: the ids it defines with one of its
+    prefixes (None when its file could not be read, which is reported
+    already), and where to report an id of it that no declaration states."""
+
+    file: str  # as the rule file writes it
+    prefixes: tuple[str, ...]
+    wanted: tuple[str, ...] | None
+    locate: Callable[[str], tuple[s.Span, str | None]]
+
+
 def check_coverage(
-    stated: dict[str, s.Span],
-    reference: list[str],
-    prefixes: tuple[str, ...],
-    where: s.Span,
-    locate: Callable[[str], tuple[s.Span, str | None]] | None = None,
-    meant: Collection[str] = (),
+    stated: dict[str, s.Span], books: Sequence[Rulebook], meant: Collection[str] = ()
 ) -> list[Diagnostic]:
-    """Each id of the rulebook with one of the prefixes must be stated, and no
-    id may be stated that the rulebook lacks. A missing id is reported where
-    `locate` says (say, where it was removed), else at `where`; not at all if
-    a malformed id surely `meant` it (that one is reported already)."""
-    wanted = [i for i in reference if i[0] in prefixes]
-    wanted_set = set(wanted)
+    """Each id of each rulebook with one of its prefixes must be stated, and
+    no id may be stated that the rulebook claiming its prefix lacks (or whose
+    prefix no rulebook claims). A missing id is reported where the rulebook's
+    `locate` says; not at all if a malformed id surely `meant` it (that one is
+    reported already). With one rulebook the messages do not name its file."""
+    several = len(books) > 1
     diagnostics = []
-    for rule_id in wanted:
-        if rule_id not in stated and rule_id not in meant:
-            span, hint = locate(rule_id) if locate else (where, None)
-            diagnostics.append(msgs.rule_stated_nowhere(span, rule_id, hint))
+    for book in books:
+        for rule_id in book.wanted or ():
+            if rule_id not in stated and rule_id not in meant:
+                span, hint = book.locate(rule_id)
+                shown = book.file if several else None
+                diagnostics.append(msgs.rule_stated_nowhere(span, rule_id, hint, shown))
+    claims: dict[str, frozenset[str] | None] = {}  # prefix -> the ids of its rulebook
+    for book in books:
+        known = frozenset(book.wanted) if book.wanted is not None else None
+        for prefix in book.prefixes:
+            claims.setdefault(prefix, known)
+    every = [i for book in books for i in book.wanted or ()]
     for rule_id, span in stated.items():
-        if rule_id not in wanted_set:
-            diagnostics.append(msgs.rule_id_not_in_reference(span, rule_id, wanted))
+        prefix = rule_id[0]
+        if prefix in claims and (claims[prefix] is None or rule_id in (claims[prefix] or ())):
+            continue
+        files = [b.file for b in books] if several else None
+        diagnostics.append(msgs.rule_id_not_in_reference(span, rule_id, every, files))
     return diagnostics

@@ -5,7 +5,8 @@ definitions, steps and endings; overrides some actions (with fresh bodies, or
 for classic with the parent's own text plus a gain of the clock), steps,
 definitions, the score, the winners and the supply; removes some actions,
 triggers, steps and endings that nothing else names; and adds actions,
-definitions, triggers, majority tiles, steps and endings of its own. Its
+definitions, triggers, majority tiles, steps and endings of its own; it
+removes each reference of its parent (`remove reference "FILE"`). Its
 games end for the reasons a base's do (tests/fuzz/rule_files.py): every
 action but the fallback gains the clock, whose emptiness ends the game.
 """
@@ -57,7 +58,7 @@ class Parent:
     endings: list[str]
     timeout_once: bool = False  # the parent's clock ending needs a `check game end` step
     triggers: list[str] = field(default_factory=list)
-    reference: bool = False
+    references: list[str] = field(default_factory=list)  # the files of its references
 
     def referred(self, name: str) -> bool:
         """Does the parent name this anywhere but where it declares it?"""
@@ -129,7 +130,7 @@ def classic() -> Parent:
         steps=steps,
         endings=[e.name for e in model.endings],
         triggers=[t.name for t in model.triggers],
-        reference=any(p for p in re.findall(r"^\s*(?:\[[^\]]*\]\s*)?reference ", text, re.M)),
+        references=re.findall(r'^\s*(?:\[[^\]]*\]\s*)?reference "([^"]*)"', text, re.M),
     )
 
 
@@ -152,6 +153,7 @@ def base_parent(edition: Edition, text: str, timeout_once: bool) -> Parent:
         endings=[d.key.split()[1] for d in edition.decls if d.key.startswith("end ")],
         timeout_once=timeout_once,
         triggers=[d.key.split()[1] for d in edition.decls if d.key.startswith("trigger ")],
+        references=list(edition.references),
     )
 
 
@@ -178,8 +180,8 @@ class Children(Editions):
         for kind, pairs in renames_by_kind(parent, renames):
             shown = ", ".join(f"{old} -> {new}{self.title()}" for old, new in pairs)
             edition.add(f"rename {kind}", f"rename {kind} {shown}")
-        if parent.reference:
-            edition.add("remove reference", "remove reference")
+        for file in parent.references:  # (its rule ids change: none is checked)
+            edition.add(f"reference {file}", f'remove reference "{file}"')
         self.components(edition, parent)
         x = Expressions(self.draw, world)
         x.max_depth = self.number(1, 3)

@@ -21,10 +21,12 @@ or after another); card values (`card value NAME: TYPE`, read like
 columns); definitions that use each other, and definitions with parameters
 used as calls; the score; endings of the three modes (after the round once,
 after a round that ends with, at the end of the turn once); winners with
-several keys and `among`; hidden information; turn
-order, randomness and decisions; rule ids on declarations, statements and
-token properties. A child edition overrides, removes and
-renames what its parent (classic, or a drawn base) declares.
+several keys and `among`; hidden information; turn order, randomness and
+decisions; rule ids on declarations, statements and token properties, and
+now and then one or two references that claim them, with their rulebooks
+written beside the rule file. A child edition overrides, removes and renames
+what its parent (classic, or a drawn base) declares, and removes its
+parent's references by their files.
 
 Every game ends: every action but the fallback gains a `clock` token (a
 special kind, never returned, with no cap) whose supply only goes down, an
@@ -41,6 +43,7 @@ and triggers in statements.py, children in children.py.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -125,6 +128,7 @@ class Edition:
     parent: str | None = None
     tokens: list[str] = field(default_factory=list)  # every non-colour kind, clock too
     timeout_once: bool = False  # the clock's ending needs the `check game end` step
+    references: list[str] = field(default_factory=list)  # the files of its own references
 
     @property
     def end_check(self) -> str | None:
@@ -198,7 +202,30 @@ class Editions(Generator):
         edition.add("market", self.tag() + market)
         self.policies(edition)
         self.rules(edition)
+        self.references(edition)
         return edition
+
+    def references(self, edition: Edition) -> None:
+        """Now and then, the rulebooks the edition answers to, written beside
+        it: one claiming the prefix R of its rule ids, or two, R and Q (the
+        ids with an odd number move to Q), each listing its ids in bold."""
+        count = max(0, self.index(4) - 1)  # none (twice as often), one or two
+        if not count:
+            return
+        prefixes = ["R", "Q"][:count]
+        if count == 2:
+            self.shape("several references")
+            for decl in edition.decls:
+                decl.text = _TAGS.sub(_odd_ids_to_q, decl.text)
+        ids = [i for d in edition.decls for tags in _TAGS.findall(d.text) for i in _ids(tags)]
+        for prefix in reversed(prefixes):
+            file = f"{edition.name}_{prefix.lower()}.md"
+            mine = [i for i in ids if i.startswith(prefix + "-")]
+            self.files[file] = f"# Rulebook {prefix}\n\n" + "".join(
+                f"- **{i}** a drawn rule.\n" for i in mine
+            )
+            edition.decls.insert(0, Decl("reference " + file, f'reference "{file}" ids {prefix}'))
+            edition.references.insert(0, file)
 
     def token_declarations(self, edition: Edition, wild: str | None, specials: list[str]) -> None:
         declared = []
@@ -433,6 +460,24 @@ class Editions(Generator):
             order = self.pick(["highest", "lowest"])
             keys.append(f"{order} {x.expr(self.pick(['int', 'bool']), Scope()).text}")
         return f"winners{among}: {', then '.join(keys)}, ties share"
+
+
+# A group of rule ids in square brackets (an index such as `[c]` matches too:
+# it holds no rule id).
+_TAGS = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _ids(tags: str) -> list[str]:
+    return [i for i in (part.strip() for part in tags.split(",")) if re.match(r"[RQ]-\d", i)]
+
+
+def _odd_ids_to_q(found: re.Match[str]) -> str:
+    """Tags with their odd-numbered R ids under the prefix Q (R-3.1 -> Q-3.1)."""
+    parts = []
+    for part in found.group(1).split(","):
+        number = re.match(r"\s*R-(\d+)", part)
+        parts.append(part.replace("R-", "Q-", 1) if number and int(number.group(1)) % 2 else part)
+    return "[" + ",".join(parts) + "]"
 
 
 def ending(name: str, once: bool | str, condition: str) -> str:

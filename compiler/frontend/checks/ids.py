@@ -1,5 +1,6 @@
 """The rule ids of a resolved edition: well formed, stated once, and (when
-the edition names a reference rulebook) covering it exactly.
+the edition names reference rulebooks) covering them exactly, each rulebook
+the ids of its own prefixes.
 
 The checks themselves are in rule_ids.py; this module gathers the ids of
 every declaration and says where to report a rule that an edition dropped
@@ -8,11 +9,14 @@ from its parent's.
 
 from __future__ import annotations
 
+import functools
+
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.editions import Change, Entry, Key, declared_name
 from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, Unreadable, read_named_text
 from splendor_rules.compiler.frontend.rule_ids import (
+    Rulebook,
     check_coverage,
     check_rule_ids,
     ids_in_text,
@@ -27,29 +31,49 @@ def check_ids(context: Context) -> dict[str, s.Span]:
     ids = [rule_id for entry in context.entries for rule_id in rule_ids_in(entry.decl)]
     stated, diagnostics = check_rule_ids(ids)
     context.diagnostics.extend(diagnostics)
-    reference = context.of(s.Reference)
-    if reference:
-        decl = reference[0].decl
-        assert isinstance(decl, s.Reference)
-        try:
-            _, text = read_named_text(decl.path.span.file, decl.path.value, MAX_DATA_FILE_BYTES)
-        except Unreadable as error:
+    references = [e.decl for e in context.of(s.Reference) if isinstance(e.decl, s.Reference)]
+    if references:
+        dropped = _Dropped(context)
+        books = [_read(context, decl, dropped) for decl in references]
+        _check_prefixes(
+            context, [d for d, b in zip(references, books, strict=True) if b.wanted is not None]
+        )
+        context.diagnostics.extend(check_coverage(stated, books, meant_ids(ids)))
+    return stated
+
+
+def _check_prefixes(context: Context, references: list[s.Reference]) -> None:
+    """Two references of an edition may not claim one prefix: reported at
+    the second, once for each earlier reference it shares prefixes with.
+    (A reference that cannot be read is reported as such, and only so.)"""
+    first: dict[str, s.Reference] = {}
+    for decl in references:
+        shared: dict[int, list[str]] = {}  # earlier reference (by index) -> the prefixes
+        for prefix in dict.fromkeys(decl.prefixes):
+            if prefix in first:
+                shared.setdefault(references.index(first[prefix]), []).append(prefix)
+            else:
+                first[prefix] = decl
+        for index, prefixes in sorted(shared.items()):
+            earlier = references[index]
             context.report(
-                msgs.unreadable_reference(decl.path.span, decl.path.value, error.reason, error.hint)
-            )
-        else:
-            known = ids_in_text(text)
-            context.diagnostics.extend(
-                check_coverage(
-                    stated,
-                    known,
-                    decl.prefixes,
-                    decl.span,
-                    _Dropped(context, decl),
-                    meant_ids(ids),
+                msgs.prefix_claimed_twice(
+                    decl.path.span, prefixes, decl.path.value, earlier.path.value, earlier.path.span
                 )
             )
-    return stated
+
+
+def _read(context: Context, decl: s.Reference, dropped: _Dropped) -> Rulebook:
+    """A reference's rulebook, read within bounds (None ids if it cannot be)."""
+    path = decl.path
+    try:
+        _, text = read_named_text(path.span.file, path.value, MAX_DATA_FILE_BYTES)
+    except Unreadable as error:
+        context.report(msgs.unreadable_reference(path.span, path.value, error.reason, error.hint))
+        wanted = None
+    else:
+        wanted = tuple(i for i in ids_in_text(text) if i[0] in decl.prefixes)
+    return Rulebook(path.value, decl.prefixes, wanted, functools.partial(dropped.locate, decl))
 
 
 class _Dropped:
@@ -58,9 +82,8 @@ class _Dropped:
     at this edition's name when the reference is inherited. The changes and
     the declarations are indexed once, so that many missing ids cost little."""
 
-    def __init__(self, context: Context, reference: s.Reference) -> None:
+    def __init__(self, context: Context) -> None:
         self.context = context
-        self.reference = reference
         self.changes: dict[str, Change] = {}
         for change in context.edition.changes:
             for rule_id in change.old_ids:
@@ -70,7 +93,7 @@ class _Dropped:
         for entry in context.entries:
             self.entries.setdefault(entry.key, entry)
 
-    def __call__(self, rule_id: str) -> tuple[s.Span, str | None]:
+    def locate(self, reference: s.Reference, rule_id: str) -> tuple[s.Span, str | None]:
         edition = self.context.edition
         change = self.changes.get(rule_id)
         if change is not None:
@@ -82,6 +105,6 @@ class _Dropped:
             return (name.span if name is not None else change.span), (
                 msgs.dropped_by_override(change.key, parent, rule_id)
             )
-        if self.reference.span.file != edition.file:
-            return edition.span, msgs.reference_declared_at(self.reference.span)
-        return self.reference.span, None
+        if reference.span.file != edition.file:
+            return edition.span, msgs.reference_declared_at(reference.span)
+        return reference.span, None

@@ -139,7 +139,10 @@ class Checker:
     def fail(self, case: Case) -> None:
         for rule_id in case.ids:
             self.report.tallies.setdefault(rule_id, Tally()).bad.add(self.index)
-        self.report.cases.append(case)
+        if all(i in self.corr.changed_ids for i in case.ids):
+            self.report.changed.append(case)  # a change b declares acted: no divergence
+        else:
+            self.report.cases.append(case)
 
     def case(
         self,
@@ -161,11 +164,13 @@ class Checker:
 
     def blame(self, candidates: Iterable[str]) -> tuple[str, ...]:
         """The rules to blame for a difference that any of `candidates` may
-        have made: the restated ones if there are any (an unchanged inherited
-        rule is blamed only when no restated one can explain it)."""
+        have made: the ones b declares changed if there are any (the change
+        explains it), else the restated ones (an unchanged inherited rule is
+        blamed only when neither can explain it)."""
         candidates = tuple(dict.fromkeys(candidates))
+        changed = tuple(i for i in candidates if i in self.corr.changed_ids)
         restated = tuple(i for i in candidates if i in self.corr.restated)
-        return restated or candidates
+        return changed or restated or candidates
 
     def compare(
         self,
@@ -272,7 +277,10 @@ class Checker:
                 self.apply(ids, data_a, (state_a, state_b), moves, key)
 
     def step_ids(self, step: str) -> list[str]:
-        return [*self.corr.ids_of(["step"], [step]), *self.decision_ids]
+        """The rules a step of b exercises: its own (shared, or declared
+        changed) and the decisions'."""
+        own = self.corr.ids_of(["step"], [step]) + self.corr.changed_ids_of("step", step)
+        return [*own, *self.decision_ids]
 
     def legal_case(self, ids: list[str], key: str, in_a: bool, state_a: Any, state_b: Any) -> Case:
         """An action legal in one engine only, with the other's refusal."""

@@ -19,14 +19,16 @@ from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.editions import Key, describe_key
 from splendor_rules.compiler.frontend.identities import action_signature, tile_numbering
 from splendor_rules.compiler.runtime.api import Json
-from splendor_rules.compiler.tools.conformance.diff import EditionDiff
+from splendor_rules.compiler.tools.conformance.diff import EditionDiff, Overridden
 from splendor_rules.compiler.tools.conformance.editions import CannotCompare
 
 
 @frozen
 class Pair:
     """A declaration both editions state as the same rule: inherited
-    unchanged, or restated by an override that keeps some of its rule ids."""
+    unchanged, or restated by an override that states the very rule ids it
+    replaces (one that keeps some and states others, such as a rule of b's
+    own rulebook, declares a change: see amends and changed_of)."""
 
     key_a: Key
     key_b: Key
@@ -39,9 +41,26 @@ def pairs_of(diff: EditionDiff) -> list[Pair]:
     pairs = [Pair(i.key_a, i.key_b, i.ids, False) for i in diff.inherited]
     for o in diff.overridden:
         common = tuple(i for i in o.ids_b if i in o.ids_a)
-        if common:
+        if common and not amends(o):
             pairs.append(Pair(o.key_a, o.key_b, common, True))
     return pairs
+
+
+def amends(o: Overridden) -> bool:
+    """An override that keeps some of the rule ids it replaces but not the
+    same ones: `override [S-4.1, X-1.1]` of `[S-4.1]` says that b's own rule
+    X-1.1 amends S-4.1, a change that b declares, not a claim that S-4.1 is
+    unchanged (and seen from b to a, the same override drops X-1.1)."""
+    return any(i in o.ids_a for i in o.ids_b) and set(o.ids_a) != set(o.ids_b)
+
+
+def changed_of(diff: EditionDiff) -> dict[Key, tuple[str, ...]]:
+    """b's declarations that b declares changed (overridden but not restated,
+    or added), each with its rule ids (or, stating none, its description)."""
+    paired = {p.key_b for p in pairs_of(diff)}
+    changed = [(o.key_b, o.ids_b) for o in diff.overridden if o.key_b not in paired]
+    changed += [(d.key, d.ids) for d in diff.added]
+    return {key: ids or (f"({describe_key(key)})",) for key, ids in changed}
 
 
 @frozen
@@ -129,6 +148,8 @@ class Correspondence:
         self.pairs = pairs_of(diff)
         self.paired_b = {p.key_b for p in self.pairs}
         self.restated = {i for p in self.pairs if p.restated for i in p.ids}
+        self.changed = changed_of(diff)
+        self.changed_ids = {i for ids in self.changed.values() for i in ids}
         self.tiles_shared = self._tiles_shared()
         self.forward = _Naming(
             self.tokens,
@@ -181,6 +202,11 @@ class Correspondence:
             if kind in kinds and (wanted is None or name in wanted):
                 found += p.ids or ([f"({describe_key(p.key_b)})"] if kind in _LABELLED else [])
         return found
+
+    def changed_ids_of(self, kind: str, name: str) -> list[str]:
+        """The rule ids (or description) of b's declaration of this kind and
+        name if b declares it changed, else none."""
+        return list(self.changed.get((kind, name), ()))
 
     # ------------------------------------------------------------- states
 

@@ -8,12 +8,11 @@ compared declaration by declaration. Nothing here knows an edition.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 from attrs import define, frozen
 
-from splendor_rules.compiler.frontend.editions import Key, ResolvedEdition
+from splendor_rules.compiler.frontend.editions import Key, ResolvedEdition, renamed_key
 from splendor_rules.compiler.frontend.identities import RENAMABLE_KINDS
 from splendor_rules.compiler.frontend.rule_ids import rule_ids_in
 from splendor_rules.dsl import syntax as s
@@ -157,8 +156,8 @@ def _accumulate(a: ResolvedEdition, chain: list[ResolvedEdition]) -> EditionDiff
             for name, now in names.items():
                 if name[0] == change.key[0] and now == old:
                     names[name] = change.new_name
-        slots = {_renamed_key(k, step): slot for k, slot in slots.items()}
-        removed = {_renamed_key(k, step): slot for k, slot in removed.items()}
+        slots = {renamed_key(k, step): slot for k, slot in slots.items()}
+        removed = {renamed_key(k, step): slot for k, slot in removed.items()}
         for change in edition.changes:
             if change.kind == "add":
                 slot = removed.pop(change.key, None)
@@ -202,11 +201,6 @@ def _accumulate(a: ResolvedEdition, chain: list[ResolvedEdition]) -> EditionDiff
             if slot.key_a is not None and not slot.changed
         ),
     )
-
-
-def _renamed_key(key: Key, step: Mapping[str, str]) -> Key:
-    kind, name = key
-    return (kind, step.get(name, name) if name is not None else None)
 
 
 def _by_keys(a: ResolvedEdition, b: ResolvedEdition) -> EditionDiff:

@@ -90,6 +90,8 @@ def rule_status(report: Report, rule_id: str) -> str:
         return f"shared{restated}: not exercised by the probes"
     diff = report.diff
     for o in diff.overridden:
+        if rule_id in o.ids_a and rule_id in o.ids_b:  # amended by b's own rules
+            return f"changed: {_describe(o.key_b)} overridden as {_show_ids(o.ids_b)}"
         if rule_id in o.ids_a:
             return f"overridden by {_show_ids(o.ids_b)}"
         if rule_id in o.ids_b:
@@ -117,6 +119,28 @@ def status_table(report: Report) -> list[str]:
     return rows
 
 
+def changed_lines(report: Report) -> list[str]:
+    """The declarations b declares changed, by declaration and rule ids: not
+    compared, and where one acted, not a divergence."""
+    diff = report.diff
+    paired = {p.key_b for p in report.pairs}
+    items = [
+        f"{_describe(o.key_b)}: {_show_ids(o.ids_a)} -> {_show_ids(o.ids_b)} (overridden)"
+        for o in diff.overridden
+        if o.key_b not in paired
+    ]
+    items += [f"{_describe(d.key)}: {_show_ids(d.ids)} (added)" for d in diff.added]
+    items += [f"{_describe(d.key)}: {_show_ids(d.ids)} (removed)" for d in diff.removed]
+    if not items:
+        return []
+    acted = f"; they made {len(report.changed)} comparisons differ" if report.changed else ""
+    return [
+        f"CHANGED from {diff.a} to {diff.b} ({len(items)} declarations, not compared{acted}):",
+        *(f"  {item}" for item in items),
+        "",
+    ]
+
+
 def format_report(report: Report) -> str:
     """The report: counts, the status table, and the smallest divergence."""
     diff = report.diff
@@ -128,6 +152,7 @@ def format_report(report: Report) -> str:
         "",
         *status_table(report),
         "",
+        *changed_lines(report),
     ]
     shared = {i for p in report.pairs for i in p.ids}
     case = report.smallest()

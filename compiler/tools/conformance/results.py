@@ -53,6 +53,7 @@ class Report:
     tallies: dict[str, Tally] = field(factory=dict)
     cases: list[Case] = field(factory=list)
     void: list[Case] = field(factory=list)  # moves where an edition-specific rule acted
+    changed: list[Case] = field(factory=list)  # differences a change b declares explains
     games: int = 0
     setups: int = 0
     positions: int = 0
