@@ -525,6 +525,26 @@ def move_in_trigger(span: Span) -> Diagnostic:
     )
 
 
+def follow_up_name_taken(span: Span, name: str, first: Span) -> Diagnostic:
+    """Two follow-up choices that would be answered by moves of one name."""
+    return _error(
+        f"a follow-up choice is answered by a move named '{name}', and another one already is",
+        span,
+        f"the other is at line {first.line}, column {first.column}; choose another name",
+    )
+
+
+def trigger_move_cycle(span: Span, zones: Sequence[str]) -> Diagnostic:
+    """A move in a trigger that can run the triggers again without end."""
+    cycle = " -> ".join(f"'{z}'" for z in zones)
+    return _error(
+        "this move can run triggers without end",
+        span,
+        f"a card that may already be in a zone goes round {cycle}; move only cards "
+        "chosen from the market or deck tops here, or break the cycle",
+    )
+
+
 def top_level_only(span: Span, statement: s.Require | s.Pay) -> Diagnostic:
     """A requirement or payment inside a trigger or an 'if'."""
     what = "a requirement" if isinstance(statement, s.Require) else "a payment"

@@ -55,6 +55,9 @@ class State:
     tiles: tuple[tuple[int, ...], ...]  # per tile set: the tiles in play, in play order
     hidden: tuple[int, ...]  # cards taken from a deck into a zone that hides them
     seats: tuple[Seat, ...]
+    # The follow-up decisions waiting, first the pending one: each a site
+    # (its index in tables.follow_ups) and the values of the names it carries.
+    follow: tuple[tuple[int, tuple[Any, ...]], ...] = ()
 
 
 def same(a: Value, b: Value) -> bool:
