@@ -146,7 +146,8 @@ class StateReader:
         if complete and (card := places.missing_card()) is not None:
             raise refuse(f"card {card} is nowhere: in no deck, market row or zone")
         hidden = self.hidden(data["hidden"], zones)
-        follow = self.follow(data["pending"]) if isinstance(data["pending"], list) else ()
+        listed = isinstance(data["pending"], list) and bool(self.tables.follow_ups)
+        follow = self.follow(data["pending"]) if listed else ()
         if follow and over:
             raise refuse("pending: a game that is over has no pending decision")
         return State(
@@ -203,7 +204,7 @@ class StateReader:
             an_object(entry, ("decision", "names"), "a pending follow-up decision")
             name = entry["decision"]
             if not isinstance(name, str) or name not in self.tables.follow_up:
-                known = ", ".join(self.tables.follow_up) or "none"
+                known = ", ".join(self.tables.follow_up)
                 raise refuse(f"pending: {name!r} is not a follow-up decision ({known})")
             index = self.tables.follow_up[name]
             site = self.tables.follow_ups[index]
@@ -244,8 +245,8 @@ class StateReader:
         return value
 
     def pending(self, value: Any, over: bool) -> str | None:
-        if value is None or isinstance(value, list):
-            return None
+        if value is None or (isinstance(value, list) and self.tables.follow_ups):
+            return None  # a list: follow-up decisions, read by `follow`
         decisions = [s.name for s in self.model.steps if s.name in self.tables.signatures]
         if not isinstance(value, str) or value not in decisions:
             raise refuse(
