@@ -92,7 +92,7 @@ class FollowUps(LoweringPart):
         block around it."""
         depth = len(site.path) - (2 if skip else 1)
         blocks = site.rest(depth)
-        body, frame = self.unpack(site, blocks)
+        body, frame = self.unpack(site, tuple(st for block in blocks for st in block))
         parameters = BOUND
         if not skip:
             chosen = ident("v_", site.choice.name)
