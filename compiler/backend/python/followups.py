@@ -93,7 +93,7 @@ class FollowUps(LoweringPart):
         depth = len(site.path) - (2 if skip else 1)
         blocks = site.rest(depth)
         body, frame = self.unpack(site, tuple(st for block in blocks for st in block))
-        parameters = BOUND
+        parameters: tuple[tuple[str, str], ...] = BOUND
         if not skip:
             chosen = ident("v_", site.choice.name)
             frame = frame.bind(site.choice.name, chosen)

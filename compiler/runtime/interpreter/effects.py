@@ -25,7 +25,7 @@ from splendor_rules.compiler.runtime.interpreter.values import (
 from splendor_rules.dsl.visitor import Visitor
 
 
-class FollowUpWaits(Exception):  # noqa: N818 (a signal, not an error)
+class FollowUpWaits(Exception):
     """A follow-up choice was reached: it now waits in the state's queue, and
     the rest of its trigger or action runs when it is decided."""
 
@@ -60,8 +60,13 @@ class Effects:
         except FollowUpWaits as waiting:
             return waiting.state
 
-    def resume(self, state: State, site: identities.FollowUp, values: tuple[Value, ...],
-               chosen: Value | None) -> State:
+    def resume(
+        self,
+        state: State,
+        site: identities.FollowUp,
+        values: tuple[Value, ...],
+        chosen: Value | None,
+    ) -> State:
         """Run what follows a follow-up choice once it is decided (`chosen`),
         or, when it had no option (None), what follows its block."""
         names = {name: v for (name, _), v in zip(site.bound, values, strict=True)}

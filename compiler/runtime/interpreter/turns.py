@@ -73,7 +73,8 @@ class Turns:
             )
         if len(action) != 2:
             raise IllegalAction(f"{ids}: '{site.name}' takes one value after its name")
-        match = [bound for shown, bound in self.moves.follow_options(state) if same(shown, action[1])]
+        options = self.moves.follow_options(state)
+        match = [bound for shown, bound in options if same(shown, action[1])]
         if not match:
             described = self.check.describe(site.choice, action[1])
             raise IllegalAction(f"{ids}: {described} is not one you may choose here")
