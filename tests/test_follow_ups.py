@@ -221,3 +221,21 @@ def test_whole_games_agree_in_both_engines(model: m.Edition, generated: Any, see
         assert generated.to_json(g) == interpreter.to_json(i)
     assert decisions > 0
     assert generated.winners(g) == interpreter.winners(i)
+
+
+def test_records_name_follow_up_moves_in_their_short_form(model: m.Edition):
+    """A record may write a follow-up move in the short form (`free_card.f
+    12`) and expect a pending follow-up (the state's JSON form of it)."""
+    from splendor_rules.compiler.tools.records import expect
+    from splendor_rules.compiler.tools.records.actions import action_data, parse_short
+    from splendor_rules.compiler.tools.records.catalog import catalog_of
+    from splendor_rules.compiler.tools.records.form import RecordError
+
+    cat = catalog_of(model)
+    assert parse_short("free_card.f 12", cat) == {"action": "free_card.f", "f": 12}
+    assert action_data("lucky.c red", cat) == {"action": "lucky.c", "c": "red"}
+    with pytest.raises(RecordError, match="lucky.c needs a value for 'c'"):
+        action_data({"action": "lucky.c"}, cat)
+    expect._pending([{"decision": "lucky.c", "names": {"k": 7}}], 2, cat, "pending")
+    with pytest.raises(RecordError, match="a follow-up decision is"):
+        expect._pending([{"decision": "nothing"}], 2, cat, "pending")
