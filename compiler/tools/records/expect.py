@@ -99,7 +99,7 @@ def _pending(value: Json, players: int, cat: Catalog, what: str) -> None:
             name = entry.get("decision") if isinstance(entry, dict) else None
             if name not in cat.moves or not isinstance(entry.get("names"), dict):
                 raise RecordError(
-                    f"{what}: a follow-up decision is {{\"decision\": move, \"names\": {{...}}}}, "
+                    f'{what}: a follow-up decision is {{"decision": move, "names": {{...}}}}, '
                     f"not {brief(entry)}"
                 )
         return
