@@ -239,3 +239,65 @@ def test_records_name_follow_up_moves_in_their_short_form(model: m.Edition):
     expect._pending([{"decision": "lucky.c", "names": {"k": 7}}], 2, cat, "pending")
     with pytest.raises(RecordError, match="a follow-up decision is"):
         expect._pending([{"decision": "nothing"}], 2, cat, "pending")
+
+
+# Follow-ups inside follow-ups: a trigger that chooses, then (under `if`)
+# chooses a set, then a card it moves, with statements after each block that
+# run once the innermost choice is decided (or skipped); and an action whose
+# choice under `if` is followed by an effect after the `if`.
+NESTED = """edition nested "Nested follow-ups" extends classic {
+  trigger two: after card k enters bought {
+    let pts = k.points
+    if k.tier >= 1 {
+      choose a from x in colours where supply(x) > 1
+      gain 1 a
+      if pts > 0 {
+        choose b: 2 distinct from x in colours where x != a and supply(x) > 0
+        gain pts each of b
+        choose f from x in market where x.tier == 1 and x.points == 0
+        move f to reserved
+      }
+      gain 1 a
+    }
+    gain 0 gold
+  }
+  override [S-3.3] action take_two "take 2 tokens of one colour" {
+    choose c from colours
+    require supply(c) >= 4 else "take two needs at least 4 {c} in the supply; there are {supply(c)}"
+    gain 2 c
+    if supply(c) < 4 {
+      choose d from x in colours where x != c and supply(x) == 4
+      gain 1 d
+    }
+    gain 1 gold
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nested_follow_ups_agree_in_both_engines(tmp_path: Path, seed: int):
+    rules = tmp_path / "nested.rules"
+    rules.write_text(NESTED, encoding="utf-8")
+    compiled = compile_file(rules)
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    path = tmp_path / "nested_engine.py"
+    path.write_text(render_engine(compiled.model, ROOT), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("nested_engine", path)
+    assert spec is not None and spec.loader is not None
+    generated = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generated)
+    interpreter = InterpretedEngine(compiled.model)
+    rng = random.Random(seed)
+    g, i = generated.new_game(2, seed), interpreter.new_game(2, seed)
+    names = set()
+    while not generated.is_over(g):
+        legal = generated.legal_actions(g)
+        assert legal == interpreter.legal_actions(i)
+        action = rng.choice(legal)
+        names.add(action[0])
+        g, i = generated.apply(g, action), interpreter.apply(i, action)
+        data = generated.to_json(g)
+        assert data == interpreter.to_json(i)
+        assert generated.to_json(generated.from_json(data)) == data
+    assert {"two.a", "two.b"} <= names

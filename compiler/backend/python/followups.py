@@ -101,5 +101,7 @@ class FollowUps(LoweringPart):
         for block in blocks:
             effects, frame = self.actions.effects(block, frame, hooks=True, stop=[py.return_()])
             body.extend(effects)
+            if any(isinstance(st, m.Choose | m.ChooseDistinct) for st in block):
+                break  # a follow-up choice ends the block: the rest is its own
         name = function("_skip" if skip else "_follow", index, site)
         return py.Function(name, parameters, "None", body)
