@@ -509,22 +509,6 @@ def payment_after_effect(span: Span, effect: Span) -> Diagnostic:
     )
 
 
-def choice_out_of_place(span: Span) -> Diagnostic:
-    return _error(
-        "a choice cannot be made here",
-        span,
-        "choices belong at the top level of an action, not in a trigger or 'if'",
-    )
-
-
-def move_in_trigger(span: Span) -> Diagnostic:
-    return _error(
-        "a trigger cannot move a card",
-        span,
-        "a card moves in an action; a trigger runs after it, with the card that moved",
-    )
-
-
 def follow_up_name_taken(span: Span, name: str, first: Span) -> Diagnostic:
     """Two follow-up choices that would be answered by moves of one name."""
     return _error(
