@@ -537,7 +537,7 @@ ADVERSARIAL = [
     "define r5 = tokens(white) + tokens(won)", "define r6 = sum(won.requires)",
     "define r10 = bought.points.points", "define r11 = max(bought, 1)",
     "action x { choose k from market, colours\n move k to won }",
-    "action y { let k = 1\n let k = 2 }", "action z { if true { choose c from colours } }",
+    "action y { let k = 1\n let k = 2 }", "action z { if true { pay bonus less bonus } }",
     'action z2 { require true else "{}{{}} {1 +} {(} {count(}" }',
     'action z3 { require true else "{k.cost[white]} {supply} {x in y where z}" }',
     "action z5 { choose n: 3 distinct from 3\n gain 1 each of n }",

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from attrs import frozen
 
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.dsl.visitor import walk
 
 # The kinds of declaration an edition may rename (`rename KIND old -> new`).
 RENAMABLE_KINDS = frozenset({"colour", "token", "tiles", "zone", "action", "define", "step", "end"})
@@ -158,4 +159,123 @@ def signatures(edition: m.Edition) -> dict[str, Signature]:
         kind = decision_kind(step)
         if kind is not None:
             found[step.name] = ((kind, kind),)
+    for site in follow_ups(edition):
+        found[site.name] = ((site.choice.name, follow_up_kind(site)),)
     return found
+
+
+# ------------------------------------------------------------- follow-ups
+
+Owner = m.Action | m.Trigger
+Choice = m.Choose | m.ChooseDistinct
+Level = tuple[tuple[m.Statement, ...], int]  # a block, and a statement's index in it
+
+
+@frozen
+class FollowUp:
+    """A follow-up choice: a `choose` inside a trigger or inside an `if`
+    among an action's effects (docs/engine.md, "Follow-up decisions"). It is
+    no part of a move: when the effects reach it, it waits in the turn's
+    queue with the names its rest reads (`bound`), and the move that answers
+    it is named `name` ("OWNER.CHOICE")."""
+
+    name: str
+    owner: Owner
+    choice: Choice
+    path: tuple[Level, ...]  # from the owner's body to the choice's own block
+    bound: tuple[tuple[str, m.Type], ...]  # the names carried, in scope order
+
+    def rest(self, depth: int) -> tuple[tuple[m.Statement, ...], ...]:
+        """The statements after the choice at each level from `depth` out,
+        innermost first: its continuation (depth = last level) or what runs
+        when it is skipped (the level above)."""
+        return tuple(block[index + 1 :] for block, index in reversed(self.path[: depth + 1]))
+
+
+def choice_type(choice: Choice) -> m.Type:
+    """The type of the name a choice binds."""
+    if isinstance(choice, m.Choose):
+        source = choice.sources[0].type
+        element = source.element if source.kind in ("set", "list") else source
+        return element or m.ERROR
+    source = choice.source.type
+    return m.set_of(source.element if source.element is not None else m.ERROR)
+
+
+def _names_before(block: tuple[m.Statement, ...], index: int) -> list[tuple[str, m.Type]]:
+    found: list[tuple[str, m.Type]] = []
+    for st in block[:index]:
+        if isinstance(st, m.Let):
+            found.append((st.name, st.value.type))
+        elif isinstance(st, m.Choose | m.ChooseDistinct):
+            found.append((st.name, choice_type(st)))
+    return found
+
+
+def _uses(tree: object, name: str) -> bool:
+    roots = tree if isinstance(tree, tuple) else (tree,)
+    for root in roots:
+        for node in walk(root):
+            if isinstance(node, m.Ref) and node.kind == "variable" and node.name == name:
+                return True
+            if isinstance(node, m.Move) and node.card == name:
+                return True
+    return False
+
+
+def _sites(
+    owner: Owner, block: tuple[m.Statement, ...], path: tuple[Level, ...], top: bool
+) -> list[FollowUp]:
+    """The follow-up choices of a block, in statement order (depth first)."""
+    found: list[FollowUp] = []
+    for index, st in enumerate(block):
+        here = (*path, (block, index))
+        if isinstance(st, m.If):
+            found += _sites(owner, st.body, here, top=False)
+        elif isinstance(st, m.Choose | m.ChooseDistinct) and not top:
+            found.append(_follow_up(owner, st, here))
+    return found
+
+
+def _follow_up(owner: Owner, choice: Choice, path: tuple[Level, ...]) -> FollowUp:
+    scope: list[tuple[str, m.Type]] = []
+    if isinstance(owner, m.Trigger):
+        scope.append((owner.card, m.CARD))
+    for block, index in path:
+        scope += _names_before(block, index)
+    rest = tuple(st for block, index in path for st in block[index + 1 :])
+    bound = tuple((n, t) for n, t in scope if _uses((choice, *rest), n))
+    return FollowUp(f"{owner.name}.{choice.name}", owner, choice, path, bound)
+
+
+def follow_ups(edition: m.Edition) -> tuple[FollowUp, ...]:
+    """Every follow-up choice: the actions' in declaration order, then the
+    triggers'; each owner's in statement order."""
+    return sites_of(edition.actions, edition.triggers)
+
+
+def sites_of(
+    actions: tuple[m.Action, ...], triggers: tuple[m.Trigger, ...]
+) -> tuple[FollowUp, ...]:
+    found: list[FollowUp] = []
+    for action in actions:
+        found += _sites(action, action.body or (), (), top=True)
+    for trigger in triggers:
+        found += _sites(trigger, trigger.body, (), top=False)
+    return tuple(found)
+
+
+def value_kind(t: m.Type) -> str:
+    """How a value of a model type is written in JSON: "int", "bool", "text",
+    "colour", "token", "card", "tile", "vector", or "list:KIND" for a set or
+    a list (a colour or token kind by name, the others as they are)."""
+    if t.kind in ("set", "list"):
+        return "list:" + value_kind(t.element or m.ERROR)
+    return t.kind
+
+
+def follow_up_kind(site: FollowUp) -> str:
+    """What a follow-up's move carries, as a move signature names it."""
+    if isinstance(site.choice, m.Choose):
+        return element_kind(site.choice.sources[0].type)
+    return "set:" + element_kind(site.choice.source.type)

@@ -633,19 +633,23 @@ def payment_after_effect(span: Span, effect: Span) -> Diagnostic:
     )
 
 
-def choice_out_of_place(span: Span) -> Diagnostic:
+def follow_up_name_taken(span: Span, name: str, first: Span) -> Diagnostic:
+    """Two follow-up choices that would be answered by moves of one name."""
     return _error(
-        "a choice cannot be made here",
+        f"a follow-up choice is answered by a move named '{name}', and another one already is",
         span,
-        "choices belong at the top level of an action, not in a trigger or 'if'",
+        f"the other is at line {first.line}, column {first.column}; choose another name",
     )
 
 
-def move_in_trigger(span: Span) -> Diagnostic:
+def trigger_move_cycle(span: Span, zones: Sequence[str]) -> Diagnostic:
+    """A move in a trigger that can run the triggers again without end."""
+    cycle = " -> ".join(f"'{z}'" for z in zones)
     return _error(
-        "a trigger cannot move a card",
+        "this move can run triggers without end",
         span,
-        "a card moves in an action; a trigger runs after it, with the card that moved",
+        f"a card that may already be in a zone goes round {cycle}; move only cards "
+        "chosen from the market or deck tops here, or break the cycle",
     )
 
 

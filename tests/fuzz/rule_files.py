@@ -367,7 +367,7 @@ class Editions(Generator):
 
     def trigger(self, name: str, stmts: Statements) -> str:
         card = stmts.x.fresh(Scope())
-        stmts.block_lets = set()
+        stmts.start_trigger()
         zone = self.pick(stmts.x.world.card_zones)
         body = stmts.block(Scope().bind(card, "card"), 1, trigger=True)
         return block(f"trigger {name}: after card {card} enters {zone}", body)

@@ -13,7 +13,6 @@ from fuzz.known import (
     DISCOUNT_FROM_LET,
     EMPTY_BLOCK,
     HIDDEN_MOVED_AGAIN,
-    MOVE_IN_TRIGGER,
     PAY_ONE_COLOUR,
     REQUIRE_LOGIC,
     SIBLING_LET,
@@ -34,6 +33,12 @@ class Statements:
         self.fresh_cards: set[str] = set()  # cards chosen from the market or deck tops only
         self.moved: set[str] = set()  # the cards an action has moved
         self.hid = False  # has it moved a card into a zone that hides it
+        self.follow_names: set[str] = set()  # its follow-up choices' (one move name each)
+
+    def start_trigger(self) -> None:
+        """Forget what the last action or trigger bound."""
+        self.block_lets, self.fresh_cards, self.moved, self.hid = set(), set(), set(), False
+        self.follow_names = set()
 
     def require_condition(self, scope: Scope) -> E:
         top = REQUIRE_LOGIC not in self.gen.known
@@ -107,6 +112,7 @@ class Statements:
         scope = Scope(player=True)
         self.lets, self.block_lets = set(), set()
         self.fresh_cards, self.moved, self.hid = set(), set(), False
+        self.follow_names = set()
         template = None if always_legal else g.pick([None, *TEMPLATES])
         lines, paid, effects, scope = self.template(template, scope)
         for _ in range(g.index(3 if template else 5)):
@@ -275,11 +281,16 @@ class Statements:
         self, scope: Scope, depth: int, top: bool = False, trigger: bool = False
     ) -> list[str]:
         """Gains, gains of each, moves, ifs and (but at an action's top
-        level, where lets come before the effects) lets."""
+        level, where lets and choices come before the effects) lets and
+        follow-up choices. A trigger moves only cards chosen from the market
+        or deck tops (moves of cards from zones could go round forever)."""
         g, x = self.gen, self.x
         lines: list[str] = []
         for _ in range(g.index(4)):
-            kind = g.pick(["gain", "gain each", "move", "if", "let", "set"])
+            kind = g.pick(["gain", "gain each", "move", "if", "let", "choose", "set"])
+            movable = scope.of("card")
+            if trigger:
+                movable = [c for c in movable if c in self.fresh_cards]
             if kind == "gain":
                 others = [t for t in x.world.tokens if t != self.clock or g.flip(8)]
                 colours = [*x.world.colours, *scope.of("colour"), *scope.of("token")]
@@ -292,10 +303,8 @@ class Statements:
             elif kind == "gain each":
                 amount = x.expr("int", scope, 1).text
                 lines.append(f"gain {amount} each of {x.expr('set:colour', scope, 1).text}")
-            elif (
-                kind == "move" and scope.of("card") and not (trigger and MOVE_IN_TRIGGER in g.known)
-            ):
-                card = g.pick(scope.of("card"))
+            elif kind == "move" and movable:
+                card = g.pick(movable)
                 zones = x.world.card_zones
                 # (two choices may be one card: one move into hiding per action)
                 again = trigger or card in self.moved or card not in self.fresh_cards
@@ -310,8 +319,10 @@ class Statements:
                 self.moved.add(card)
                 self.hid = self.hid or zone in x.world.hiding
                 lines.append(f"move {card} to {zone}")
-                if trigger:
-                    g.shape(MOVE_IN_TRIGGER)
+            elif kind == "choose" and not top:
+                line, scope = self.choice(scope.avoid(self.follow_names), g.flip(4))
+                self.follow_names.add(line.split()[1].rstrip(":"))
+                lines.append(line)
             elif kind == "if" and depth > 0:
                 condition = x.expr("bool", scope)
                 inner = self.block(scope, depth - 1, trigger=trigger)

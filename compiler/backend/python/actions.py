@@ -11,6 +11,7 @@ from splendor_rules.compiler.backend.python.base import LoweringPart
 from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import ident
 from splendor_rules.compiler.backend.python.payments import LegalPayments
+from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 
 Choice = m.Choose | m.ChooseDistinct
@@ -217,10 +218,19 @@ class Actions(LoweringPart):
                 )
                 body.append(py.assign("v_pay", pick))
         body.append(py.assign("s2", py.call(py.attr("s", "_draft"))))
-        effects, _ = self.effects(statements, frame.at("s2"), hooks=True)
+        done = py.return_(py.call("_done", py.name("s2"), py.name("p"), self.bit(action)))
+        effects, _ = self.effects(statements, frame.at("s2"), hooks=True, stop=[done])
         body.extend(effects)
-        body.append(py.return_(py.call("_done", py.name("s2"), py.name("p"), self.bit(action))))
+        body.append(done)
         return body
+
+    def wait(self, st: Choice, frame: Frame) -> ast.stmt:
+        """Queue a follow-up choice with the values of the names it carries."""
+        sites = identities.follow_ups(self.edition)
+        index = next(i for i, site in enumerate(sites) if site.choice is st)
+        bound = [py.value(frame.locals[name]) for name, _ in sites[index].bound]
+        state = py.name(frame.state)
+        return py.do(py.call("_wait", state, py.const(index), py.tuple_(bound)))
 
     def pick(self, st: Choice, var: str, position: int, frame: Frame) -> list[ast.stmt]:
         """Read the value of a choice from the move, refusing one not offered."""
@@ -270,10 +280,15 @@ class Actions(LoweringPart):
     # ------------------------------------------------------------ effects
 
     def effects(
-        self, body: tuple[m.Statement, ...], frame: Frame, hooks: bool
+        self,
+        body: tuple[m.Statement, ...],
+        frame: Frame,
+        hooks: bool,
+        stop: list[ast.stmt] | None = None,
     ) -> tuple[list[ast.stmt], Frame]:
         """The effects of an action (on the copy `s2`) or of a trigger (on
-        the state being built, `s`; its moves run no further triggers)."""
+        the state being built, `s`). A follow-up choice queues itself
+        (`_wait`) and ends the block with `stop`: the rest is its own."""
         hooked = analysis.hooked_zones(self.edition) if hooks else []
         state = py.name(frame.state)
         player = py.name("p")
@@ -306,8 +321,13 @@ class Actions(LoweringPart):
                 out.append(py.do(py.call("_set_value", state, value, card, to)))
             elif isinstance(st, m.If):
                 condition = self.expr(st.condition, frame)
-                inner, frame = self.effects(st.body, frame, hooks)
+                inner, frame = self.effects(st.body, frame, hooks, stop)
                 out.append(py.if_(condition, inner))
+            elif isinstance(st, m.Choose | m.ChooseDistinct) and st.name not in frame.locals:
+                assert stop is not None, "a follow-up choice where nothing can wait"
+                out.append(self.wait(st, frame))
+                out.extend(stop)
+                break
             elif isinstance(st, m.Let) and st.name not in frame.locals:
                 var = ident("v_", st.name)
                 out.append(py.assign(var, self.expr(st.value, frame)))

@@ -17,6 +17,7 @@ from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python.actions import Actions
 from splendor_rules.compiler.backend.python.base import Source
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
+from splendor_rules.compiler.backend.python.followups import FollowUps
 from splendor_rules.compiler.backend.python.names import Names
 from splendor_rules.compiler.backend.python.tables import Tables
 from splendor_rules.compiler.backend.python.turns import Turns
@@ -31,17 +32,20 @@ def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     emitter = ExprEmitter(Names(edition))
     actions = Actions(edition, source, emitter)
     turns = Turns(edition, source, actions)
+    follow_ups = FollowUps(edition, source, actions)
     functions = [
         *Values(edition, source, emitter).functions(),
         *actions.functions(),
         *turns.hooks(),
         *turns.steps(),
         *turns.endings(),
+        *follow_ups.functions(),
     ]
     reveals = turns.reveals()
     context = Tables(edition, source, emitter).context()
     context["functions"] = [function.text() for function in functions]
     context["reveals"] = "\n".join(py.render(reveals, level=1))
+    context.update(follow_ups.table())
     # Read last: every function above has been emitted.
     context["helpers"] = sorted(emitter.helpers)
     return context

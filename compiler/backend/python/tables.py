@@ -89,7 +89,11 @@ class Tables(LoweringPart):
             "action_names": tuple(a.name for a in e.actions),
             "legal_actions": tuple(a.name for a in e.actions if a.body is not None),
             "fallback": next((a.name for a in e.actions if a.body is None), None),
-            "signatures": [(a.name, identities.action_signature(a)) for a in e.actions],
+            "signatures": [(a.name, identities.action_signature(a)) for a in e.actions]
+            + [
+                (site.name, ((site.choice.name, identities.follow_up_kind(site)),))
+                for site in identities.follow_ups(e)
+            ],
             "step_names": tuple(step.name for step in e.steps),
             "step_kinds": tuple(identities.decision_kind(step) or "none" for step in e.steps),
             "step_rules": tuple(self.ids(step) for step in e.steps),

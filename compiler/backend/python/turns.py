@@ -12,6 +12,7 @@ from splendor_rules.compiler.backend.python.actions import Actions
 from splendor_rules.compiler.backend.python.base import LoweringPart, Source
 from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import ident
+from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 
 STATE_AND_PLAYER = (("s", "State"), ("p", "int"))
@@ -42,6 +43,9 @@ class Turns(LoweringPart):
 
     def hooks(self) -> list[py.Function]:
         found = []
+        for trigger in self.edition.triggers:
+            if self.waits(trigger):
+                found.append(self.trigger(trigger))
         for majority in self.edition.majorities:
             found.append(self.measure(majority))
             found.append(self.contest(majority))
@@ -54,10 +58,13 @@ class Turns(LoweringPart):
         the state being built, then the contests of the majorities."""
         body: list[ast.stmt] = []
         for trigger in self.edition.triggers:
-            if trigger.zone == zone:
+            if trigger.zone == zone and self.waits(trigger):
+                name = ident("_trigger_", trigger.name)
+                body.append(py.do(py.call(name, py.name("s"), py.name("p"), py.name("card"))))
+            elif trigger.zone == zone:
                 body.append(self.where(trigger))
                 frame = Frame().bind(trigger.card, "card")
-                effects, _ = self.actions.effects(trigger.body, frame, hooks=False)
+                effects, _ = self.actions.effects(trigger.body, frame, hooks=True)
                 body.extend(effects)
         for majority in self.edition.majorities:
             if majority.event_zone == zone:
@@ -65,6 +72,22 @@ class Turns(LoweringPart):
                 body.append(py.do(contest))
         return py.Function(
             ident("_entered_", zone), (*STATE_AND_PLAYER, ("card", "int")), "None", body
+        )
+
+    def waits(self, trigger: m.Trigger) -> bool:
+        """Does the trigger make a follow-up choice (so that its rest may wait)?"""
+        return any(site.owner is trigger for site in identities.follow_ups(self.edition))
+
+    def trigger(self, trigger: m.Trigger) -> py.Function:
+        """A trigger with a follow-up choice, in a function of its own: the
+        choice returns from it, and the rest waits for the decision."""
+        frame = Frame().bind(trigger.card, "card")
+        effects, _ = self.actions.effects(trigger.body, frame, hooks=True, stop=[py.return_()])
+        return py.Function(
+            ident("_trigger_", trigger.name),
+            (*STATE_AND_PLAYER, ("card", "int")),
+            "None",
+            [self.where(trigger), *effects],
         )
 
     def measure(self, majority: m.Majority) -> py.Function:

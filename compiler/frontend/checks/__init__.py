@@ -19,7 +19,7 @@ builds the model when nothing is wrong.
 from __future__ import annotations
 
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.checks import components, scoring, setup, turns
+from splendor_rules.compiler.frontend.checks import components, followups, scoring, setup, turns
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.definitions import type_definitions
 from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
@@ -51,6 +51,7 @@ def check_edition(
     score = scoring.check_score(context, expressions)
     actions = check_actions(context, statements)
     triggers = turns.check_triggers(context, statements)
+    followups.check_follow_ups(context, actions, triggers)
     majorities = turns.check_majorities(context, expressions)
     steps = turns.check_steps(context, expressions)
     endings = scoring.check_endings(context, expressions)

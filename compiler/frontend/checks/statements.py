@@ -37,8 +37,9 @@ class StatementChecker(Visitor):
     def block(
         self, statements: tuple[s.Statement, ...], scope: Scope, allow_choices: bool
     ) -> tuple[m.Statement, ...]:
-        """A block's statements; choices, requirements and payments only
-        where `allow_choices` (the top level of an action)."""
+        """A block's statements; requirements and payments only where
+        `allow_choices` (the top level of an action). A choice elsewhere (in
+        a trigger or an `if`) is a follow-up (checks/followups.py)."""
         return tuple(
             checked
             for statement in statements
@@ -47,13 +48,8 @@ class StatementChecker(Visitor):
 
     def statement(self, st: s.Statement, scope: Scope, allow_choices: bool) -> m.Statement | None:
         ids = tuple(t.text for t in st.tags) + self.context.current_ids
-        if not allow_choices:
-            # Checked as usual after this, so that the name a misplaced
-            # choice binds is known and its uses are not reported too.
-            if isinstance(st, s.Choose | s.ChooseDistinct):
-                self.context.report(msgs.choice_out_of_place(st.span))
-            if isinstance(st, s.Require | s.Pay):
-                self.context.report(msgs.top_level_only(st.span, st))
+        if not allow_choices and isinstance(st, s.Require | s.Pay):
+            self.context.report(msgs.top_level_only(st.span, st))
         checked: m.Statement | None = self.visit(st, scope, ids)
         return checked
 

@@ -14,7 +14,6 @@ from splendor_rules.compiler.frontend.checks.statements import StatementChecker
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
 from splendor_rules.compiler.frontend.model import BOOL, CARD, INT
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.visitor import walk
 
 
 def check_triggers(context: Context, statements: StatementChecker) -> tuple[m.Trigger, ...]:
@@ -26,12 +25,8 @@ def check_triggers(context: Context, statements: StatementChecker) -> tuple[m.Tr
         zone = context.use_zone(decl.zone, "cards")
         scope = Scope(player=True)
         bind(context, scope, decl.card, CARD)
+        # Its choices are follow-ups, its moves run triggers (checks/followups.py).
         body = statements.block(decl.body, scope, allow_choices=False)
-        # A move runs the triggers of the zone it enters: from a trigger, that
-        # could run without end, so the language keeps moves in actions.
-        moves = (n for statement in decl.body for n in walk(statement) if isinstance(n, s.Move))
-        for moved in moves:
-            context.report(msgs.move_in_trigger(moved.span))
         warn_unused_locals(context, scope)
         triggers.append(
             m.Trigger(

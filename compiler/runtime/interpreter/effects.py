@@ -11,12 +11,27 @@ from collections.abc import Sequence
 
 from attrs import evolve
 
+from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.runtime.interpreter.evaluation import Definitions, Env
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.validation import require
-from splendor_rules.compiler.runtime.interpreter.values import State, replace, with_seat
+from splendor_rules.compiler.runtime.interpreter.values import (
+    State,
+    Value,
+    replace,
+    with_seat,
+)
 from splendor_rules.dsl.visitor import Visitor
+
+
+class FollowUpWaits(Exception):
+    """A follow-up choice was reached: it now waits in the state's queue, and
+    the rest of its trigger or action runs when it is decided."""
+
+    def __init__(self, state: State) -> None:
+        super().__init__()
+        self.state = state
 
 
 class Effects:
@@ -34,6 +49,46 @@ class Effects:
         for st in statements:
             run.visit(st)
         return run.env
+
+    def run_body(
+        self, statements: Sequence[m.Statement], env: Env, payment: tuple[int, ...] | None
+    ) -> State:
+        """Run the effects of an action or a trigger: up to a follow-up
+        choice, if one is reached (the rest waits for it)."""
+        try:
+            return self.run(statements, env, payment).state
+        except FollowUpWaits as waiting:
+            return waiting.state
+
+    def resume(
+        self,
+        state: State,
+        site: identities.FollowUp,
+        values: tuple[Value, ...],
+        chosen: Value | None,
+    ) -> State:
+        """Run what follows a follow-up choice once it is decided (`chosen`),
+        or, when it had no option (None), what follows its block."""
+        names = {name: v for (name, _), v in zip(site.bound, values, strict=True)}
+        depth = len(site.path) - 1
+        if chosen is None:
+            depth -= 1
+        else:
+            names[site.choice.name] = chosen
+        env = Env(self.definitions, state, state.current, names)
+        try:
+            for block in site.rest(depth):
+                env = self.run(block, env, None)
+        except FollowUpWaits as waiting:
+            return waiting.state
+        return env.state
+
+    def wait(self, env: Env, st: m.Choose | m.ChooseDistinct) -> State:
+        """Queue a follow-up choice with the names its rest reads."""
+        index = self.tables.follow_site[id(st)]
+        site = self.tables.follow_ups[index]
+        values = tuple(env.names[name] for name, _ in site.bound)
+        return evolve(env.state, follow=(*env.state.follow, (index, values)))
 
     def gain(self, env: Env, kind: str, amount: int) -> State:
         """Take min(amount, supply, cap - held) tokens (never fewer than 0)."""
@@ -78,7 +133,7 @@ class Effects:
         for trigger in self.tables.model.triggers:
             if trigger.zone == zone:
                 trigger_env = Env(self.definitions, state, q, {trigger.card: card})
-                state = self.run(trigger.body, trigger_env, None).state
+                state = self.run_body(trigger.body, trigger_env, None)
         for majority in self.tables.model.majorities:
             if majority.event_zone == zone:
                 state = self.contest(state, majority, q)
@@ -184,5 +239,10 @@ class _Run(Visitor):
         if self.env.holds(st.condition):
             self.env = self.env.at(self.effects.run(st.body, self.env, None).state)
 
+    def visit_Choose(self, st: m.Choose | m.ChooseDistinct) -> None:
+        raise FollowUpWaits(self.effects.wait(self.env, st))
+
+    visit_ChooseDistinct = visit_Choose
+
     def generic_visit(self, node: object) -> None:
-        raise AssertionError(f"a choice among the effects: {node!r}")
+        raise AssertionError(f"not an effect: {node!r}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.runtime.interpreter.state_reader import StateReader
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import (
@@ -38,7 +39,7 @@ class JsonForm:
             "turn": state.turn,
             "over": state.over,
             "last_round": state.last_round,
-            "pending": state.pending,
+            "pending": self.follow_json(state, None) if state.follow else state.pending,
             "supply": dict(zip(tables.tokens, state.supply, strict=True)),
             "decks": {str(t): list(d) for t, d in zip(tables.tiers, state.decks, strict=True)},
             "market": {str(t): list(r) for t, r in zip(tables.tiers, state.market, strict=True)},
@@ -73,6 +74,30 @@ class JsonForm:
             )
         }
 
+    def follow_json(self, state: State, viewer: int | None) -> list[Json]:
+        """The follow-up decisions waiting, as `pending` shows them: each its
+        move's name and the names it carries; a viewer other than the mover
+        sees a hidden card as its deck."""
+
+        def value(v: Value, kind: str) -> Value:
+            if kind.startswith("list:"):
+                return [value(x, kind[5:]) for x in v]
+            if kind == "card" and viewer not in (None, state.current) and v in state.hidden:
+                return {DECK: self.tables.tier(v)}
+            if kind == "vector":
+                return list(v)
+            return v
+
+        shown = []
+        for index, values in state.follow:
+            site = self.tables.follow_ups[index]
+            names = {
+                name: value(v, identities.value_kind(t))
+                for (name, t), v in zip(site.bound, values, strict=True)
+            }
+            shown.append({"decision": site.name, "names": names})
+        return shown
+
     def from_json(self, data: Json, complete: bool = False) -> State:
         """A state from its JSON form; ValueError, naming what is wrong, if
         it is not a state of this edition (state_reader.py)."""
@@ -105,6 +130,8 @@ class JsonForm:
                 if z.content == "cards":
                     seat["zones"][z.name] = [seen(c, p) for c in seat["zones"][z.name]]
         data["hidden"] = [c for c in data["hidden"] if owners.get(c) == player]
+        if state.follow:
+            data["pending"] = self.follow_json(state, player)
         return data
 
     # ------------------------------------------------------------ actions

@@ -39,6 +39,9 @@ class Moves:
         """Every legal move of the player to move, in the order of the spec."""
         if state.over:
             return []
+        if state.follow:
+            name = self.tables.follow_ups[state.follow[0][0]].name
+            return [(name, shown) for shown, _ in self.follow_options(state)]
         if state.pending is not None:
             _, step = self.tables.steps[state.pending]
             return [(step.name, option) for option in self.decision_options(state, step)]
@@ -134,6 +137,17 @@ class Moves:
         return payments
 
     # -------------------------------------------------------- decisions
+
+    def follow_options(self, state: State) -> list[tuple[Value, Value]]:
+        """The options of the first follow-up decision waiting, on the state
+        now, with the names it carries."""
+        index, values = state.follow[0]
+        site = self.tables.follow_ups[index]
+        names = {name: v for (name, _), v in zip(site.bound, values, strict=True)}
+        env = self.definitions.env(state, state.current)
+        for name, value in names.items():
+            env = env.bind(name, value)
+        return self.options(site.choice, env)
 
     def decision_options(self, state: State, step: m.Step) -> list[Value]:
         if isinstance(step, m.TokenLimit):

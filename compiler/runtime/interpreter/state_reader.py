@@ -17,8 +17,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from splendor_rules.compiler.frontend.identities import DeckName
+from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
-from splendor_rules.compiler.runtime.interpreter.values import Json, Seat, State
+from splendor_rules.compiler.runtime.interpreter.values import Json, Seat, State, Value
 
 STATE_KEYS = (
     "edition",
@@ -49,6 +50,13 @@ def whole(value: Any, what: str) -> int:
         raise refuse(f"{what} must be a whole number, not {value!r}")
     if value < 0:
         raise refuse(f"{what} must be at least 0, not {value}")
+    return value
+
+
+def number(value: Any, what: str) -> int:
+    """A number a follow-up decision carries: an int that is not a bool."""
+    if type(value) is not int:
+        raise refuse(f"{what} must be a whole number, not {value!r}")
     return value
 
 
@@ -143,6 +151,10 @@ class StateReader:
             raise refuse(f"card {card} is nowhere: in no deck, market row or zone")
         hidden = self.hidden(data["hidden"], zones)
         card_values = self.card_values(data["card_values"]) if self.model.card_values else ()
+        listed = isinstance(data["pending"], list) and bool(self.tables.follow_ups)
+        follow = self.follow(data["pending"]) if listed else ()
+        if follow and over:
+            raise refuse("pending: a game that is over has no pending decision")
         return State(
             players=players,
             first_player=first,
@@ -156,6 +168,7 @@ class StateReader:
             market=market,
             tiles=tiles,
             hidden=hidden,
+            follow=follow,
             seats=tuple(
                 Seat(tokens=held, zones=zones[p], did=self.did(p, seats[p]["did"]))
                 for p, held in enumerate(tokens)
@@ -188,9 +201,59 @@ class StateReader:
             raise refuse(f"{what} must be a seat from 0 to {players - 1}, not {value!r}")
         return value
 
+    def follow(self, value: list[Any]) -> tuple[tuple[int, tuple[Value, ...]], ...]:
+        """The follow-up decisions waiting (docs/engine.md): a non-empty list
+        of {"decision": move name, "names": {name: value}}."""
+        if not value:
+            raise refuse("pending: a list of follow-up decisions cannot be empty")
+        queue = []
+        for entry in value:
+            an_object(entry, ("decision", "names"), "a pending follow-up decision")
+            name = entry["decision"]
+            if not isinstance(name, str) or name not in self.tables.follow_up:
+                known = ", ".join(self.tables.follow_up)
+                raise refuse(f"pending: {name!r} is not a follow-up decision ({known})")
+            index = self.tables.follow_up[name]
+            site = self.tables.follow_ups[index]
+            names = an_object(entry["names"], tuple(n for n, _ in site.bound), f"{name} names")
+            values = tuple(
+                self.bound_value(names[n], identities.value_kind(t), f"{name} {n}")
+                for n, t in site.bound
+            )
+            queue.append((index, values))
+        return tuple(queue)
+
+    def bound_value(self, value: Any, kind: str, what: str) -> Value:
+        """A value a follow-up decision carries, checked against its kind."""
+        tables = self.tables
+        if kind.startswith("list:"):
+            return tuple(self.bound_value(v, kind[5:], what) for v in a_list(value, what))
+        if kind == "vector":
+            items = a_list(value, what)
+            if len(items) != len(tables.colours):
+                raise refuse(f"{what} must list {len(tables.colours)} numbers, not {len(items)}")
+            return tuple(number(v, what) for v in items)
+        names = {"colour": tables.colours, "token": tables.tokens}.get(kind)
+        if names is not None:
+            if value not in names:
+                raise refuse(f"{what}: {value!r} is not a {kind} ({', '.join(names)})")
+            return value
+        if kind == "bool":
+            return flag(value, what)
+        if kind == "text":
+            if not isinstance(value, str):
+                raise refuse(f"{what} must be a string, not {value!r}")
+            return value
+        count = {"card": len(tables.decks.card_tier), "tile": tables.tiles.count}.get(kind)
+        if count is None:
+            return number(value, what)
+        if type(value) is not int or not 0 <= value < count:
+            raise refuse(f"{what}: {value!r} is not a {kind} (0 to {count - 1})")
+        return value
+
     def pending(self, value: Any, over: bool) -> str | None:
-        if value is None:
-            return None
+        if value is None or (isinstance(value, list) and self.tables.follow_ups):
+            return None  # a list: follow-up decisions, read by `follow`
         decisions = [s.name for s in self.model.steps if s.name in self.tables.signatures]
         if not isinstance(value, str) or value not in decisions:
             raise refuse(

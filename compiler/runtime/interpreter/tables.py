@@ -31,6 +31,12 @@ class Tables:
         self.decks = identities.decks(edition)
         self.tiles = identities.tile_numbering(edition)
         self.signatures = identities.signatures(edition)
+        self.follow_ups = identities.follow_ups(edition)
+        self.follow_up: Mapping[str, int] = {f.name: i for i, f in enumerate(self.follow_ups)}
+        # A follow-up's index by its choice statement (by identity: two may be alike).
+        self.follow_site: Mapping[int, int] = {
+            id(f.choice): i for i, f in enumerate(self.follow_ups)
+        }
         self.zone: Mapping[str, int] = {z.name: i for i, z in enumerate(edition.zones)}
         self.zones: Mapping[str, m.Zone] = {z.name: z for z in edition.zones}
         self.tile_zones = tuple(i for i, z in enumerate(edition.zones) if z.content == "tiles")

@@ -19,6 +19,7 @@ from splendor_rules.compiler.runtime.interpreter.values import (
     IllegalAction,
     State,
     rule_ids,
+    same,
     with_seat,
 )
 
@@ -37,6 +38,8 @@ class Turns:
         """The state after the move; IllegalAction, naming the rules that
         forbid it, for a move that is not legal."""
         name = self.check.the_move(state, action)[0]
+        if state.follow:
+            return self.follow_up(state, action)
         if state.pending is not None:
             index, step = self.tables.steps[state.pending]
             if name != step.name:
@@ -51,13 +54,48 @@ class Turns:
         else:
             env, payment = self.check.choices(definition, state, action)
             effects = [st for st in definition.body if not isinstance(st, DECIDED)]
-            after = self.effects.run(effects, env, payment).state
+            after = self.effects.run_body(effects, env, payment)
         q = after.current
         seat = after.seats[q]
         if name not in seat.did:  # `did` lists the actions in declaration order
             did = tuple(a for a in self.tables.actions if a in seat.did or a == name)
             after = with_seat(after, q, evolve(seat, did=did))
-        return self.end_turn(after, 0)
+        return self.follow_ups(after)
+
+    def follow_up(self, state: State, action: Action) -> State:
+        """Apply the pending follow-up decision, then what it leads to."""
+        index, values = state.follow[0]
+        site = self.tables.follow_ups[index]
+        ids = rule_ids(site.choice)
+        if action[0] != site.name:
+            raise IllegalAction(
+                f"{ids}: the decision '{site.name}' is pending; '{action[0]}' must wait"
+            )
+        if len(action) != 2:
+            raise IllegalAction(f"{ids}: '{site.name}' takes one value after its name")
+        options = self.moves.follow_options(state)
+        match = [bound for shown, bound in options if same(shown, action[1])]
+        if not match:
+            described = self.check.describe(site.choice, action[1])
+            raise IllegalAction(f"{ids}: {described} is not one you may choose here")
+        state = evolve(state, follow=state.follow[1:])
+        return self.follow_ups(self.effects.resume(state, site, values, match[0]))
+
+    def follow_ups(self, state: State) -> State:
+        """Take the follow-up decisions waiting, in the order they arose: one
+        with several options stays pending; one with a single option is
+        taken at once; one with none is skipped with the rest of its block.
+        Then the end of the turn."""
+        while state.follow:
+            options = self.moves.follow_options(state)
+            if len(options) > 1:
+                return state
+            index, values = state.follow[0]
+            site = self.tables.follow_ups[index]
+            state = evolve(state, follow=state.follow[1:])
+            chosen = options[0][1] if options else None
+            state = self.effects.resume(state, site, values, chosen)
+        return self.end_turn(state, 0)
 
     def decide(self, state: State, index: int, step: m.Step, action: Action) -> State:
         """Apply the pending decision, then the steps after it."""

@@ -56,6 +56,9 @@ class Validation:
         if name in self.tables.steps:
             _, step = self.tables.steps[name]
             raise IllegalAction(f"{rule_ids(step)}: no '{name}' decision is pending")
+        if name in self.tables.follow_up:
+            site = self.tables.follow_ups[self.tables.follow_up[name]]
+            raise IllegalAction(f"{rule_ids(site.choice)}: no '{name}' decision is pending")
         definition = self.tables.actions.get(name)
         if definition is None:
             raise IllegalAction(f"unknown action '{name}'")

@@ -58,6 +58,9 @@ class State:
     # per card value (model order), its value for each card: a colour's name,
     # None for none; empty for an edition that declares no card values
     card_values: tuple[tuple[Any, ...], ...] = ()
+    # The follow-up decisions waiting, first the pending one: each a site
+    # (its index in tables.follow_ups) and the values of the names it carries.
+    follow: tuple[tuple[int, tuple[Any, ...]], ...] = ()
 
 
 def same(a: Value, b: Value) -> bool:

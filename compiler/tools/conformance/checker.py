@@ -263,7 +263,7 @@ class Checker:
             data = eb.action_to_json(action)
             legal_b[_canonical(data)] = (data["action"], action)
         pending = converted["pending"]
-        groups = {pending: self.step_ids(pending)} if pending is not None else self.compared
+        groups = {pending: self.step_ids(pending)} if isinstance(pending, str) else self.compared
         for name, ids in groups.items():
             mine_a = {k for k, (n, _) in legal_a.items() if n == name}
             mine_b = {k for k, (n, _) in legal_b.items() if n == name}
@@ -335,7 +335,7 @@ class Checker:
             pa["winners"], pb["winners"] = sorted(ea.winners(after_a)), sorted(eb.winners(after_b))
         self.compare(groups, pa, pb, "the state after the move", key)
         pending = data_b["pending"]
-        if pending is not None and data_a["pending"] == self.corr.backward.steps.get(pending):
+        if isinstance(pending, str) and data_a["pending"] == self.corr.backward.steps.get(pending):
             options_a = [
                 _canonical(self.corr.forward.action(ea.action_to_json(x)))
                 for x in ea.legal_actions(after_a)
@@ -357,7 +357,7 @@ class Checker:
         steps: list[str] = []
         for data in (before, after_a, after_b):
             pending = data["pending"]
-            if pending is not None:
+            if isinstance(pending, str):  # (not follow-up decisions, a list)
                 steps += self.step_ids(self.corr.forward.steps.get(pending, pending))
         for name, limits in self.limits.items():  # a token limit that may have acted
             held = [sum(d["seats"][mover]["tokens"].values()) for d in (after_a, after_b)]

@@ -214,8 +214,10 @@ class Correspondence:
         """A state of a in b's JSON form, b's own token kinds given
         `extra_supply`; None if the state has a part b lacks."""
         pending = data["pending"]
-        if pending is not None and pending not in self.forward.steps:
-            return None
+        if pending is not None and (
+            not isinstance(pending, str) or pending not in self.forward.steps
+        ):
+            return None  # (a list: follow-up decisions, which a position does not carry over)
         seats = self.seats(data)
         if seats is None:
             return None

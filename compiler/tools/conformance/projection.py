@@ -46,7 +46,8 @@ class Projection:
         pending = data["pending"]
         return {
             **{k: data[k] for k in COPIED},
-            "pending": steps.get(pending, pending) if pending is not None else None,
+            # a step's name in b's names; follow-up decisions (a list) as they are
+            "pending": steps.get(pending, pending) if isinstance(pending, str) else pending,
             "supply": {tokens[t]: n for t, n in data["supply"].items() if t in tokens},
             "seats": [{**seat, "did": sorted(seat["did"])} for seat in seats],
         }

@@ -25,8 +25,9 @@ from splendor_rules.compiler.tools.records.form import (
     is_int,
 )
 
-_SHORT_TOKEN = re.compile(r"\s*(\[|\]|\{|\}|,|:|-?\d+|[A-Za-z_]\w*)")
-_NAME = re.compile(r"[A-Za-z_]\w*")
+# A move's name may be a follow-up's, "OWNER.CHOICE" (docs/engine.md).
+_SHORT_TOKEN = re.compile(r"\s*(\[|\]|\{|\}|,|:|-?\d+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)")
+_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")
 _NUMBER = re.compile(r"-?\d+")
 
 

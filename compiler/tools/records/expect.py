@@ -95,6 +95,15 @@ def _winners(value: Json, players: int, cat: Catalog, what: str) -> None:
 
 
 def _pending(value: Json, players: int, cat: Catalog, what: str) -> None:
+    if isinstance(value, list) and value:  # follow-up decisions, as the state's JSON form has them
+        for entry in value:
+            name = entry.get("decision") if isinstance(entry, dict) else None
+            if name not in cat.moves or not isinstance(entry.get("names"), dict):
+                raise RecordError(
+                    f'{what}: a follow-up decision is {{"decision": move, "names": {{...}}}}, '
+                    f"not {brief(entry)}"
+                )
+        return
     if value is not None and (not isinstance(value, str) or value not in cat.moves):
         raise RecordError(
             f"{what} is null or the name of a step of {cat.name} ({', '.join(cat.moves)}), "
