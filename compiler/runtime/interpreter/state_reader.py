@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from splendor_rules.compiler.frontend.identities import DeckName
 from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.frontend.identities import DeckName
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import Json, Seat, State, Value
 
