@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from attrs import frozen
 
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.dsl.visitor import walk
 
 # The kinds of declaration an edition may rename (`rename KIND old -> new`).
 RENAMABLE_KINDS = frozenset({"colour", "token", "tiles", "zone", "action", "define", "step", "end"})
@@ -126,3 +127,13 @@ def signatures(edition: m.Edition) -> dict[str, Signature]:
         if kind is not None:
             found[step.name] = ((kind, kind),)
     return found
+
+
+def boxes_cards(edition: m.Edition) -> bool:
+    """Can a card leave the game: be returned to the box, or spent in a
+    payment? Then a card in no deck, market row or zone is in the box."""
+    return any(
+        isinstance(node, m.ReturnToBox) or (isinstance(node, m.Pay) and node.wild_cards)
+        for action in edition.actions
+        for node in walk(action)
+    )

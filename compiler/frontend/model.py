@@ -232,17 +232,40 @@ class GainEach(Statement):
 
 
 @frozen(kw_only=True)
+class WildCards:
+    """Cards a payment may spend besides tokens: each pays up to `units` of
+    the price in any colours, and a card spent goes to the box. The moves
+    list the cards spent under the name `variable`."""
+
+    variable: str
+    cards: Filter  # the player's cards that may be spent
+    units: int
+    chosen: tuple[str, ...]  # the action's card choices before it: never spent
+    span: Span = field(eq=False, repr=False)
+
+
+@frozen(kw_only=True)
 class Pay(Statement):
-    """Pay max(0, cost - discount) per colour with colour and wild tokens."""
+    """Pay max(0, cost - discount) per colour with colour and wild tokens
+    (and, with `wild_cards`, cards)."""
 
     cost: Expr
     discount: Expr
+    wild_cards: WildCards | None = None
 
 
 @frozen(kw_only=True)
 class Move(Statement):
     card: str
     zone: str
+
+
+@frozen(kw_only=True)
+class ReturnToBox(Statement):
+    """A card (or a set of cards, `many`) of the player leaves the game."""
+
+    cards: str
+    many: bool
 
 
 @frozen(kw_only=True)

@@ -33,6 +33,7 @@ class Statements:
         self.block_lets: set[str] = set()  # those of the lets in its blocks
         self.fresh_cards: set[str] = set()  # cards chosen from the market or deck tops only
         self.moved: set[str] = set()  # the cards an action has moved
+        self.boxed: set[str] = set()  # the cards it returns to the box (never moved)
         self.hid = False  # has it moved a card into a zone that hides it
 
     def require_condition(self, scope: Scope) -> E:
@@ -106,9 +107,13 @@ class Statements:
         g, x = self.gen, self.x
         scope = Scope(player=True)
         self.lets, self.block_lets = set(), set()
-        self.fresh_cards, self.moved, self.hid = set(), set(), False
+        self.fresh_cards, self.moved, self.hid, self.boxed = set(), set(), False, set()
         template = None if always_legal else g.pick([None, *TEMPLATES])
         lines, paid, effects, scope = self.template(template, scope)
+        returned = None
+        if not always_legal and x.world.card_zones and g.flip(4):
+            line, returned, scope = self.box_return(scope)
+            lines.append(g.tag(6) + line)
         for _ in range(g.index(3 if template else 5)):
             kind = g.pick(["let", "require", "choose", "distinct"])
             if always_legal and kind in ("require", "distinct"):
@@ -129,6 +134,8 @@ class Statements:
         if paid is not None:
             lines.append(g.tag(6) + paid)
         effects += self.effects(scope, 2, top=True)
+        if returned is not None:
+            effects.insert(g.index(len(effects) + 1), returned)
         clock = f"gain 1 {self.clock}"
         if g.flip(4):
             clock = f"gain max(1, min(2, {x.expr('int', scope, 1).text})) {self.clock}"
@@ -214,6 +221,25 @@ class Statements:
             scope.bind(colour, "colour"),
         )
 
+    def box_return(self, scope: Scope) -> tuple[str, str, Scope]:
+        """A choice of the player's own cards (a card of a zone, or distinct
+        cards of a zone, filtered or not) and `return x to the box`."""
+        g, x = self.gen, self.x
+        zone = g.pick(x.world.card_zones)
+        name = x.fresh(scope)
+        self.boxed.add(name)
+        returned = f"return {name} to the box"
+        if g.flip():
+            return f"choose {name} from {zone}", returned, scope.bind(name, "card")
+        source = zone
+        if g.flip():
+            card = x.fresh(scope.bind(name, "set:card"))
+            condition = x.expr("bool", scope.bind(card, "card"), 1).text
+            source = f"{card} in {zone} where {condition}"
+        count = g.pick(["1", "2", f"min(2, count({zone}))"])
+        line = f"choose {name}: {count} distinct from {source}"
+        return line, returned, scope.bind(name, "set:card")
+
     def let(self, scope: Scope, reuse: set[str] | None = None) -> tuple[str, Scope]:
         """`let x = VALUE`; `reuse`: names that, if free here, it may take
         again (those of the lets of other blocks)."""
@@ -293,9 +319,11 @@ class Statements:
                 amount = x.expr("int", scope, 1).text
                 lines.append(f"gain {amount} each of {x.expr('set:colour', scope, 1).text}")
             elif (
-                kind == "move" and scope.of("card") and not (trigger and MOVE_IN_TRIGGER in g.known)
+                kind == "move"
+                and [c for c in scope.of("card") if c not in self.boxed]
+                and not (trigger and MOVE_IN_TRIGGER in g.known)
             ):
-                card = g.pick(scope.of("card"))
+                card = g.pick([c for c in scope.of("card") if c not in self.boxed])
                 zones = x.world.card_zones
                 # (two choices may be one card: one move into hiding per action)
                 again = trigger or card in self.moved or card not in self.fresh_cards

@@ -193,7 +193,7 @@ class Actions(LoweringPart):
         frame = Frame()
         position = 1
         for st in statements:
-            if not isinstance(st, m.Gain | m.GainEach | m.Pay | m.Move | m.If):
+            if not isinstance(st, m.Gain | m.GainEach | m.Pay | m.Move | m.ReturnToBox | m.If):
                 body.extend(self.statement_comment(st, action))
             if isinstance(st, m.Let):
                 var = ident("v_", st.name)
@@ -292,6 +292,10 @@ class Actions(LoweringPart):
                 if st.zone in hooked:
                     entered = py.call(ident("_entered_", st.zone), state, player, card)
                     out.append(py.do(entered))
+            elif isinstance(st, m.ReturnToBox):
+                cards = py.value(frame.locals[st.cards])
+                cards = cards if st.many else py.tuple_([cards])
+                out.append(py.do(py.call("_to_box", state, player, cards)))
             elif isinstance(st, m.If):
                 condition = self.expr(st.condition, frame)
                 inner, frame = self.effects(st.body, frame, hooks)

@@ -73,6 +73,7 @@ class Tables(LoweringPart):
                 )
             ),
             "refill": e.market.refill,
+            "box": identities.boxes_cards(e),
             **self.tiles(),
             "zone_names": tuple(z.name for z in e.zones),
             "zone_hides": tuple(z.hidden_from_deck for z in e.zones),

@@ -32,6 +32,9 @@ def check_triggers(context: Context, statements: StatementChecker) -> tuple[m.Tr
         moves = (n for statement in decl.body for n in walk(statement) if isinstance(n, s.Move))
         for moved in moves:
             context.report(msgs.move_in_trigger(moved.span))
+        returns = (n for st in decl.body for n in walk(st) if isinstance(n, s.ReturnToBox))
+        for returned in returns:
+            context.report(msgs.return_in_trigger(returned.span))
         warn_unused_locals(context, scope)
         triggers.append(
             m.Trigger(

@@ -105,7 +105,19 @@ class Effects:
             if self.tables.model.zones[z].content == "cards" and card in cards:
                 zones = replace(seat.zones, z, tuple(c for c in cards if c != card))
                 return with_seat(state, q, evolve(seat, zones=zones)), False
-        raise AssertionError(f"card {card} is nowhere player {q} can take it from")
+        return state, False  # in the box: a card returned earlier in the action
+
+    def to_box(self, state: State, q: int, cards: tuple[int, ...]) -> State:
+        """Return cards of player q to the box: they leave the game."""
+        seat = state.seats[q]
+        zones = tuple(
+            tuple(c for c in zone if c not in cards)
+            if self.tables.model.zones[z].content == "cards"
+            else zone
+            for z, zone in enumerate(seat.zones)
+        )
+        hidden = tuple(c for c in state.hidden if c not in cards)
+        return evolve(with_seat(state, q, evolve(seat, zones=zones)), hidden=hidden)
 
     def contest(self, state: State, majority: m.Majority, q: int) -> State:
         """Player q contests a majority tile (docs/engine.md, "Contest")."""
@@ -169,6 +181,11 @@ class _Run(Visitor):
     def visit_Move(self, st: m.Move) -> None:
         env = self.env
         self.env = env.at(self.effects.move(env, env.names[st.card], st.zone))
+
+    def visit_ReturnToBox(self, st: m.ReturnToBox) -> None:
+        env = self.env
+        cards = env.names[st.cards] if st.many else (env.names[st.cards],)
+        self.env = env.at(self.effects.to_box(env.state, env.whose(), tuple(cards)))
 
     def visit_If(self, st: m.If) -> None:
         if self.env.holds(st.condition):

@@ -31,6 +31,7 @@ class Tables:
         self.decks = identities.decks(edition)
         self.tiles = identities.tile_numbering(edition)
         self.signatures = identities.signatures(edition)
+        self.boxes = identities.boxes_cards(edition)  # a card in no place is in the box
         self.zone: Mapping[str, int] = {z.name: i for i, z in enumerate(edition.zones)}
         self.zones: Mapping[str, m.Zone] = {z.name: z for z in edition.zones}
         self.tile_zones = tuple(i for i, z in enumerate(edition.zones) if z.content == "tiles")
