@@ -106,6 +106,8 @@ def action_signature(action: m.Action) -> Signature:
             choices.append((statement.name, "set:" + element_kind(statement.source.type)))
         elif isinstance(statement, m.Pay):
             choices.append(("pay", "pay"))
+            if statement.wild_cards is not None:  # the cards spent, named by its variable
+                choices.append((statement.wild_cards.variable, "set:card"))
     return tuple(choices)
 
 

@@ -562,7 +562,7 @@ def wild_cards_not_cards(span: Span, actual: m.Type) -> Diagnostic:
 
 
 def wild_units_below_one(span: Span, units: int) -> Diagnostic:
-    return _error(f"a card spent in a payment is worth {units} units", span, "at least 1 each")
+    return _error(f"a card spent in a payment is worth at least 1 unit, not {units}", span)
 
 
 def top_level_only(span: Span, statement: s.Require | s.Pay) -> Diagnostic:

@@ -241,6 +241,7 @@ class WildCards:
     cards: Filter  # the player's cards that may be spent
     units: int
     chosen: tuple[str, ...]  # the action's card choices before it: never spent
+    chosen_sets: tuple[str, ...]  # its choices of distinct cards before it: never spent
     span: Span = field(eq=False, repr=False)
 
 

@@ -132,7 +132,7 @@ class Statements:
         if not always_legal and paid is None and g.flip(3):
             paid, scope = self.payment(scope, lines)
         if paid is not None:
-            lines.append(g.tag(6) + paid)
+            lines.append(g.tag(6) + paid + self.wild_cards(scope))
         effects += self.effects(scope, 2, top=True)
         if returned is not None:
             effects.insert(g.index(len(effects) + 1), returned)
@@ -220,6 +220,17 @@ class Statements:
             [f"gain 2 {colour}"],
             scope.bind(colour, "colour"),
         )
+
+    def wild_cards(self, scope: Scope) -> str:
+        """Now and then, the cards a payment may spend:
+        `, using x in ZONE where COND as N wild each`."""
+        g, x = self.gen, self.x
+        if not x.world.card_zones or not g.flip(3):
+            return ""
+        card = x.fresh(scope)
+        condition = x.expr("bool", scope.bind(card, "card"), 1).text
+        zone = g.pick(x.world.card_zones)
+        return f", using {card} in {zone} where {condition} as {g.pick(['1', '2'])} wild each"
 
     def box_return(self, scope: Scope) -> tuple[str, str, Scope]:
         """A choice of the player's own cards (a card of a zone, or distinct

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python.frame import Frame
+from splendor_rules.compiler.backend.python.names import ident
 from splendor_rules.compiler.frontend import model as m
 
 if TYPE_CHECKING:
@@ -56,9 +57,39 @@ class LegalPayments:
         ]
         return statements if self.varies else statements + self.means()
 
+    def spending(self) -> list[ast.expr]:
+        """The arguments of `_card_payments` after the price: the cards that
+        may be spent, their units and the cards the action chose."""
+        wild = self.st.wild_cards
+        assert wild is not None
+        chosen: list[ast.expr] = [py.tuple_([py.value(self.frame.locals[n])]) for n in wild.chosen]
+        chosen += [py.value(self.frame.locals[n]) for n in wild.chosen_sets]
+        return [
+            self.lowering.expr(wild.cards, self.frame),
+            py.const(wild.units),
+            py.chain("+", chosen) if chosen else py.tuple_([]),
+        ]
+
+    def card_loops(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """Append the loop over the payments that may spend cards to `body`;
+        the body of the loop, where each payment is `v_pay` and the cards
+        it spends are the `using` variable's local."""
+        wild = self.st.wild_cards
+        assert wild is not None
+        if self.varies:
+            body.extend(self.means())
+        price = py.call("_price", self.lowering.expr(self.st.cost, self.frame), py.name("discount"))
+        ways = py.call("_card_payments", py.name("held"), price, *self.spending())
+        loop: list[ast.stmt] = []
+        spent = ident("v_", wild.variable)
+        body.append(py.for_(("v_pay", spent), ways, loop))
+        return loop
+
     def loops(self, body: list[ast.stmt]) -> list[ast.stmt]:
         """Append the affordability test and the loop over the payments to
         `body`; the body of the loop, where each payment is `v_pay`."""
+        if self.st.wild_cards is not None:
+            return self.card_loops(body)
         if self.varies:
             body.extend(self.means())
         cost = [py.name(f"cost{c}") for c in self.colours]

@@ -33,6 +33,7 @@ class StatementChecker(Visitor):
         # the card choices made so far, and the names returned to the box.
         self.held: dict[str, bool] = {}
         self.card_choices: list[str] = []
+        self.card_set_choices: list[str] = []
         self.boxed: dict[str, s.Span] = {}
 
     def block(
@@ -41,7 +42,8 @@ class StatementChecker(Visitor):
         """A block's statements; choices, requirements and payments only
         where `allow_choices` (the top level of an action)."""
         if scope.parent is None:  # a trigger's card has entered the player's zone
-            self.held, self.card_choices, self.boxed = dict.fromkeys(scope.names, True), [], {}
+            self.held, self.boxed = dict.fromkeys(scope.names, True), {}
+            self.card_choices, self.card_set_choices = [], []
         return tuple(
             checked
             for statement in statements
@@ -98,7 +100,7 @@ class StatementChecker(Visitor):
         bind(self.context, scope, st.name, m.set_of(element))
         self.held[st.name.text] = self.held_by_player(source)
         if element == CARD:
-            self.card_choices.append(st.name.text)
+            self.card_set_choices.append(st.name.text)
         return m.ChooseDistinct(
             rule_ids=ids, span=st.span, name=st.name.text, count=count, source=source
         )
@@ -166,6 +168,7 @@ class StatementChecker(Visitor):
             cards=cards,
             units=written.units,
             chosen=tuple(self.card_choices),
+            chosen_sets=tuple(self.card_set_choices),
         )
 
     def held_by_player(self, e: m.Expr) -> bool:

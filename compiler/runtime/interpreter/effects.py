@@ -177,6 +177,9 @@ class _Run(Visitor):
             raise NotImplementedError("a payment inside 'if' or a trigger")
         env = self.env
         self.env = env.at(self.effects.pay(env.state, env.whose(), self.payment))
+        if st.wild_cards is not None:  # the cards spent, bound when the move was checked
+            spent = tuple(self.env.names[st.wild_cards.variable])
+            self.env = self.env.at(self.effects.to_box(self.env.state, env.whose(), spent))
 
     def visit_Move(self, st: m.Move) -> None:
         env = self.env
