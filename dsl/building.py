@@ -497,6 +497,7 @@ RULES: dict[str, RuleBuilder] = {
     "step": node(s.Step, "name", "body"),
     "step_limit": node(s.StepLimit, "limit"),
     "step_claim": node(s.StepClaim, "tiles", "variable", "zone", "condition"),
+    "step_claim_from": node(s.StepClaim, "tiles", "variable", "source", "zone", "condition"),
     "step_end_check": node(s.StepEndCheck),
     "decisions": node(s.Decisions, "*names"),
     # end of the game

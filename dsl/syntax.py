@@ -461,6 +461,7 @@ class StepClaim(Node):
     variable: Name
     zone: Name
     condition: Expr
+    source: Name | None = None  # a tile zone of the player's; None: the tiles in play
 
 
 @frozen(kw_only=True)

@@ -525,6 +525,10 @@ def move_in_trigger(span: Span) -> Diagnostic:
     )
 
 
+def claim_into_its_source(span: Span, zone: str) -> Diagnostic:
+    return _error(f"a tile claimed from zone '{zone}' cannot be claimed into it", span)
+
+
 def return_in_trigger(span: Span) -> Diagnostic:
     return _error(
         "a trigger cannot return a card to the box",

@@ -257,8 +257,9 @@ class Pay(Statement):
 
 @frozen(kw_only=True)
 class Move(Statement):
-    card: str
+    card: str  # the local naming the card, or the tile
     zone: str
+    tile: bool = False  # a tile, moved from play or from a tile zone
 
 
 @frozen(kw_only=True)
@@ -382,6 +383,7 @@ class Claim(Part):
     variable: str
     zone: str
     condition: Expr
+    source: str | None = None  # claimed from this tile zone of the player's, not from play
 
 
 @frozen(kw_only=True)

@@ -316,7 +316,8 @@ class Statements:
         g, x = self.gen, self.x
         lines: list[str] = []
         for _ in range(g.index(4)):
-            kind = g.pick(["gain", "gain each", "move", "if", "let"])
+            kind = g.pick(["gain", "gain each", "move", "if", "let", "move tile"])
+            tiles = [n for n, type_ in scope.names if type_.startswith("tile:")]
             if kind == "gain":
                 others = [t for t in x.world.tokens if t != self.clock or g.flip(8)]
                 colours = [*x.world.colours, *scope.of("colour"), *scope.of("token")]
@@ -351,6 +352,8 @@ class Statements:
                 lines.append(f"move {card} to {zone}")
                 if trigger:
                     g.shape(MOVE_IN_TRIGGER)
+            elif kind == "move tile" and not trigger and tiles and x.world.tile_zones:
+                lines.append(f"move {g.pick(tiles)} to {g.pick(x.world.tile_zones)}")
             elif kind == "if" and depth > 0:
                 condition = x.expr("bool", scope)
                 inner = self.block(scope, depth - 1, trigger=trigger)

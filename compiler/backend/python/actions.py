@@ -250,7 +250,9 @@ class Actions(LoweringPart):
         """Read a payment that may spend cards (and the cards) from the move,
         refusing one that is not a way to pay."""
         assert st.wild_cards is not None
-        spending = LegalPayments(self, st, frame, set()).spending()
+        payments = LegalPayments(self, st, frame, set())
+        cards = py.call("tuple", self.expr(st.wild_cards.cards, frame))
+        spending = [payments.usable(cards), py.const(st.wild_cards.units)]
         given = [py.item(py.name("action"), position + i) for i in (0, 1)]
         held = py.item(py.attr("s", "held"), "p")
         rule = py.const(self.ids(st))
@@ -305,6 +307,10 @@ class Actions(LoweringPart):
                 if st.wild_cards is not None:
                     spent = py.name(ident("v_", st.wild_cards.variable))
                     out.append(py.do(py.call("_to_box", state, player, spent)))
+            elif isinstance(st, m.Move) and st.tile:
+                tile = py.value(frame.locals[st.card])
+                move = py.call("_take_tile", state, player, tile, self.names.zone(st.zone))
+                out.append(py.do(move))
             elif isinstance(st, m.Move):
                 card = py.value(frame.locals[st.card])
                 move = py.call("_move", state, player, card, self.names.zone(st.zone))

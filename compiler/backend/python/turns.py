@@ -12,6 +12,7 @@ from splendor_rules.compiler.backend.python.actions import Actions
 from splendor_rules.compiler.backend.python.base import LoweringPart, Source
 from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import ident
+from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 
 STATE_AND_PLAYER = (("s", "State"), ("p", "int"))
@@ -136,6 +137,11 @@ class Turns(LoweringPart):
             prebound, frame = self.prebind(step.condition, Frame())
             condition = self.expr(step.condition, frame.bind(step.variable, var))
             tiles = py.item(py.attr(s, "tiles"), self.names.tile_set(step.tiles))
+            if step.source is not None:  # the player's tiles of the set in that zone
+                faces = identities.tile_numbering(self.edition).set_faces[step.tiles]
+                of_set = py.binary(py.name(var), "in", py.const(tuple(faces)))
+                condition = py.logic("and", [of_set, condition])
+                tiles = py.item(py.attr(s, "zones"), self.names.zone(step.source), p)
             body.extend(prebound)
             body.append(py.return_(py.list_of(py.name(var), var, tiles, condition)))
         else:

@@ -183,6 +183,9 @@ class StatementChecker(Visitor):
     def visit_Move(self, st: s.Move, scope: Scope, ids: Ids) -> m.Statement:
         written = s.NameRef(span=st.card.span, name=st.card.text)
         card = self.expressions.check(written, scope)
+        if card.type.kind == "tile":  # from play, or from one of the player's tile zones
+            zone = self.context.use_zone(st.zone, "tiles")
+            return m.Move(rule_ids=ids, span=st.span, card=st.card.text, zone=zone, tile=True)
         if card.type != CARD and card.type != ERROR:
             self.context.report(msgs.not_a_card(st.card.span, st.card.text, card.type))
         zone = self.context.use_zone(st.zone, "cards")

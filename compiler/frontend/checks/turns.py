@@ -115,6 +115,9 @@ def _claim(
         known = context.names_of("tiles")
         context.report(msgs.unknown(body.tiles.span, "tile set", tiles, known))
     zone = context.use_zone(body.zone, "tiles")
+    source = context.use_zone(body.source, "tiles") if body.source is not None else None
+    if body.source is not None and source == zone:
+        context.report(msgs.claim_into_its_source(body.source.span, zone))
     scope = Scope(player=True)
     bind(context, scope, body.variable, m.tile(tiles))
     condition = expressions.expect(body.condition, scope, BOOL)
@@ -126,4 +129,5 @@ def _claim(
         variable=body.variable.text,
         zone=zone,
         condition=condition,
+        source=source,
     )

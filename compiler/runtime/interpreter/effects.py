@@ -131,16 +131,29 @@ class Effects:
             theirs = self.definitions.env(state, holder).visit(majority.measure)
             if mine < theirs or (mine == theirs and majority.ties_keep_holder):
                 return state
-            seat = state.seats[holder]
-            zones = replace(seat.zones, z, tuple(t for t in seat.zones[z] if t != tile))
-            state = with_seat(state, holder, evolve(seat, zones=zones))
-        return self.add_tile(state, q, z, tile)
+        return self.move_tile(state, q, tile, majority.zone)  # from wherever it is
 
     def claim(self, state: State, step: m.Claim, tile: int) -> State:
+        if step.source is not None:  # from a zone of the player's
+            return self.move_tile(state, state.current, tile, step.zone)
         index = self.tables.tile_set[step.tiles]
         in_play = tuple(t for t in state.tiles[index] if t != tile)
         state = evolve(state, tiles=replace(state.tiles, index, in_play))
         return self.add_tile(state, state.current, self.tables.zone[step.zone], tile)
+
+    def move_tile(self, state: State, q: int, tile: int, zone: str) -> State:
+        """Move a tile to player q's zone from wherever it is: play, or a
+        tile zone of any player."""
+        tiles = tuple(tuple(t for t in row if t != tile) for row in state.tiles)
+        state = evolve(state, tiles=tiles)
+        for p in range(state.players):
+            seat = state.seats[p]
+            for z in self.tables.tile_zones:
+                if tile in seat.zones[z]:
+                    zones = replace(seat.zones, z, tuple(t for t in seat.zones[z] if t != tile))
+                    seat = evolve(seat, zones=zones)
+            state = with_seat(state, p, seat)
+        return self.add_tile(state, q, self.tables.zone[zone], tile)
 
     def add_tile(self, state: State, player: int, zone: int, tile: int) -> State:
         seat = state.seats[player]
@@ -183,6 +196,10 @@ class _Run(Visitor):
 
     def visit_Move(self, st: m.Move) -> None:
         env = self.env
+        if st.tile:
+            tile = env.names[st.card]
+            self.env = env.at(self.effects.move_tile(env.state, env.whose(), tile, st.zone))
+            return
         self.env = env.at(self.effects.move(env, env.names[st.card], st.zone))
 
     def visit_ReturnToBox(self, st: m.ReturnToBox) -> None:

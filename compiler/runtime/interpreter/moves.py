@@ -197,11 +197,12 @@ class Moves:
 
     def claimable(self, state: State, step: m.Claim) -> list[int]:
         env = self.definitions.env(state, state.current)
-        return [
-            t
-            for t in state.tiles[self.tables.tile_set[step.tiles]]
-            if env.bind(step.variable, t).holds(step.condition)
-        ]
+        tiles = state.tiles[self.tables.tile_set[step.tiles]]
+        if step.source is not None:  # the player's tiles of the set in that zone
+            faces = self.tables.tiles.set_faces[step.tiles]
+            held = state.seats[state.current].zones[self.tables.zone[step.source]]
+            tiles = tuple(t for t in held if t in faces)
+        return [t for t in tiles if env.bind(step.variable, t).holds(step.condition)]
 
 
 class _Branch(Visitor):
