@@ -238,15 +238,33 @@ class GainEach(Statement):
 
 
 @frozen(kw_only=True)
+class WildCards(Node):
+    """`using x in SET where COND as N wild each`: cards a payment may spend."""
+
+    variable: Name
+    source: Expr
+    condition: Expr
+    units: int
+
+
+@frozen(kw_only=True)
 class Pay(Statement):
     cost: Expr
     discount: Expr
+    wild_cards: WildCards | None = None
 
 
 @frozen(kw_only=True)
 class Move(Statement):
     card: Name
     zone: Name
+
+
+@frozen(kw_only=True)
+class ReturnToBox(Statement):
+    """`return x to the box`: a card, or a set of cards, leaves the game."""
+
+    cards: Name
 
 
 @frozen(kw_only=True)
@@ -480,6 +498,7 @@ class StepClaim(Node):
     variable: Name
     zone: Name
     condition: Expr
+    source: Name | None = None  # a tile zone of the player's; None: the tiles in play
 
 
 @frozen(kw_only=True)

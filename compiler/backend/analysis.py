@@ -33,6 +33,10 @@ def uses(tree: object, local: str) -> bool:
             return True
         if isinstance(node, m.Move) and node.card == local:
             return True
+        if isinstance(node, m.ReturnToBox) and node.cards == local:
+            return True
+        if isinstance(node, m.WildCards) and local in (*node.chosen, *node.chosen_sets):
+            return True
     return False
 
 

@@ -139,6 +139,8 @@ def action_signature(action: m.Action) -> Signature:
             choices.append((statement.name, "set:" + element_kind(statement.source.type)))
         elif isinstance(statement, m.Pay):
             choices.append(("pay", "pay"))
+            if statement.wild_cards is not None:  # the cards spent, named by its variable
+                choices.append((statement.wild_cards.variable, "set:card"))
     return tuple(choices)
 
 
@@ -279,3 +281,13 @@ def follow_up_kind(site: FollowUp) -> str:
     if isinstance(site.choice, m.Choose):
         return element_kind(site.choice.sources[0].type)
     return "set:" + element_kind(site.choice.source.type)
+
+
+def boxes_cards(edition: m.Edition) -> bool:
+    """Can a card leave the game: be returned to the box, or spent in a
+    payment? Then a card in no deck, market row or zone is in the box."""
+    return any(
+        isinstance(node, m.ReturnToBox) or (isinstance(node, m.Pay) and node.wild_cards)
+        for action in edition.actions
+        for node in walk(action)
+    )

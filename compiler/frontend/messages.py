@@ -653,6 +653,50 @@ def trigger_move_cycle(span: Span, zones: Sequence[str]) -> Diagnostic:
     )
 
 
+def claim_into_its_source(span: Span, zone: str) -> Diagnostic:
+    return _error(f"a tile claimed from zone '{zone}' cannot be claimed into it", span)
+
+
+def return_in_trigger(span: Span) -> Diagnostic:
+    return _error(
+        "a trigger cannot return a card to the box",
+        span,
+        "cards are returned to the box in an action",
+    )
+
+
+def not_cards_to_return(span: Span, name: str, actual: m.Type) -> Diagnostic:
+    return _error(
+        f"'{name}' is a {actual}, not a card or a set of cards the action chose",
+        span,
+        "choose them first: `choose x: 2 distinct from ZONE`, then `return x to the box`",
+    )
+
+
+def not_held(span: Span, what: str) -> Diagnostic:
+    """Cards returned to the box, or spent in a payment, that may not be the player's."""
+    return _error(
+        f"only the player's own cards can be {what}",
+        span,
+        "choose them from the player's zones: a zone, or `x in ZONE where ...`",
+    )
+
+
+def already_boxed(span: Span, name: str, returned: Span) -> Diagnostic:
+    return _error(
+        f"'{name}' was returned to the box at line {returned.line}: it is out of the game",
+        span,
+    )
+
+
+def wild_cards_not_cards(span: Span, actual: m.Type) -> Diagnostic:
+    return _error(f"a payment spends cards, not a {actual}", span)
+
+
+def wild_units_below_one(span: Span, units: int) -> Diagnostic:
+    return _error(f"a card spent in a payment is worth at least 1 unit, not {units}", span)
+
+
 def top_level_only(span: Span, statement: s.Require | s.Pay) -> Diagnostic:
     """A requirement or payment inside a trigger or an 'if'."""
     what = "a requirement" if isinstance(statement, s.Require) else "a payment"

@@ -258,17 +258,42 @@ class GainEach(Statement):
 
 
 @frozen(kw_only=True)
+class WildCards:
+    """Cards a payment may spend besides tokens: each pays up to `units` of
+    the price in any colours, and a card spent goes to the box. The moves
+    list the cards spent under the name `variable`."""
+
+    variable: str
+    cards: Filter  # the player's cards that may be spent
+    units: int
+    chosen: tuple[str, ...]  # the action's card choices before it: never spent
+    chosen_sets: tuple[str, ...]  # its choices of distinct cards before it: never spent
+    span: Span = field(eq=False, repr=False)
+
+
+@frozen(kw_only=True)
 class Pay(Statement):
-    """Pay max(0, cost - discount) per colour with colour and wild tokens."""
+    """Pay max(0, cost - discount) per colour with colour and wild tokens
+    (and, with `wild_cards`, cards)."""
 
     cost: Expr
     discount: Expr
+    wild_cards: WildCards | None = None
 
 
 @frozen(kw_only=True)
 class Move(Statement):
-    card: str
+    card: str  # the local naming the card, or the tile
     zone: str
+    tile: bool = False  # a tile, moved from play or from a tile zone
+
+
+@frozen(kw_only=True)
+class ReturnToBox(Statement):
+    """A card (or a set of cards, `many`) of the player leaves the game."""
+
+    cards: str
+    many: bool
 
 
 @frozen(kw_only=True)
@@ -418,6 +443,7 @@ class Claim(Part):
     variable: str
     zone: str
     condition: Expr
+    source: str | None = None  # claimed from this tile zone of the player's, not from play
 
 
 @frozen(kw_only=True)

@@ -417,7 +417,10 @@ class Editions(Generator):
         if condition.shape == COND:
             self.shape(CONDITIONAL_CLAIM)
         zone = self.pick(world.tile_zones)
-        return f"step {name}: claim one {tiles} {variable} into {zone} where {condition.text}"
+        others = [z for z in world.tile_zones if z != zone]
+        source = f" from {self.pick(others)}" if others and self.flip(3) else ""
+        into = f"{variable}{source} into {zone}"
+        return f"step {name}: claim one {tiles} {into} where {condition.text}"
 
     def endings(self, edition: Edition, x: Expressions) -> None:
         """The clock's ending, the stalemate (with a fallback) and others."""

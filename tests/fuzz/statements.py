@@ -32,6 +32,7 @@ class Statements:
         self.block_lets: set[str] = set()  # those of the lets in its blocks
         self.fresh_cards: set[str] = set()  # cards chosen from the market or deck tops only
         self.moved: set[str] = set()  # the cards an action has moved
+        self.boxed: set[str] = set()  # the cards it returns to the box (never moved)
         self.hid = False  # has it moved a card into a zone that hides it
         self.follow_names: set[str] = set()  # its follow-up choices' (one move name each)
 
@@ -111,10 +112,14 @@ class Statements:
         g, x = self.gen, self.x
         scope = Scope(player=True)
         self.lets, self.block_lets = set(), set()
-        self.fresh_cards, self.moved, self.hid = set(), set(), False
+        self.fresh_cards, self.moved, self.hid, self.boxed = set(), set(), False, set()
         self.follow_names = set()
         template = None if always_legal else g.pick([None, *TEMPLATES])
         lines, paid, effects, scope = self.template(template, scope)
+        returned = None
+        if not always_legal and x.world.card_zones and g.flip(4):
+            line, returned, scope = self.box_return(scope)
+            lines.append(g.tag(6) + line)
         for _ in range(g.index(3 if template else 5)):
             kind = g.pick(["let", "require", "choose", "distinct"])
             if always_legal and kind in ("require", "distinct"):
@@ -133,8 +138,10 @@ class Statements:
         if not always_legal and paid is None and g.flip(3):
             paid, scope = self.payment(scope, lines)
         if paid is not None:
-            lines.append(g.tag(6) + paid)
+            lines.append(g.tag(6) + paid + self.wild_cards(scope))
         effects += self.effects(scope, 2, top=True)
+        if returned is not None:
+            effects.insert(g.index(len(effects) + 1), returned)
         clock = f"gain 1 {self.clock}"
         if g.flip(4):
             clock = f"gain max(1, min(2, {x.expr('int', scope, 1).text})) {self.clock}"
@@ -220,6 +227,36 @@ class Statements:
             scope.bind(colour, "colour"),
         )
 
+    def wild_cards(self, scope: Scope) -> str:
+        """Now and then, the cards a payment may spend:
+        `, using x in ZONE where COND as N wild each`."""
+        g, x = self.gen, self.x
+        if not x.world.card_zones or not g.flip(3):
+            return ""
+        card = x.fresh(scope)
+        condition = x.expr("bool", scope.bind(card, "card"), 1).text
+        zone = g.pick(x.world.card_zones)
+        return f", using {card} in {zone} where {condition} as {g.pick(['1', '2'])} wild each"
+
+    def box_return(self, scope: Scope) -> tuple[str, str, Scope]:
+        """A choice of the player's own cards (a card of a zone, or distinct
+        cards of a zone, filtered or not) and `return x to the box`."""
+        g, x = self.gen, self.x
+        zone = g.pick(x.world.card_zones)
+        name = x.fresh(scope)
+        self.boxed.add(name)
+        returned = f"return {name} to the box"
+        if g.flip():
+            return f"choose {name} from {zone}", returned, scope.bind(name, "card")
+        source = zone
+        if g.flip():
+            card = x.fresh(scope.bind(name, "set:card"))
+            condition = x.expr("bool", scope.bind(card, "card"), 1).text
+            source = f"{card} in {zone} where {condition}"
+        count = g.pick(["1", "2", f"min(2, count({zone}))"])
+        line = f"choose {name}: {count} distinct from {source}"
+        return line, returned, scope.bind(name, "set:card")
+
     def let(self, scope: Scope, reuse: set[str] | None = None) -> tuple[str, Scope]:
         """`let x = VALUE`; `reuse`: names that, if free here, it may take
         again (those of the lets of other blocks)."""
@@ -287,10 +324,11 @@ class Statements:
         g, x = self.gen, self.x
         lines: list[str] = []
         for _ in range(g.index(4)):
-            kind = g.pick(["gain", "gain each", "move", "if", "let", "choose", "set"])
+            kind = g.pick(["gain", "gain each", "move", "if", "let", "choose", "set", "move tile"])
             movable = scope.of("card")
             if trigger:
                 movable = [c for c in movable if c in self.fresh_cards]
+            tiles = [n for n, type_ in scope.names if type_.startswith("tile:")]
             if kind == "gain":
                 others = [t for t in x.world.tokens if t != self.clock or g.flip(8)]
                 colours = [*x.world.colours, *scope.of("colour"), *scope.of("token")]
@@ -303,8 +341,8 @@ class Statements:
             elif kind == "gain each":
                 amount = x.expr("int", scope, 1).text
                 lines.append(f"gain {amount} each of {x.expr('set:colour', scope, 1).text}")
-            elif kind == "move" and movable:
-                card = g.pick(movable)
+            elif kind == "move" and [c for c in movable if c not in self.boxed]:
+                card = g.pick([c for c in movable if c not in self.boxed])
                 zones = x.world.card_zones
                 # (two choices may be one card: one move into hiding per action)
                 again = trigger or card in self.moved or card not in self.fresh_cards
@@ -323,6 +361,8 @@ class Statements:
                 line, scope = self.choice(scope.avoid(self.follow_names), g.flip(4))
                 self.follow_names.add(line.split()[1].rstrip(":"))
                 lines.append(line)
+            elif kind == "move tile" and not trigger and tiles and x.world.tile_zones:
+                lines.append(f"move {g.pick(tiles)} to {g.pick(x.world.tile_zones)}")
             elif kind == "if" and depth > 0:
                 condition = x.expr("bool", scope)
                 inner = self.block(scope, depth - 1, trigger=trigger)

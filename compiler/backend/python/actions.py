@@ -142,6 +142,8 @@ class Actions(LoweringPart):
                 hoisted.extend(payments.hoisted())
                 body = payments.loops(body)
                 shown.append(py.name("v_pay"))
+                if st.wild_cards is not None:
+                    shown.append(py.name(ident("v_", st.wild_cards.variable)))
         move = py.tuple_([py.const(action.name), *shown])
         body.append(py.do(py.call(py.attr("out", "append"), move)))
         return py.Function(
@@ -185,16 +187,19 @@ class Actions(LoweringPart):
         """Check the move's values and requirements, then make its effects on
         a copy of the state."""
         choices = [st for st in statements if isinstance(st, m.Choose | m.ChooseDistinct)]
-        pays = any(isinstance(st, m.Pay) for st in statements)
-        arity = 1 + len(choices) + pays
-        names = ", ".join([st.name for st in choices] + (["payment"] if pays else []))
+        pays = [st for st in statements if isinstance(st, m.Pay)]
+        paid = ["payment"] if pays else []
+        paid += [st.wild_cards.variable for st in pays if st.wild_cards is not None]
+        arity = 1 + len(choices) + len(paid)
+        names = ", ".join([st.name for st in choices] + paid)
         values = "value" if arity == 2 else "values"
         message = f"{self.ids(action)}: {action.name} takes {arity - 1} {values} ({names})"
         body: list[ast.stmt] = [py.if_(self.arity_differs(arity), [illegal(py.const(message))])]
         frame = Frame()
         position = 1
         for st in statements:
-            if not isinstance(st, m.Gain | m.GainEach | m.Pay | m.Move | m.If | m.SetValue):
+            effect = m.Gain | m.GainEach | m.Pay | m.Move | m.ReturnToBox | m.If | m.SetValue
+            if not isinstance(st, effect):
                 body.extend(self.statement_comment(st, action))
             if isinstance(st, m.Let):
                 var = ident("v_", st.name)
@@ -208,6 +213,8 @@ class Actions(LoweringPart):
             elif isinstance(st, m.Require):
                 refuse = illegal(self.message(st, frame))
                 body.append(py.if_(py.not_(self.expr(st.condition, frame)), [refuse]))
+            elif isinstance(st, m.Pay) and st.wild_cards is not None:
+                body.append(self.pick_card_payment(st, position, frame))
             elif isinstance(st, m.Pay):
                 pick = py.call(
                     "_pick_payment",
@@ -249,6 +256,19 @@ class Actions(LoweringPart):
         pairs = self.pairs(st, frame)
         pick = py.call("_pick", pairs, given, py.const(self.ids(st)), py.const(st.name))
         return [py.assign(var, pick)]
+
+    def pick_card_payment(self, st: m.Pay, position: int, frame: Frame) -> ast.stmt:
+        """Read a payment that may spend cards (and the cards) from the move,
+        refusing one that is not a way to pay."""
+        assert st.wild_cards is not None
+        payments = LegalPayments(self, st, frame, set())
+        cards = py.call("tuple", self.expr(st.wild_cards.cards, frame))
+        spending = [payments.usable(cards), py.const(st.wild_cards.units)]
+        given = [py.item(py.name("action"), position + i) for i in (0, 1)]
+        held = py.item(py.attr("s", "held"), "p")
+        rule = py.const(self.ids(st))
+        pick = py.call("_pick_card_payment", held, self.price(st, frame), *spending, *given, rule)
+        return py.assign(["v_pay", ident("v_", st.wild_cards.variable)], pick)
 
     def arity_differs(self, arity: int) -> ast.expr:
         return py.binary(py.call("len", py.name("action")), "!=", py.const(arity))
@@ -307,6 +327,13 @@ class Actions(LoweringPart):
                 out.append(py.do(py.call("_gain_each", state, player, tokens, amount)))
             elif isinstance(st, m.Pay):
                 out.append(py.do(py.call("_give_back", state, player, py.name("v_pay"))))
+                if st.wild_cards is not None:
+                    spent = py.name(ident("v_", st.wild_cards.variable))
+                    out.append(py.do(py.call("_to_box", state, player, spent)))
+            elif isinstance(st, m.Move) and st.tile:
+                tile = py.value(frame.locals[st.card])
+                move = py.call("_take_tile", state, player, tile, self.names.zone(st.zone))
+                out.append(py.do(move))
             elif isinstance(st, m.Move):
                 card = py.value(frame.locals[st.card])
                 move = py.call("_move", state, player, card, self.names.zone(st.zone))
@@ -319,6 +346,10 @@ class Actions(LoweringPart):
                 to = self.expr(st.value, frame)
                 value = self.names.card_value(st.value_name)
                 out.append(py.do(py.call("_set_value", state, value, card, to)))
+            elif isinstance(st, m.ReturnToBox):
+                cards = py.value(frame.locals[st.cards])
+                cards = cards if st.many else py.tuple_([cards])
+                out.append(py.do(py.call("_to_box", state, player, cards)))
             elif isinstance(st, m.If):
                 condition = self.expr(st.condition, frame)
                 inner, frame = self.effects(st.body, frame, hooks, stop)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python.frame import Frame
+from splendor_rules.compiler.backend.python.names import ident
 from splendor_rules.compiler.frontend import model as m
 
 if TYPE_CHECKING:
@@ -31,8 +32,11 @@ class LegalPayments:
         self.frame = frame
         self.colours = lowering.colours()
         self.wild = analysis.wild_token(lowering.edition)
-        # The discount stays outside the loops unless a choice changes it.
+        # The discount stays outside the loops unless a choice changes it;
+        # so do the cards that may be spent.
         self.varies = any(analysis.uses(st.discount, v) for v in loop_vars)
+        cards = st.wild_cards.cards if st.wild_cards is not None else None
+        self.cards_vary = cards is not None and any(analysis.uses(cards, v) for v in loop_vars)
 
     def means(self) -> list[ast.stmt]:
         """The discount, and what the player can pay with in each colour."""
@@ -54,13 +58,68 @@ class LegalPayments:
             py.assign("held", py.item(py.attr("s", "held"), "p")),
             py.assign("wild", wild),
         ]
+        if self.st.wild_cards is not None and not self.cards_vary:
+            statements.append(self.spendable())
         return statements if self.varies else statements + self.means()
+
+    def spendable(self) -> ast.stmt:
+        """`spendable`: the cards of the `using` set."""
+        assert self.st.wild_cards is not None
+        cards = self.lowering.expr(self.st.wild_cards.cards, self.frame)
+        return py.assign("spendable", py.call("tuple", cards))
+
+    def usable(self, spendable: ast.expr) -> ast.expr:
+        """The cards of `spendable` that the action did not choose."""
+        wild = self.st.wild_cards
+        assert wild is not None
+        chosen = [py.value(self.frame.locals[n]) for n in wild.chosen]
+        sets = [py.value(self.frame.locals[n]) for n in wild.chosen_sets]
+        if not chosen and not sets:
+            return spendable
+        k = py.name("k")
+        kept = py.list_of(
+            k,
+            "k",
+            spendable,
+            py.binary(
+                k,
+                "not in",
+                py.chain("+", [py.tuple_(chosen), *sets]) if chosen else py.chain("+", sets),
+            ),
+        )
+        return py.logic("and", [spendable, py.call("tuple", kept)])
 
     def loops(self, body: list[ast.stmt]) -> list[ast.stmt]:
         """Append the affordability test and the loop over the payments to
-        `body`; the body of the loop, where each payment is `v_pay`."""
+        `body`; the body of the loop, where each payment is `v_pay` (and,
+        with cards that may be spent, the cards in the `using` local)."""
         if self.varies:
             body.extend(self.means())
+        affordable, ways = self.token_ways(body)
+        loop: list[ast.stmt] = []
+        wild = self.st.wild_cards
+        if wild is None:
+            body.append(py.if_(affordable, [py.for_("v_pay", ways, loop)]))
+            return loop
+        # Cards to spend: every way with them; none (the common case): the
+        # ways with tokens only, each spending no card.
+        if self.cards_vary:
+            body.append(self.spendable())
+        body.append(py.assign("usable", self.usable(py.name("spendable"))))
+        price = py.call("_price", py.name("cost"), py.name("discount"))
+        with_cards = py.call(
+            "_card_payments", py.name("held"), price, py.name("usable"), py.const(wild.units)
+        )
+        tokens_only: list[ast.stmt] = [py.assign("ways", py.call("_no_cards", ways))]
+        nothing: list[ast.stmt] = [py.assign("ways", py.list_([]))]
+        choose: list[ast.stmt] = [py.if_(affordable, tokens_only, nothing)]
+        body.append(py.if_(py.name("usable"), [py.assign("ways", with_cards)], choose))
+        body.append(py.for_(("v_pay", ident("v_", wild.variable)), py.name("ways"), loop))
+        return loop
+
+    def token_ways(self, body: list[ast.stmt]) -> tuple[ast.expr, ast.expr]:
+        """Append the cost to `body`; whether the player can pay it with
+        tokens, and the ways to."""
         cost = [py.name(f"cost{c}") for c in self.colours]
         means = [py.name(f"means{c}") for c in self.colours]
         body.append(py.assign("cost", self.lowering.expr(self.st.cost, self.frame)))
@@ -93,6 +152,4 @@ class LegalPayments:
         ways = py.if_expression(
             wild, py.call("_payments", py.name("held"), price), py.tuple_([exact])
         )
-        loop: list[ast.stmt] = []
-        body.append(py.if_(affordable, [py.for_("v_pay", ways, loop)]))
-        return loop
+        return affordable, ways

@@ -78,6 +78,7 @@ class Tables(LoweringPart):
             "card_values": tuple(v.name for v in e.card_values),
             "card_value_kinds": tuple(v.type for v in e.card_values),
             "card_value_initial": tuple(_INITIAL[v.type] for v in e.card_values),
+            "box": identities.boxes_cards(e),
             **self.tiles(),
             "zone_names": tuple(z.name for z in e.zones),
             "zone_hides": tuple(z.hidden_from_deck for z in e.zones),

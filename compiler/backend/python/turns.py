@@ -159,6 +159,11 @@ class Turns(LoweringPart):
             prebound, frame = self.prebind(step.condition, Frame())
             condition = self.expr(step.condition, frame.bind(step.variable, var))
             tiles = py.item(py.attr(s, "tiles"), self.names.tile_set(step.tiles))
+            if step.source is not None:  # the player's tiles of the set in that zone
+                faces = identities.tile_numbering(self.edition).set_faces[step.tiles]
+                of_set = py.binary(py.name(var), "in", py.const(tuple(faces)))
+                condition = py.logic("and", [of_set, condition])
+                tiles = py.item(py.attr(s, "zones"), self.names.zone(step.source), p)
             body.extend(prebound)
             body.append(py.return_(py.list_of(py.name(var), var, tiles, condition)))
         else:

@@ -33,6 +33,12 @@ class StatementChecker(Visitor):
     def __init__(self, context: Context, expressions: ExpressionChecker) -> None:
         self.context = context
         self.expressions = expressions
+        # Per top-level block: which locals hold only the player's own cards,
+        # the card choices made so far, and the names returned to the box.
+        self.held: dict[str, bool] = {}
+        self.card_choices: list[str] = []
+        self.card_set_choices: list[str] = []
+        self.boxed: dict[str, s.Span] = {}
 
     def block(
         self, statements: tuple[s.Statement, ...], scope: Scope, allow_choices: bool
@@ -40,6 +46,9 @@ class StatementChecker(Visitor):
         """A block's statements; requirements and payments only where
         `allow_choices` (the top level of an action). A choice elsewhere (in
         a trigger or an `if`) is a follow-up (checks/followups.py)."""
+        if scope.parent is None:  # a trigger's card has entered the player's zone
+            self.held, self.boxed = dict.fromkeys(scope.names, True), {}
+            self.card_choices, self.card_set_choices = [], []
         return tuple(
             checked
             for statement in statements
@@ -61,12 +70,16 @@ class StatementChecker(Visitor):
     def visit_Let(self, st: s.Let, scope: Scope, ids: Ids) -> m.Statement:
         value = self.expressions.check(st.value, scope)
         bind(self.context, scope, st.name, value.type)
+        self.held[st.name.text] = self.held_by_player(value)
         return m.Let(rule_ids=ids, span=st.span, name=st.name.text, value=value)
 
     def visit_Choose(self, st: s.Choose, scope: Scope, ids: Ids) -> m.Statement:
         sources = tuple(self.expressions.check(source, scope) for source in st.sources)
         element = self.common_element(sources, st)
         bind(self.context, scope, st.name, element)
+        self.held[st.name.text] = all(self.held_by_player(source) for source in sources)
+        if element == CARD:
+            self.card_choices.append(st.name.text)
         return m.Choose(rule_ids=ids, span=st.span, name=st.name.text, sources=sources)
 
     def common_element(self, sources: tuple[m.Expr, ...], st: s.Choose) -> Type:
@@ -85,6 +98,9 @@ class StatementChecker(Visitor):
         source = self.expressions.check(st.source, scope)
         element = self.expressions.element_of(source, st.source.span, sets_only=True)
         bind(self.context, scope, st.name, m.set_of(element))
+        self.held[st.name.text] = self.held_by_player(source)
+        if element == CARD:
+            self.card_set_choices.append(st.name.text)
         return m.ChooseDistinct(
             rule_ids=ids, span=st.span, name=st.name.text, count=count, source=source
         )
@@ -128,14 +144,54 @@ class StatementChecker(Visitor):
     def visit_Pay(self, st: s.Pay, scope: Scope, ids: Ids) -> m.Statement:
         cost = self.expressions.expect(st.cost, scope, VECTOR)
         discount = self.expressions.expect(st.discount, scope, VECTOR)
-        return m.Pay(rule_ids=ids, span=st.span, cost=cost, discount=discount)
+        wild = self.wild_cards(st.wild_cards, scope) if st.wild_cards is not None else None
+        return m.Pay(rule_ids=ids, span=st.span, cost=cost, discount=discount, wild_cards=wild)
+
+    def wild_cards(self, written: s.WildCards, scope: Scope) -> m.WildCards:
+        """`using x in SET where COND as N wild each`: the player's own cards,
+        each worth at least one unit."""
+        filtered = s.Filter(
+            span=written.span,
+            variable=written.variable,
+            source=written.source,
+            condition=written.condition,
+        )
+        cards = self.expressions.check(filtered, scope)
+        assert isinstance(cards, m.Filter)
+        if not fits(cards.source.type, m.set_of(CARD)):
+            self.context.report(msgs.wild_cards_not_cards(written.source.span, cards.source.type))
+        elif cards.source.type != ERROR and not self.held_by_player(cards.source):
+            self.context.report(msgs.not_held(written.source.span, "spent in a payment"))
+        if written.units < 1:
+            self.context.report(msgs.wild_units_below_one(written.span, written.units))
+        return m.WildCards(
+            span=written.span,
+            variable=written.variable.text,
+            cards=cards,
+            units=written.units,
+            chosen=tuple(self.card_choices),
+            chosen_sets=tuple(self.card_set_choices),
+        )
+
+    def held_by_player(self, e: m.Expr) -> bool:
+        """Does a value hold only cards in the player's own zones: a zone, a
+        filter of one, or a local chosen or named from one?"""
+        if isinstance(e, m.Filter):
+            return self.held_by_player(e.source)
+        if isinstance(e, m.Ref):
+            return e.kind == "zone" or (e.kind == "variable" and self.held.get(e.name, False))
+        return False
 
     def visit_Move(self, st: s.Move, scope: Scope, ids: Ids) -> m.Statement:
         written = s.NameRef(span=st.card.span, name=st.card.text)
         card = self.expressions.check(written, scope)
+        if card.type.kind == "tile":  # from play, or from one of the player's tile zones
+            zone = self.context.use_zone(st.zone, "tiles")
+            return m.Move(rule_ids=ids, span=st.span, card=st.card.text, zone=zone, tile=True)
         if card.type != CARD and card.type != ERROR:
             self.context.report(msgs.not_a_card(st.card.span, st.card.text, card.type))
         zone = self.context.use_zone(st.zone, "cards")
+        self.not_boxed(st.card)
         return m.Move(rule_ids=ids, span=st.span, card=st.card.text, zone=zone)
 
     def visit_SetValue(self, st: s.SetValue, scope: Scope, ids: Ids) -> m.Statement:
@@ -159,6 +215,26 @@ class StatementChecker(Visitor):
         return m.SetValue(
             rule_ids=ids, span=st.span, card=st.card.text, value_name=name, value=value
         )
+
+    def visit_ReturnToBox(self, st: s.ReturnToBox, scope: Scope, ids: Ids) -> m.Statement:
+        """A card or set of cards the action chose from the player's zones
+        leaves the game."""
+        written = s.NameRef(span=st.cards.span, name=st.cards.text)
+        cards = self.expressions.check(written, scope)
+        local = isinstance(cards, m.Ref) and cards.kind == "variable"
+        if cards.type != ERROR and (not local or cards.type not in (CARD, m.set_of(CARD))):
+            self.context.report(msgs.not_cards_to_return(st.cards.span, st.cards.text, cards.type))
+        elif cards.type != ERROR and not self.held.get(st.cards.text, False):
+            self.context.report(msgs.not_held(st.cards.span, "returned to the box"))
+        self.not_boxed(st.cards)
+        self.boxed.setdefault(st.cards.text, st.span)
+        many = cards.type.kind == "set"
+        return m.ReturnToBox(rule_ids=ids, span=st.span, cards=st.cards.text, many=many)
+
+    def not_boxed(self, name: s.Name) -> None:
+        """A name returned to the box earlier names cards out of the game."""
+        if name.text in self.boxed:
+            self.context.report(msgs.already_boxed(name.span, name.text, self.boxed[name.text]))
 
     def visit_If(self, st: s.If, scope: Scope, ids: Ids) -> m.Statement:
         condition = self.expressions.expect(st.condition, scope, BOOL)

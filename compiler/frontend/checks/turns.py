@@ -14,6 +14,7 @@ from splendor_rules.compiler.frontend.checks.statements import StatementChecker
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
 from splendor_rules.compiler.frontend.model import BOOL, CARD, INT
 from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.visitor import walk
 
 
 def check_triggers(context: Context, statements: StatementChecker) -> tuple[m.Trigger, ...]:
@@ -27,6 +28,9 @@ def check_triggers(context: Context, statements: StatementChecker) -> tuple[m.Tr
         bind(context, scope, decl.card, CARD)
         # Its choices are follow-ups, its moves run triggers (checks/followups.py).
         body = statements.block(decl.body, scope, allow_choices=False)
+        returns = (n for st in decl.body for n in walk(st) if isinstance(n, s.ReturnToBox))
+        for returned in returns:
+            context.report(msgs.return_in_trigger(returned.span))
         warn_unused_locals(context, scope)
         triggers.append(
             m.Trigger(
@@ -107,6 +111,9 @@ def _claim(
         known = context.names_of("tiles")
         context.report(msgs.unknown(body.tiles.span, "tile set", tiles, known))
     zone = context.use_zone(body.zone, "tiles")
+    source = context.use_zone(body.source, "tiles") if body.source is not None else None
+    if body.source is not None and source == zone:
+        context.report(msgs.claim_into_its_source(body.source.span, zone))
     scope = Scope(player=True)
     bind(context, scope, body.variable, m.tile(tiles))
     condition = expressions.expect(body.condition, scope, BOOL)
@@ -118,4 +125,5 @@ def _claim(
         variable=body.variable.text,
         zone=zone,
         condition=condition,
+        source=source,
     )

@@ -160,7 +160,19 @@ class Effects:
             if self.tables.model.zones[z].content == "cards" and card in cards:
                 zones = replace(seat.zones, z, tuple(c for c in cards if c != card))
                 return with_seat(state, q, evolve(seat, zones=zones)), False
-        raise AssertionError(f"card {card} is nowhere player {q} can take it from")
+        return state, False  # in the box: a card returned earlier in the action
+
+    def to_box(self, state: State, q: int, cards: tuple[int, ...]) -> State:
+        """Return cards of player q to the box: they leave the game."""
+        seat = state.seats[q]
+        zones = tuple(
+            tuple(c for c in zone if c not in cards)
+            if self.tables.model.zones[z].content == "cards"
+            else zone
+            for z, zone in enumerate(seat.zones)
+        )
+        hidden = tuple(c for c in state.hidden if c not in cards)
+        return evolve(with_seat(state, q, evolve(seat, zones=zones)), hidden=hidden)
 
     def contest(self, state: State, majority: m.Majority, q: int) -> State:
         """Player q contests a majority tile (docs/engine.md, "Contest")."""
@@ -174,16 +186,29 @@ class Effects:
             theirs = self.definitions.env(state, holder).visit(majority.measure)
             if mine < theirs or (mine == theirs and majority.ties_keep_holder):
                 return state
-            seat = state.seats[holder]
-            zones = replace(seat.zones, z, tuple(t for t in seat.zones[z] if t != tile))
-            state = with_seat(state, holder, evolve(seat, zones=zones))
-        return self.add_tile(state, q, z, tile)
+        return self.move_tile(state, q, tile, majority.zone)  # from wherever it is
 
     def claim(self, state: State, step: m.Claim, tile: int) -> State:
+        if step.source is not None:  # from a zone of the player's
+            return self.move_tile(state, state.current, tile, step.zone)
         index = self.tables.tile_set[step.tiles]
         in_play = tuple(t for t in state.tiles[index] if t != tile)
         state = evolve(state, tiles=replace(state.tiles, index, in_play))
         return self.add_tile(state, state.current, self.tables.zone[step.zone], tile)
+
+    def move_tile(self, state: State, q: int, tile: int, zone: str) -> State:
+        """Move a tile to player q's zone from wherever it is: play, or a
+        tile zone of any player."""
+        tiles = tuple(tuple(t for t in row if t != tile) for row in state.tiles)
+        state = evolve(state, tiles=tiles)
+        for p in range(state.players):
+            seat = state.seats[p]
+            for z in self.tables.tile_zones:
+                if tile in seat.zones[z]:
+                    zones = replace(seat.zones, z, tuple(t for t in seat.zones[z] if t != tile))
+                    seat = evolve(seat, zones=zones)
+            state = with_seat(state, p, seat)
+        return self.add_tile(state, q, self.tables.zone[zone], tile)
 
     def add_tile(self, state: State, player: int, zone: int, tile: int) -> State:
         seat = state.seats[player]
@@ -223,9 +248,16 @@ class _Run(Visitor):
             raise NotImplementedError("a payment inside 'if' or a trigger")
         env = self.env
         self.env = env.at(self.effects.pay(env.state, env.whose(), self.payment))
+        if st.wild_cards is not None:  # the cards spent, bound when the move was checked
+            spent = tuple(self.env.names[st.wild_cards.variable])
+            self.env = self.env.at(self.effects.to_box(self.env.state, env.whose(), spent))
 
     def visit_Move(self, st: m.Move) -> None:
         env = self.env
+        if st.tile:
+            tile = env.names[st.card]
+            self.env = env.at(self.effects.move_tile(env.state, env.whose(), tile, st.zone))
+            return
         self.env = env.at(self.effects.move(env, env.names[st.card], st.zone))
 
     def visit_SetValue(self, st: m.SetValue) -> None:
@@ -234,6 +266,11 @@ class _Run(Visitor):
         values = env.state.card_values
         changed = replace(values[index], env.names[st.card], env.visit(st.value))
         self.env = env.at(evolve(env.state, card_values=replace(values, index, changed)))
+
+    def visit_ReturnToBox(self, st: m.ReturnToBox) -> None:
+        env = self.env
+        cards = env.names[st.cards] if st.many else (env.names[st.cards],)
+        self.env = env.at(self.effects.to_box(env.state, env.whose(), tuple(cards)))
 
     def visit_If(self, st: m.If) -> None:
         if self.env.holds(st.condition):

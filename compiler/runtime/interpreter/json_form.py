@@ -147,14 +147,13 @@ class JsonForm:
             ((key, kind),) = signature
             data[key] = self.nonzero(action[1]) if kind == "tokens" else action[1]
             return data
-        chosen = [(choice, kind) for choice, kind in signature if kind != "pay"]
-        for (choice, kind), value in zip(chosen, action[1:], strict=False):
-            if kind.startswith("set:"):
+        for (choice, kind), value in zip(signature, action[1:], strict=False):
+            if kind == "pay":
+                data["pay"] = self.nonzero(value)
+            elif kind.startswith("set:"):
                 data[choice] = [_element_to_json(v) for v in value]
             else:
                 data[choice] = _element_to_json(value)
-        if len(chosen) < len(signature):  # the payment, last
-            data["pay"] = self.nonzero(action[-1])
         return data
 
     def action_from_json(self, data: Json) -> Action:

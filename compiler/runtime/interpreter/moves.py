@@ -136,6 +136,45 @@ class Moves:
             payments.append(tuple(payment))
         return payments
 
+    def card_payments(self, st: m.Pay, env: Env) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Every way to pay that may spend cards (docs/engine.md): each token
+        split of `payments` with fewer wild tokens, the rest paid by the
+        fewest cards that cover it (units to spare only when no token pays),
+        wild tokens ascending, then the sets of cards by combinations."""
+        wild_cards = st.wild_cards
+        assert wild_cards is not None
+        chosen = {env.names[n] for n in wild_cards.chosen}
+        chosen |= {k for n in wild_cards.chosen_sets for k in env.names[n]}
+        cards = tuple(k for k in env.visit(wild_cards.cards) if k not in chosen)
+        units = wild_cards.units
+        tables = self.tables
+        price = [
+            max(0, c - d) for c, d in zip(env.visit(st.cost), env.visit(st.discount), strict=True)
+        ]
+        held = env.seat().tokens
+        wild = held[tables.wild] if tables.wild is not None else 0
+        ranges = [
+            range(max(0, p - held[i]), p + 1)
+            for p, i in zip(price, tables.colour_tokens, strict=True)
+        ]
+        found = []
+        for split in itertools.product(*ranges):
+            unpaid = sum(split)
+            for w in range(min(unpaid, wild) + 1):
+                rest = unpaid - w
+                count = -(-rest // units)
+                no_token = w == 0 and unpaid == sum(price)
+                if count > len(cards) or (rest % units and not no_token):
+                    continue
+                payment = [0] * len(tables.tokens)
+                for p, i, s in zip(price, tables.colour_tokens, split, strict=True):
+                    payment[i] = p - s
+                if tables.wild is not None:
+                    payment[tables.wild] = w
+                for spent in itertools.combinations(cards, count):
+                    found.append((tuple(payment), spent))
+        return found
+
     # -------------------------------------------------------- decisions
 
     def follow_options(self, state: State) -> list[tuple[Value, Value]]:
@@ -172,11 +211,12 @@ class Moves:
 
     def claimable(self, state: State, step: m.Claim) -> list[int]:
         env = self.definitions.env(state, state.current)
-        return [
-            t
-            for t in state.tiles[self.tables.tile_set[step.tiles]]
-            if env.bind(step.variable, t).holds(step.condition)
-        ]
+        tiles = state.tiles[self.tables.tile_set[step.tiles]]
+        if step.source is not None:  # the player's tiles of the set in that zone
+            faces = self.tables.tiles.set_faces[step.tiles]
+            held = state.seats[state.current].zones[self.tables.zone[step.source]]
+            tiles = tuple(t for t in held if t in faces)
+        return [t for t in tiles if env.bind(step.variable, t).holds(step.condition)]
 
 
 class _Branch(Visitor):
@@ -190,15 +230,19 @@ class _Branch(Visitor):
         env: Env,
         values: tuple[Value, ...],
         payment: tuple[int, ...] | None,
+        spent: tuple[int, ...] | None = None,
     ) -> None:
         self.moves = moves
         self.env = env
         self.values = values
         self.payment = payment
+        self.spent = spent  # the cards a payment spends, when it may spend some
 
     def move(self, name: str) -> Action:
         if self.payment is None:
             return (name, *self.values)
+        if self.spent is not None:
+            return (name, *self.values, self.payment, self.spent)
         return (name, *self.values, self.payment)
 
     def visit_Let(self, st: m.Let) -> list[_Branch]:
@@ -217,6 +261,11 @@ class _Branch(Visitor):
         return [self] if self.env.holds(st.condition) else []
 
     def visit_Pay(self, st: m.Pay) -> list[_Branch]:
+        if st.wild_cards is not None:
+            return [
+                _Branch(self.moves, self.env, self.values, way, spent)
+                for way, spent in self.moves.card_payments(st, self.env)
+            ]
         return [
             _Branch(self.moves, self.env, self.values, way)
             for way in self.moves.payments(st, self.env)

@@ -147,7 +147,7 @@ class StateReader:
         decks, market = self.cards_on_the_table(data, places)
         tiles = self.tiles_in_play(data["tiles"], places)
         zones = [self.zones(p, seat["zones"], places) for p, seat in enumerate(seats)]
-        if complete and (card := places.missing_card()) is not None:
+        if complete and not self.tables.boxes and (card := places.missing_card()) is not None:
             raise refuse(f"card {card} is nowhere: in no deck, market row or zone")
         hidden = self.hidden(data["hidden"], zones)
         card_values = self.card_values(data["card_values"]) if self.model.card_values else ()

@@ -37,6 +37,7 @@ class Tables:
         self.follow_site: Mapping[int, int] = {
             id(f.choice): i for i, f in enumerate(self.follow_ups)
         }
+        self.boxes = identities.boxes_cards(edition)  # a card in no place is in the box
         self.zone: Mapping[str, int] = {z.name: i for i, z in enumerate(edition.zones)}
         self.zones: Mapping[str, m.Zone] = {z.name: z for z in edition.zones}
         self.tile_zones = tuple(i for i, z in enumerate(edition.zones) if z.content == "tiles")

@@ -85,10 +85,12 @@ class Validation:
                 f"{rule_ids(action)}: '{action.name}' takes {wanted} value(s) "
                 f"after its name, not {len(given) - 1}"
             )
-        pays = any(kind == "pay" for _, kind in self.tables.signatures[action.name])
-        payment = given[-1] if pays else None
-        values = iter(given[1 : len(given) - int(pays)])
+        signature = [kind for _, kind in self.tables.signatures[action.name]]
+        paid = len(signature) - signature.index("pay") if "pay" in signature else 0
+        payment = given[len(given) - paid] if paid else None
+        values = iter(given[1 : len(given) - paid])
         walk = _Check(self, self.moves.definitions.env(state, state.current), values, payment)
+        walk.spent = given[-1] if paid == 2 else None
         for st in choice_part(action):
             walk.visit(st)
         return walk.env, payment
@@ -173,6 +175,7 @@ class _Check(Visitor):
         self.env = env
         self.values = values
         self.payment = payment
+        self.spent: Value = None  # the cards a payment spends, when it may spend some
 
     def visit_Let(self, st: m.Let) -> None:
         self.env = self.env.bind(st.name, self.env.visit(st.value))
@@ -193,11 +196,29 @@ class _Check(Visitor):
 
     def visit_Pay(self, st: m.Pay) -> None:
         payment, check = self.payment, self.validation
+        if st.wild_cards is not None:
+            self.card_payment(st)
+            return
         if not any(same(payment, way) for way in check.moves.payments(st, self.env)):
             check.refuse_kind(payment, "special", rule_ids(st), "never pays")
             raise IllegalAction(
                 f"{rule_ids(st)}: paying {check.counts(payment)} is not a valid payment here"
             )
+
+    def card_payment(self, st: m.Pay) -> None:
+        """A payment that may spend cards: the tokens and the cards must be
+        one of the ways; the cards are bound to the `using` name, for the
+        payment's effect."""
+        assert st.wild_cards is not None
+        payment, spent, check = self.payment, self.spent, self.validation
+        ways = check.moves.card_payments(st, self.env)
+        if not any(same((payment, spent), way) for way in ways):
+            check.refuse_kind(payment, "special", rule_ids(st), "never pays")
+            raise IllegalAction(
+                f"{rule_ids(st)}: paying {check.counts(payment)} and the cards {spent!r} "
+                "is not a valid payment here"
+            )
+        self.env = self.env.bind(st.wild_cards.variable, spent)
 
     def generic_visit(self, node: object) -> None:
         raise AssertionError(f"not a choice: {node!r}")

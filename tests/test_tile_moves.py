@@ -1,0 +1,135 @@
+"""Effects that move tiles: `move TILE to ZONE` (a tile chosen in play or
+from a tile zone of the player's) and `step NAME: claim one TILES t from
+ZONE into ZONE where COND`, on the variant tests/variants/tile_moves.rules,
+in both engines."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from splendor_rules.compiler.backend.python.codegen import render_engine
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.pipeline import compile_file
+from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANT = ROOT / "tests" / "variants" / "tile_moves.rules"
+
+
+def engine_module(model: m.Edition, folder: Path) -> ModuleType:
+    path = folder / "tile_moves_engine.py"
+    path.write_text(render_engine(model, ROOT), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("tile_moves_engine", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return module
+
+
+@pytest.fixture(scope="module")
+def engines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
+    compiled = compile_file(VARIANT)
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    return engine_module(compiled.model, tmp_path_factory.mktemp("tiles")), InterpretedEngine(
+        compiled.model
+    )
+
+
+def both(engines: tuple[Any, Any], data: dict[str, Any]) -> tuple[Any, Any]:
+    generated, interpreted = engines
+    return generated.from_json(data, complete=False), interpreted.from_json(data, complete=False)
+
+
+def with_cards(engine: Any, seed: int, wanted: tuple[int, ...]) -> dict[str, Any]:
+    """A new 2-player game where seat 0 has bought, from the decks, cards
+    giving at least `wanted` bonus per colour."""
+    data = engine.to_json(engine.new_game(2, seed))
+    market = {k for row in data["market"].values() for k in row}
+    bought: list[int] = []
+    for colour, count in enumerate(wanted):
+        mine = [k for k in range(90) if engine.CARD_bonus[k] == colour and k not in market]
+        bought += mine[:count]
+    for tier, deck in data["decks"].items():
+        data["decks"][tier] = [k for k in deck if k not in bought]
+    data["seats"][0]["zones"]["bought"] = bought
+    return data
+
+
+def test_move_a_tile_from_play_into_a_zone(engines: tuple[Any, Any]) -> None:
+    """court: the noble chosen in play leaves play and enters the player's
+    shelf; the moves list it by its number."""
+    generated, interpreted = engines
+    data = generated.to_json(generated.new_game(2, 7))
+    noble = data["tiles"]["noble"][1]
+    wanted = tuple(max(0, r - 1) for r in generated.TILE_requires[noble])
+    g, i = both(engines, with_cards(generated, 7, wanted))
+    move = ("court", noble)
+    assert move in generated.legal_actions(g)
+    assert generated.legal_actions(g) == interpreted.legal_actions(i)
+    after = generated.to_json(generated.apply(g, move))
+    assert after == interpreted.to_json(interpreted.apply(i, move))
+    assert noble not in after["tiles"]["noble"]
+    assert after["seats"][0]["zones"]["shelf"] == [noble]
+
+
+def test_claim_from_a_zone_into_another(engines: tuple[Any, Any]) -> None:
+    """promote: at the end of the turn, a noble of the shelf whose
+    requirements are met moves into won (the only option: at once)."""
+    generated, interpreted = engines
+    data = generated.to_json(generated.new_game(2, 7))
+    noble = data["tiles"]["noble"][0]
+    data = with_cards(generated, 7, generated.TILE_requires[noble])
+    data["tiles"]["noble"].remove(noble)
+    data["seats"][0]["zones"]["shelf"] = [noble]
+    g, i = both(engines, data)
+    move = ("take_two", "white")
+    after = generated.to_json(generated.apply(g, move))
+    assert after == interpreted.to_json(interpreted.apply(i, move))
+    assert after["seats"][0]["zones"]["shelf"] == []
+    assert noble in after["seats"][0]["zones"]["won"]
+
+
+def test_move_a_tile_from_a_zone_into_another(engines: tuple[Any, Any]) -> None:
+    """dismiss: a noble chosen from the shelf moves into won."""
+    generated, interpreted = engines
+    data = generated.to_json(generated.new_game(2, 7))
+    noble = data["tiles"]["noble"][0]
+    data["tiles"]["noble"].remove(noble)
+    data["seats"][0]["zones"]["shelf"] = [noble]
+    data["seats"][0]["tokens"] = {"gold": 1}
+    data["supply"]["gold"] -= 1
+    g, i = both(engines, data)
+    assert ("dismiss", noble) in generated.legal_actions(g)
+    after = generated.to_json(generated.apply(g, ("dismiss", noble)))
+    assert after == interpreted.to_json(interpreted.apply(i, ("dismiss", noble)))
+    assert after["seats"][0]["zones"] == {**after["seats"][0]["zones"], "shelf": [], "won": [noble]}
+
+
+def test_random_games_agree(engines: tuple[Any, Any]) -> None:
+    generated, interpreted = engines
+    for seed in range(4):
+        rng = random.Random(seed)
+        g, i = generated.new_game(2 + seed % 3, seed), interpreted.new_game(2 + seed % 3, seed)
+        for _ in range(300):
+            if generated.is_over(g):
+                break
+            legal = generated.legal_actions(g)
+            assert legal == interpreted.legal_actions(i)
+            mine = [a for a in legal if a[0] in ("court", "dismiss", "buy")]
+            action = rng.choice(mine if mine and rng.random() < 0.7 else legal)
+            assert interpreted.action_from_json(generated.action_to_json(action)) == action
+            g, i = generated.apply(g, action), interpreted.apply(i, action)
+            data = generated.to_json(g)
+            assert data == interpreted.to_json(i)
+            assert generated.to_json(generated.from_json(data)) == data
