@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from splendor_rules.compiler.runtime.api import Engine
-    from splendor_rules.generated import classic, marvel
+    from splendor_rules.generated import classic, marvel, orient
 
     _classic: Engine = classic
     _marvel: Engine = marvel
+    _orient: Engine = orient
 
 
 def editions() -> list[str]:

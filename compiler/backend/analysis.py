@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.dsl.visitor import walk
 
@@ -28,16 +29,7 @@ def nodes(tree: object) -> Iterator[object]:
 
 def uses(tree: object, local: str) -> bool:
     """Does a model expression or statement (or a tuple of them) read the local?"""
-    for node in nodes(tree):
-        if isinstance(node, m.Ref) and node.kind == "variable" and node.name == local:
-            return True
-        if isinstance(node, m.Move) and node.card == local:
-            return True
-        if isinstance(node, m.ReturnToBox) and node.cards == local:
-            return True
-        if isinstance(node, m.WildCards) and local in (*node.chosen, *node.chosen_sets):
-            return True
-    return False
+    return identities.reads_local(tree, local)
 
 
 def defines_in(tree: object) -> set[str]:

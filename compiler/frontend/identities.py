@@ -214,13 +214,19 @@ def _names_before(block: tuple[m.Statement, ...], index: int) -> list[tuple[str,
     return found
 
 
-def _uses(tree: object, name: str) -> bool:
-    roots = tree if isinstance(tree, tuple) else (tree,)
+def reads_local(tree: object, name: str) -> bool:
+    """Does a model expression or statement (or a tuple of them) read the
+    local `name`: in an expression, or as the card a statement names?"""
+    roots = tree if isinstance(tree, tuple | list) else (tree,)
     for root in roots:
         for node in walk(root):
             if isinstance(node, m.Ref) and node.kind == "variable" and node.name == name:
                 return True
-            if isinstance(node, m.Move) and node.card == name:
+            if isinstance(node, m.Move | m.SetValue) and node.card == name:
+                return True
+            if isinstance(node, m.ReturnToBox) and node.cards == name:
+                return True
+            if isinstance(node, m.WildCards) and name in (*node.chosen, *node.chosen_sets):
                 return True
     return False
 
@@ -246,7 +252,7 @@ def _follow_up(owner: Owner, choice: Choice, path: tuple[Level, ...]) -> FollowU
     for block, index in path:
         scope += _names_before(block, index)
     rest = tuple(st for block, index in path for st in block[index + 1 :])
-    bound = tuple((n, t) for n, t in scope if _uses((choice, *rest), n))
+    bound = tuple((n, t) for n, t in scope if reads_local((choice, *rest), n))
     return FollowUp(f"{owner.name}.{choice.name}", owner, choice, path, bound)
 
 
