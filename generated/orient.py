@@ -193,9 +193,8 @@ class State:
     each state it returns as a `_Draft`, which `_frozen` then makes a State."""
 
     __slots__ = (
-        "_memo", "agg", "current", "decks", "did", "first", "held", "hidden", "last", "market",
-        "over", "pending", "players", "supply", "tiles", "turn", "values", "zones",
-        "follow",
+        "_memo", "agg", "current", "decks", "did", "first", "follow", "held", "hidden", "last",
+        "market", "over", "pending", "players", "supply", "tiles", "turn", "values", "zones",
     )
     players: int
     first: int
@@ -898,20 +897,19 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
     means3 = held[3] + discount[3]
     means4 = held[4] + discount[4]
     for v_k in _market(s) + s.zones[Z_reserved][p]:
-        if CARD_sacrifice_count[v_k] == 0:
-            if CARD_kind[v_k] != 'joker' or d_coloured:
-                # editions/orient.rules:54 O-3.6
-                cost = CARD_cost[v_k]
-                cost0, cost1, cost2, cost3, cost4 = cost
-                usable = spendable and tuple([k for k in spendable if k not in (v_k,)])
-                if usable:
-                    ways = _card_payments(held, _price(cost, discount), usable, 2)
-                elif (cost0 <= means0 and cost1 <= means1 and cost2 <= means2 and cost3 <= means3 and cost4 <= means4) or (wild and (cost0 - means0 if cost0 > means0 else 0) + (cost1 - means1 if cost1 > means1 else 0) + (cost2 - means2 if cost2 > means2 else 0) + (cost3 - means3 if cost3 > means3 else 0) + (cost4 - means4 if cost4 > means4 else 0) <= wild):
-                    ways = _no_cards(_payments(held, _price(cost, discount)) if wild else ((cost0 - discount[0] if cost0 > discount[0] else 0, cost1 - discount[1] if cost1 > discount[1] else 0, cost2 - discount[2] if cost2 > discount[2] else 0, cost3 - discount[3] if cost3 > discount[3] else 0, cost4 - discount[4] if cost4 > discount[4] else 0, 0),))
-                else:
-                    ways = []
-                for v_pay, v_g in ways:
-                    out.append(('buy', v_k, v_pay, v_g))
+        if CARD_sacrifice_count[v_k] == 0 and (CARD_kind[v_k] != 'joker' or d_coloured):
+            # editions/orient.rules:54 O-3.6
+            cost = CARD_cost[v_k]
+            cost0, cost1, cost2, cost3, cost4 = cost
+            usable = spendable and tuple([k for k in spendable if k not in (v_k,)])
+            if usable:
+                ways = _card_payments(held, _price(cost, discount), usable, 2)
+            elif (cost0 <= means0 and cost1 <= means1 and cost2 <= means2 and cost3 <= means3 and cost4 <= means4) or (wild and (cost0 - means0 if cost0 > means0 else 0) + (cost1 - means1 if cost1 > means1 else 0) + (cost2 - means2 if cost2 > means2 else 0) + (cost3 - means3 if cost3 > means3 else 0) + (cost4 - means4 if cost4 > means4 else 0) <= wild):
+                ways = _no_cards(_payments(held, _price(cost, discount)) if wild else ((cost0 - discount[0] if cost0 > discount[0] else 0, cost1 - discount[1] if cost1 > discount[1] else 0, cost2 - discount[2] if cost2 > discount[2] else 0, cost3 - discount[3] if cost3 > discount[3] else 0, cost4 - discount[4] if cost4 > discount[4] else 0, 0),))
+            else:
+                ways = []
+            for v_pay, v_g in ways:
+                out.append(('buy', v_k, v_pay, v_g))
 
 
 def _apply_buy(s: State, p: int, action: Action) -> State:

@@ -112,6 +112,7 @@ class Actions(LoweringPart):
         top = body
         loop_vars: set[str] = set()  # names bound inside the body: nothing using them is hoisted
         shown: list[ast.expr] = []
+        guard: ast.If | None = None  # the `if` of the last requirement
         for index, st in enumerate(part):
             later = tuple(part[index + 1 :])
             body.extend(self.statement_comment(st, action))
@@ -134,8 +135,18 @@ class Actions(LoweringPart):
                 loop_vars.add(st.name)
                 shown.append(py.name(public))
             elif isinstance(st, m.Require):
+                condition = self.expr(st.condition, frame)
+                if guard is not None and guard.body is body and not body:
+                    # a requirement right after another: one `if` of both
+                    earlier = guard.test
+                    if isinstance(earlier, ast.BoolOp) and isinstance(earlier.op, ast.And):
+                        guard.test = py.logic("and", [*earlier.values, condition])
+                    else:
+                        guard.test = py.logic("and", [earlier, condition])
+                    continue
                 inner = []
-                body.append(py.if_(self.expr(st.condition, frame), inner))
+                guard = py.if_(condition, inner)
+                body.append(guard)
                 body = inner
             elif isinstance(st, m.Pay):
                 payments = LegalPayments(self, st, frame, loop_vars)
