@@ -795,7 +795,7 @@ def _define_bonus(s: State, p: int) -> tuple[int, ...]:
     if key in s._memo:
         known: tuple[int, ...] = s._memo[key]
         return known
-    value: tuple[int, ...] = _totals((_define_colour_of(s, p, _k1), CARD_bonuses[_k1]) for _k1 in s.zones[Z_bought][p])
+    value: tuple[int, ...] = _totals((s.values[V_taken][_k1] if CARD_kind[_k1] == 'joker' else CARD_bonus[_k1], CARD_bonuses[_k1]) for _k1 in s.zones[Z_bought][p])
     s._memo[key] = value
     return value
 
@@ -903,7 +903,7 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
             cost0, cost1, cost2, cost3, cost4 = cost
             usable = spendable and tuple([k for k in spendable if k not in (v_k,)])
             if usable:
-                ways = _card_payments(held, _price(cost, discount), usable, 2)
+                ways = _card_payments(held, _price(cost, discount), usable, 2) if (cost0 <= means0 and cost1 <= means1 and cost2 <= means2 and cost3 <= means3 and cost4 <= means4) or (cost0 - means0 if cost0 > means0 else 0) + (cost1 - means1 if cost1 > means1 else 0) + (cost2 - means2 if cost2 > means2 else 0) + (cost3 - means3 if cost3 > means3 else 0) + (cost4 - means4 if cost4 > means4 else 0) <= wild + 2 * len(usable) else []
             elif (cost0 <= means0 and cost1 <= means1 and cost2 <= means2 and cost3 <= means3 and cost4 <= means4) or (wild and (cost0 - means0 if cost0 > means0 else 0) + (cost1 - means1 if cost1 > means1 else 0) + (cost2 - means2 if cost2 > means2 else 0) + (cost3 - means3 if cost3 > means3 else 0) + (cost4 - means4 if cost4 > means4 else 0) <= wild):
                 ways = _no_cards(_payments(held, _price(cost, discount)) if wild else ((cost0 - discount[0] if cost0 > discount[0] else 0, cost1 - discount[1] if cost1 > discount[1] else 0, cost2 - discount[2] if cost2 > discount[2] else 0, cost3 - discount[3] if cost3 > discount[3] else 0, cost4 - discount[4] if cost4 > discount[4] else 0, 0),))
             else:
@@ -945,7 +945,7 @@ def _legal_sacrifice(s: State, p: int, out: list[Action]) -> None:
     # editions/orient.rules:59 O-3.5
     for v_k in _market(s) + s.zones[Z_reserved][p]:
         if CARD_sacrifice_count[v_k] > 0:
-            v_offered = tuple(_x1 for _x1 in s.zones[Z_bought][p] if _define_colour_of(s, p, _x1) == CARD_sacrifice_colour[v_k])
+            v_offered = tuple(_x1 for _x1 in s.zones[Z_bought][p] if (s.values[V_taken][_x1] if CARD_kind[_x1] == 'joker' else CARD_bonus[_x1]) == CARD_sacrifice_colour[v_k])
             if len(v_offered) >= CARD_sacrifice_count[v_k]:
                 for _v_given, a_given in _plain_combinations(tuple(v_offered), CARD_sacrifice_count[v_k]):
                     out.append(('sacrifice', v_k, a_given))
@@ -960,7 +960,7 @@ def _apply_sacrifice(s: State, p: int, action: Action) -> State:
         _not_a_choice(v_k, 'O-3.5', 'k')
     if not CARD_sacrifice_count[v_k] > 0:
         raise IllegalAction('O-3.5: ' + 'card ' + _show(v_k, 'card') + ' is bought with tokens, not by sacrifice')
-    v_offered = tuple(_x1 for _x1 in s.zones[Z_bought][p] if _define_colour_of(s, p, _x1) == CARD_sacrifice_colour[v_k])
+    v_offered = tuple(_x1 for _x1 in s.zones[Z_bought][p] if (s.values[V_taken][_x1] if CARD_kind[_x1] == 'joker' else CARD_bonus[_x1]) == CARD_sacrifice_colour[v_k])
     if not len(v_offered) >= CARD_sacrifice_count[v_k]:
         raise IllegalAction('O-3.5: ' + 'card ' + _show(v_k, 'card') + ' needs ' + _show(CARD_sacrifice_count[v_k], 'int') + ' cards of its sacrifice colour; you own ' + _show(len(v_offered), 'int'))
     v_given = _pick(_plain_combinations(tuple(v_offered), CARD_sacrifice_count[v_k]), action[2], 'O-3.5', 'given')

@@ -32,6 +32,23 @@ def uses(tree: object, local: str) -> bool:
     return identities.reads_local(tree, local)
 
 
+def inlinable(define: m.Define) -> bool:
+    """Can a definition with parameters be read in place, as an expression
+    of its arguments? When it reads nothing of the state but its parameters'
+    columns and card values, constants and kinds (no zone, definition or
+    function of the player), and builds no collection."""
+    if not define.parameters:
+        return False
+    plain = m.Const | m.Attr | m.Index | m.Unary | m.Binary | m.Logic | m.Conditional
+    for node in walk(define.value):
+        if isinstance(node, m.Ref):
+            if node.kind not in ("variable", "colour", "token"):
+                return False
+        elif isinstance(node, m.Expr) and not isinstance(node, plain):
+            return False
+    return True
+
+
 def defines_in(tree: object) -> set[str]:
     """The definitions a model expression or statement (or a tuple of them) reads."""
     return {node.name for node in nodes(tree) if isinstance(node, m.Ref) and node.kind == "define"}

@@ -113,7 +113,16 @@ class LegalPayments:
         tokens_only: list[ast.stmt] = [py.assign("ways", py.call("_no_cards", ways))]
         nothing: list[ast.stmt] = [py.assign("ways", py.list_([]))]
         choose: list[ast.stmt] = [py.if_(affordable, tokens_only, nothing)]
-        body.append(py.if_(py.name("usable"), [py.assign("ways", with_cards)], choose))
+        # What the tokens leave unpaid must fit in the wild tokens and the
+        # cards' units, or no way is enumerated at all.
+        room = py.binary(
+            py.name("wild"),
+            "+",
+            py.binary(py.const(wild.units), "*", py.call("len", py.name("usable"))),
+        )
+        reach = py.logic("or", [self.within, py.binary(self.shortfall, "<=", room)])
+        spend = py.if_expression(reach, with_cards, py.list_([]))
+        body.append(py.if_(py.name("usable"), [py.assign("ways", spend)], choose))
         body.append(py.for_(("v_pay", ident("v_", wild.variable)), py.name("ways"), loop))
         return loop
 
@@ -138,6 +147,7 @@ class LegalPayments:
         affordable = py.logic(
             "or", [within, py.logic("and", [wild, py.binary(shortfall, "<=", wild)])]
         )
+        self.within, self.shortfall = within, shortfall
         # Without wild tokens there is one way to pay: the price itself.
         discount = py.name("discount")
         exact = self.lowering.payment(
