@@ -69,7 +69,7 @@ class BoolLit(Expr):
 
 @frozen(kw_only=True)
 class TextLit(Expr):
-    """A string in an expression: a value of a text column ("joker")."""
+    """A string in an expression: a value of a text column ("plain")."""
 
     text: StringLit
 

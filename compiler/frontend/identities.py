@@ -71,7 +71,7 @@ class Decks:
     """The markets' decks: the main market's first, one per value of its
     grouping column, ascending (deck index 0 is its lowest tier), each named
     by that value (1); then each named market's, in declaration order, named
-    by the market and the value ("orient 1"), as docs/engine.md states."""
+    by the market and the value ("extra 1"), as docs/engine.md states."""
 
     tiers: tuple[DeckName, ...]  # deck index -> its name
     card_tier: tuple[DeckName, ...]  # card number -> the name of its deck

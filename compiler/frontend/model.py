@@ -97,7 +97,7 @@ class Expr:
 
 @frozen(kw_only=True)
 class Const(Expr):
-    """A literal: a number, a condition, a text ("joker"), or `none` (None), the
+    """A literal: a number, a condition, a text ("plain"), or `none` (None), the
     colour of a card with no colour."""
 
     value: int | bool | str | None

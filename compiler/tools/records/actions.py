@@ -153,7 +153,7 @@ def short_form(data: Mapping[str, Json]) -> str:
 
     def show(value: Json) -> str:
         if isinstance(value, dict) and set(value) == {"deck"}:
-            return f"deck:{str(value['deck']).replace(' ', ':')}"  # deck:1, deck:orient:1
+            return f"deck:{str(value['deck']).replace(' ', ':')}"  # deck:1, deck:extra:1
         if isinstance(value, dict):
             return "{" + ",".join(f"{k}:{n}" for k, n in value.items()) + "}"
         if isinstance(value, list | tuple):
