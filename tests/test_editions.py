@@ -99,7 +99,10 @@ def test_a_house_rule_is_a_rule_file_change_only():
 
 
 GENERIC_LAYERS = ["dsl", "compiler"]
-EDITION_WORDS = re.compile(r"noble|\bgold\b|shield|gauntlet|avenger|marvel|time.?stone", re.I)
+EDITION_WORDS = re.compile(
+    r"noble|\bgold\b|shield|gauntlet|avenger|marvel|time.?stone|orient|joker|sacrific|\blocations?\b",
+    re.I,
+)
 
 
 def test_generic_layers_know_no_edition_nouns():
