@@ -224,6 +224,19 @@ def test_a_game_is_determined_by_the_seed_and_its_index() -> None:
     assert play_game(engine, bots, 5, 2).seed == 7
 
 
+def test_random_bots_play_the_games_bench_plays() -> None:
+    """`simulate --bots random` and `bench` play the same games (so their
+    speeds compare on the same work): same deals, same moves, same lengths."""
+    from splendor_rules.compiler.tools.random_games import play_random_game
+
+    engine = load_engine("classic")
+    for players in (2, 3):
+        bots = ("random",) * players
+        for index in range(4):
+            game = play_game(engine, bots, 11, index)
+            assert game.plies == play_random_game(engine, players, 11, index)
+
+
 def test_summary_is_byte_identical_for_any_number_of_workers() -> None:
     runs = [Run(EditionSource("classic"), ("random", "greedy"), 3, 24)]
     outputs = set()

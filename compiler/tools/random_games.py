@@ -17,20 +17,25 @@ if TYPE_CHECKING:
     from splendor_rules.compiler.runtime.api import Engine
 
 
-def play_random_game(engine: Engine, players: int, seed: int) -> int:
-    """One random game (uniform choice among the legal actions); its plies."""
-    rng = random.Random(seed)
-    state = engine.new_game(players, seed)
+def play_random_game(engine: Engine, players: int, seed: int, index: int = 0) -> int:
+    """Game `index` of a run with that seed: dealt by `new_game(players, seed
+    + index)`, each seat choosing uniformly among the legal actions with its
+    own generator, seeded `"{seed}/{index}/{seat}"`. These are exactly the
+    games `simulate --bots random` plays (simulate/games.py), and the moves
+    do not replay the stream that dealt the cards. Returns the plies."""
+    choosers = [random.Random(f"{seed}/{index}/{seat}").choice for seat in range(players)]
+    state = engine.new_game(players, seed + index)
     plies = 0
     while not engine.is_over(state):
-        state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+        legal = engine.legal_actions(state)
+        state = engine.apply(state, choosers[engine.current_player(state)](legal))
         plies += 1
     return plies
 
 
 def play_random_games(engine: Engine, players: int, games: int, seed: int) -> int:
-    """Games seed, seed + 1, ...; their plies in all."""
-    return sum(play_random_game(engine, players, seed + i) for i in range(games))
+    """Games 0 .. games - 1 of a run with that seed; their plies in all."""
+    return sum(play_random_game(engine, players, seed, i) for i in range(games))
 
 
 def play_in_child(argv: Sequence[str]) -> int:
