@@ -11,14 +11,13 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from engine_modules import engine_module
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,19 +43,6 @@ def checked(path: Path) -> m.Edition:
     return compiled.model
 
 
-def engine_module(model: m.Edition, folder: Path, name: str) -> ModuleType:
-    """The generated engine of a model, written to a file and imported."""
-    path = folder / f"{name}.py"
-    path.write_text(render_engine(model, ROOT), encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[name]
-    return module
 
 
 # ------------------------------------------------------------ the probe

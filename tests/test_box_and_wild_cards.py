@@ -4,18 +4,14 @@ tests/variants/box_and_wild_cards.rules, in both engines."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from engine_modules import engine_module
 
-from splendor_rules.compiler.backend.python.codegen import render_engine
-from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 
@@ -23,18 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "tests" / "variants" / "box_and_wild_cards.rules"
 
 
-def engine_module(model: m.Edition, folder: Path) -> ModuleType:
-    path = folder / "box_and_wild_cards_engine.py"
-    path.write_text(render_engine(model, ROOT), encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("box_and_wild_cards_engine", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
 
 
 @pytest.fixture(scope="module")

@@ -10,18 +10,16 @@ differential harness (tests/test_differential.py).
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 import test_differential as differential
+from engine_modules import engine_module
 
 from splendor_rules.compiler.backend import analysis
-from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
@@ -36,20 +34,6 @@ def checked(path: Path) -> m.Edition:
     return compiled.model
 
 
-def engine_module(model: m.Edition, folder: Path) -> ModuleType:
-    """The generated engine of a model, written to a file and imported."""
-    name = f"{model.name}_engine"
-    path = folder / f"{name}.py"
-    path.write_text(render_engine(model, ROOT), encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[name]
-    return module
 
 
 Engines = tuple[ModuleType, InterpretedEngine]

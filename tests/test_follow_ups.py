@@ -11,15 +11,13 @@ under `if` among the effects of the action `reserve`, rule S-3.4).
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from engine_modules import engine_module
 
-from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
@@ -41,17 +39,7 @@ def model() -> m.Edition:
 
 @pytest.fixture(scope="module")
 def generated(model: m.Edition, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    path = tmp_path_factory.mktemp("follow_ups") / "follow_ups_engine.py"
-    path.write_text(render_engine(model, ROOT), encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("follow_ups_engine", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["follow_ups_engine"] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules["follow_ups_engine"]
-    return module
+    return engine_module(model, tmp_path_factory.mktemp("follow_ups"), "follow_ups_engine")
 
 
 @pytest.fixture(params=["generated", "interpreter"])
@@ -281,12 +269,7 @@ def test_nested_follow_ups_agree_in_both_engines(tmp_path: Path, seed: int):
     rules.write_text(NESTED, encoding="utf-8")
     compiled = compile_file(rules)
     assert compiled.ok and compiled.model is not None, compiled.diagnostics
-    path = tmp_path / "nested_engine.py"
-    path.write_text(render_engine(compiled.model, ROOT), encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("nested_engine", path)
-    assert spec is not None and spec.loader is not None
-    generated = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generated)
+    generated = engine_module(compiled.model, tmp_path, "nested_engine")
     interpreter = InterpretedEngine(compiled.model)
     rng = random.Random(seed)
     g, i = generated.new_game(2, seed), interpreter.new_game(2, seed)

@@ -11,17 +11,15 @@ tell the rules an edition inherits unchanged from those it changes
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from engine_modules import engine_module
 
-from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.cli import main
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
@@ -251,16 +249,7 @@ def test_the_variant_plays_alike_in_both_engines(extra: Compiled, tmp_path: Path
     """References leave the engines alone: the variant's generated engine
     and the interpreter agree move by move, and its token limit is 9."""
     assert extra.model is not None
-    path = tmp_path / "extra_reference_engine.py"
-    path.write_text(render_engine(extra.model, ROOT), encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    generated = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = generated
-    try:
-        spec.loader.exec_module(generated)
-    finally:
-        del sys.modules[path.stem]
+    generated = engine_module(extra.model, tmp_path)
     interpreted = InterpretedEngine(extra.model)
     limits = 0
     for seed in range(3):

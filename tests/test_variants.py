@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from fuzz.engines import import_engine, render
+from engine_modules import engine_module
 from test_differential import (
     REFERENCE,
     Differential,
@@ -57,7 +57,7 @@ def test_variant_plays_alike_in_both_engines(path: Path, tmp_path: Path) -> None
     errors = [render_diagnostic(d, sources) for d in compiled.diagnostics if d.severity == "error"]
     assert compiled.model is not None and not errors, "\n".join(errors)
     model = compiled.model
-    generated = import_engine(render(model), tmp_path)
+    generated = engine_module(model, tmp_path)
     interpreter = InterpretedEngine(model)
     sides = (Side("generated", generated), Side("interpreter", interpreter))
     low, high = model.players

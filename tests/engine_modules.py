@@ -1,0 +1,34 @@
+"""The generated engine of a checked model, rendered and imported for a test.
+
+The one way tests load an engine that is not in generated/ (a variant, an
+edition written by the test): the module's source is written into a folder
+and imported from there under its own name, left out of sys.modules after.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from splendor_rules.compiler.backend.python.codegen import render_engine
+from splendor_rules.compiler.frontend import model as m
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def engine_module(model: m.Edition, folder: Path, name: str | None = None) -> ModuleType:
+    """The generated engine of a model, written to `folder` and imported."""
+    name = name or f"{model.name}_engine"
+    path = folder / f"{name}.py"
+    path.write_text(render_engine(model, ROOT), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
+    return module
