@@ -271,7 +271,10 @@ class Function:
         return ast.FunctionDef(
             name=self.name,
             args=arguments,
-            body=self.body or [ast.Pass()],
+            # a body of comments alone still needs a statement
+            body=self.body
+            if any(not isinstance(st, Comment) for st in self.body)
+            else [*self.body, ast.Pass()],
             decorator_list=[],
             returns=returns,
             **extra,
