@@ -12,12 +12,9 @@ from typing import Any
 
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.checks.calls import VALUE_TYPES, fits
 from splendor_rules.compiler.frontend.checks.context import Context
-from splendor_rules.compiler.frontend.checks.expressions import (
-    VALUE_TYPES,
-    ExpressionChecker,
-    fits,
-)
+from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
 from splendor_rules.compiler.frontend.checks.scopes import Scope, bind
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
 from splendor_rules.compiler.frontend.model import BOOL, CARD, ERROR, INT, TOKEN, VECTOR, Type
