@@ -144,12 +144,19 @@ class Correspondence:
         self.tokens = self._names("colour token", [t.name for t in a.tokens], b.tokens)
         self.zones = self._names("zone", [z.name for z in a.zones], b.zones)
         self.a_only_tokens = [t.name for t in a.tokens if t.name not in self.tokens]
+        both = {(v.name, v.type) for v in a.card_values} & {(v.name, v.type) for v in b.card_values}
+        self.card_values = [v.name for v in b.card_values if (v.name, v.type) in both]
+        self.a_only_values = [v.name for v in a.card_values if v.name not in self.card_values]
+        self.b_only_values = [v.name for v in b.card_values if v.name not in self.card_values]
         self.b_only_tokens = [t.name for t in b.tokens if t.name not in self.tokens.values()]
         self.pairs = pairs_of(diff)
         self.paired_b = {p.key_b for p in self.pairs}
         self.restated = {i for p in self.pairs if p.restated for i in p.ids}
         self.changed = changed_of(diff)
-        self.changed_ids = {i for ids in self.changed.values() for i in ids}
+        self.removed = {d.key: d.ids or (f"({describe_key(d.key)})",) for d in diff.removed}
+        self.changed_ids = {
+            i for ids in [*self.changed.values(), *self.removed.values()] for i in ids
+        }
         self.tiles_shared = self._tiles_shared()
         self.forward = _Naming(
             self.tokens,
@@ -219,7 +226,8 @@ class Correspondence:
         ):
             return None  # (a list: follow-up decisions, which a position does not carry over)
         seats = self.seats(data)
-        if seats is None:
+        values = data.get("card_values", {})
+        if seats is None or any(values.get(v) for v in self.a_only_values):
             return None
         supply = {self.tokens[t]: n for t, n in data["supply"].items() if t in self.tokens}
         supply.update(extra_supply)
@@ -229,7 +237,7 @@ class Correspondence:
             tiles = {renaming.get(k, k): list(v) for k, v in data["tiles"].items()}
         for seat in seats:
             seat["zones"] = {**{z.name: [] for z in self.b.zones}, **seat["zones"]}
-        return {
+        converted = {
             "edition": edition,
             **{k: data[k] for k in COPIED},
             "pending": self.forward.steps[pending] if pending is not None else None,
@@ -237,6 +245,12 @@ class Correspondence:
             "tiles": tiles,
             "seats": seats,
         }
+        if self.b.card_values:  # the values both editions have; b's own ones unset
+            converted["card_values"] = {
+                v.name: values.get(v.name, {}) if v.name in self.card_values else {}
+                for v in self.b.card_values
+            }
+        return converted
 
     def seats(self, data: Json) -> list[Json] | None:
         """a's seats in b's names; None if one holds what b lacks."""
