@@ -55,6 +55,19 @@ edition orient_take_two "Orient, take two from 3" extends orient {
 }
 """
 
+# A child of orient that changes a trigger's follow-up choice: a joker takes
+# any colour, not only one its owner has.
+JOKER_ANY_COLOUR = """\
+edition orient_joker "Orient, a joker takes any colour" extends orient {
+  override [O-3.3] trigger joker_colour: after card k enters bought {
+    if k.kind == "joker" {
+      choose c from x in colours where true
+      set k.taken = c
+    }
+  }
+}
+"""
+
 
 def invoke(command: object, *args: str) -> Result:
     return CliRunner().invoke(command, list(args))  # type: ignore[arg-type]
@@ -180,3 +193,16 @@ def test_a_planted_divergence_from_classic_is_found(tmp_path: Path) -> None:
     assert status(result, "S-3.1").startswith("shared: identical on")
     assert "  rules: S-3.3" in result.output
     assert "  market orient: O-2.1 (added)" in changed_section(result)
+
+
+def test_a_planted_divergence_in_a_follow_up_is_found(tmp_path: Path) -> None:
+    """Positions where a shared trigger's follow-up decision is pending are
+    compared too: the joker's colour options differ, blamed on O-3.3."""
+    variant = tmp_path / "orient_joker.rules"
+    variant.write_text(JOKER_ANY_COLOUR)
+    result = invoke(conform_command, "orient", str(variant), "--games", "4")
+    assert result.exit_code == 1, result.output
+    assert status(result, "O-3.3").startswith("shared (restated by an override): DIVERGES")
+    assert status(result, "O-3.4").startswith("shared: identical on")
+    assert "  rules: O-3.3" in result.output
+    assert '"action":"joker_colour.c"' in result.output

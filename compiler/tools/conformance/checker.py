@@ -281,7 +281,12 @@ class Checker:
             data = eb.action_to_json(action)
             legal_b[_canonical(data)] = (data["action"], action)
         pending = converted["pending"]
-        groups = {pending: self.step_ids(pending)} if isinstance(pending, str) else self.compared
+        groups = self.compared
+        if isinstance(pending, str):
+            groups = {pending: self.step_ids(pending)}
+        elif isinstance(pending, list):  # a shared trigger's follow-up decision
+            decision = pending[0]["decision"]
+            groups = {decision: corr.ids_of(["trigger"], [decision.partition(".")[0]])}
         for name, ids in groups.items():
             mine_a = {k for k, (n, _) in legal_a.items() if n == name}
             mine_b = {k for k, (n, _) in legal_b.items() if n == name}

@@ -72,10 +72,13 @@ class _Naming:
     steps: Mapping[str, str]
     tiles: Mapping[int, int]
     choices: Mapping[str, Mapping[str, str]]  # action -> choice -> token, card or tile
+    triggers: frozenset[str] = frozenset()  # shared triggers, whose follow-ups compare
 
     def action(self, data: Json) -> Json | None:
         """An action in the other edition's JSON form; None if it has none."""
         name = data["action"]
+        if self.follow_up(name):  # a trigger's choice: a colour, a card (a number)
+            return {key: self.value(value, "token") for key, value in data.items()}
         if name in self.steps:
             out: Json = {"action": self.steps[name]}
             for key, value in data.items():
@@ -95,6 +98,21 @@ class _Naming:
                 out[key] = self.value(value, choices.get(key, "card"))
         return out
 
+    def follow_up(self, decision: str) -> bool:
+        """Whether a follow-up decision (`trigger.choice`) is a shared trigger's."""
+        trigger, dot, _ = decision.partition(".")
+        return bool(dot) and trigger in self.triggers
+
+    def pending(self, queue: list[Json]) -> list[Json] | None:
+        """Follow-up decisions in the other edition's form; None if one is not
+        a shared trigger's."""
+        if not all(self.follow_up(d["decision"]) for d in queue):
+            return None
+        return [
+            {**d, "names": {k: self.value(v, "token") for k, v in d["names"].items()}}
+            for d in queue
+        ]
+
     def value(self, value: Any, kind: str) -> Any:
         if isinstance(value, list):
             return [self.value(v, kind) for v in value]
@@ -109,7 +127,12 @@ class _Naming:
             return {new: old for old, new in names.items()}
 
         return _Naming(
-            flip(self.tokens), flip(self.actions), flip(self.steps), flip(self.tiles), choices
+            flip(self.tokens),
+            flip(self.actions),
+            flip(self.steps),
+            flip(self.tiles),
+            choices,
+            self.triggers,
         )
 
 
@@ -164,6 +187,7 @@ class Correspondence:
             self._names("step", [x.name for x in a.steps], b.steps),
             self._tile_map(),
             _choice_kinds(a),
+            frozenset(name for kind, name in self.paired_b if kind == "trigger" and name),
         )
         self.backward = self.forward.inverse(_choice_kinds(b))
         self.tile_zones = {z.name for z in b.zones if z.content == "tiles"}
@@ -221,10 +245,14 @@ class Correspondence:
         """A state of a in b's JSON form, b's own token kinds given
         `extra_supply`; None if the state has a part b lacks."""
         pending = data["pending"]
-        if pending is not None and (
-            not isinstance(pending, str) or pending not in self.forward.steps
-        ):
-            return None  # (a list: follow-up decisions, which a position does not carry over)
+        if isinstance(pending, list):  # follow-up decisions, of shared triggers only
+            pending = self.forward.pending(pending)
+            if pending is None:
+                return None
+        elif pending is not None:
+            if pending not in self.forward.steps:
+                return None
+            pending = self.forward.steps[pending]
         seats = self.seats(data)
         values = data.get("card_values", {})
         if seats is None or any(values.get(v) for v in self.a_only_values):
@@ -240,7 +268,7 @@ class Correspondence:
         converted = {
             "edition": edition,
             **{k: data[k] for k in COPIED},
-            "pending": self.forward.steps[pending] if pending is not None else None,
+            "pending": pending,
             "supply": supply,
             "tiles": tiles,
             "seats": seats,
@@ -292,4 +320,4 @@ COPIED = (
 )
 
 # Shared declarations named in the report when they state no rule id.
-_LABELLED = {"action", "step", "end"}
+_LABELLED = {"action", "step", "end", "trigger"}

@@ -53,10 +53,13 @@ class Projection:
             return None
         tokens, steps = self.corr.tokens, self.corr.forward.steps
         pending = data["pending"]
+        if isinstance(pending, str):  # a step's name in b's names
+            pending = steps.get(pending, pending)
+        elif isinstance(pending, list):  # follow-up decisions, their values in b's names
+            pending = self.corr.forward.pending(pending) or pending
         return {
             **{k: data[k] for k in COPIED},
-            # a step's name in b's names; follow-up decisions (a list) as they are
-            "pending": steps.get(pending, pending) if isinstance(pending, str) else pending,
+            "pending": pending,
             "supply": {tokens[t]: n for t, n in data["supply"].items() if t in tokens},
             "seats": [{**seat, "did": sorted(seat["did"])} for seat in seats],
             **self.values(data),
