@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.identities import action_signature
 from splendor_rules.compiler.runtime.api import Json
 from splendor_rules.compiler.tools.conformance.correspondence import COPIED, Correspondence
 from splendor_rules.compiler.tools.conformance.probes import Probe
@@ -117,8 +116,8 @@ class Checker:
 
     def _compared_actions(self, a: m.Edition, b: m.Edition) -> dict[str, list[str]]:
         """b's actions whose legal moves are compared, with their rule ids: the
-        shared ones, and those of a that b declares changed whose moves have
-        the same form (a difference is then the change's, see blame). The
+        shared ones, and those of a that b declares changed whose moves
+        correspond (a difference is then the change's, see blame). The
         fallback action is compared when the others are shared or declared
         changed (overridden, added or removed): it is legal exactly when they
         all are not, so a difference there is blamed on the changed ones."""
@@ -130,8 +129,7 @@ class Checker:
             for x in b.actions
             if x.name not in shared and x.body is not None
         }
-        moves_a = {names[x.name]: action_signature(x) for x in a.actions if x.name in names}
-        alike = {x.name for x in b.actions if moves_a.get(x.name) == action_signature(x)}
+        alike = {names[x] for x in corr.unset}  # moves that correspond
         removed = [
             corr.removed.get(("action", x.name), ()) for x in a.actions if x.name not in names
         ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.editions import Key, describe_key
@@ -73,6 +73,10 @@ class _Naming:
     tiles: Mapping[int, int]
     choices: Mapping[str, Mapping[str, str]]  # action -> choice -> token, card or tile
     triggers: frozenset[str] = frozenset()  # shared triggers, whose follow-ups compare
+    # action -> the set choices only the other edition's moves have (added
+    # empty), and those only this edition's have (dropped: they must be empty)
+    added: Mapping[str, tuple[str, ...]] = field(factory=dict)
+    dropped: Mapping[str, tuple[str, ...]] = field(factory=dict)
 
     def action(self, data: Json) -> Json | None:
         """An action in the other edition's JSON form; None if it has none."""
@@ -90,12 +94,15 @@ class _Naming:
         if name not in self.actions:
             return None
         out = {"action": self.actions[name]}
-        choices = self.choices.get(name, {})
+        choices, dropped = self.choices.get(name, {}), self.dropped.get(name, ())
+        if any(data.get(key) for key in dropped):
+            return None  # a move the other edition's action cannot make
         for key, value in data.items():
             if key == "pay":
                 out[key] = {self.tokens.get(t, t): n for t, n in value.items()}
-            elif key != "action":
+            elif key != "action" and key not in dropped:
                 out[key] = self.value(value, choices.get(key, "card"))
+        out.update((key, []) for key in self.added.get(name, ()))
         return out
 
     def follow_up(self, decision: str) -> bool:
@@ -133,6 +140,8 @@ class _Naming:
             flip(self.tiles),
             choices,
             self.triggers,
+            {self.actions[name]: keys for name, keys in self.dropped.items()},
+            {self.actions[name]: keys for name, keys in self.added.items()},
         )
 
 
@@ -145,6 +154,26 @@ def _choice_kinds(edition: m.Edition) -> dict[str, dict[str, str]]:
         }
         for action in edition.actions
     }
+
+
+def _unset_choices(
+    a: m.Edition, b: m.Edition, actions: Mapping[str, str]
+) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """For each action of a whose moves b's action makes too: the set choices
+    only b's moves have, and those only a's have (a move of one is a move of
+    the other with those empty). An action whose moves differ otherwise is
+    left out: its moves do not correspond."""
+    signatures_b = {x.name: action_signature(x) for x in b.actions}
+    unset: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    for action in a.actions:
+        if action.name not in actions:
+            continue
+        mine, theirs = action_signature(action), signatures_b[actions[action.name]]
+        only_b = [(choice, kind) for choice, kind in theirs if (choice, kind) not in mine]
+        only_a = [(choice, kind) for choice, kind in mine if (choice, kind) not in theirs]
+        if all(kind.startswith("set:") for _, kind in (*only_a, *only_b)):
+            unset[action.name] = (tuple(c for c, _ in only_b), tuple(c for c, _ in only_a))
+    return unset
 
 
 class Correspondence:
@@ -181,13 +210,17 @@ class Correspondence:
             i for ids in [*self.changed.values(), *self.removed.values()] for i in ids
         }
         self.tiles_shared = self._tiles_shared()
+        actions = self._names("action", [x.name for x in a.actions], b.actions)
+        self.unset = _unset_choices(a, b, actions)  # the actions whose moves correspond
         self.forward = _Naming(
             self.tokens,
-            self._names("action", [x.name for x in a.actions], b.actions),
+            actions,
             self._names("step", [x.name for x in a.steps], b.steps),
             self._tile_map(),
             _choice_kinds(a),
             frozenset(name for kind, name in self.paired_b if kind == "trigger" and name),
+            {name: only_b for name, (only_b, _) in self.unset.items()},
+            {name: only_a for name, (_, only_a) in self.unset.items()},
         )
         self.backward = self.forward.inverse(_choice_kinds(b))
         self.tile_zones = {z.name for z in b.zones if z.content == "tiles"}
