@@ -20,7 +20,12 @@ from click.testing import CliRunner, Result
 from splendor_rules.compiler.cli.conform import command as conform_command
 from splendor_rules.compiler.cli.diff import command as diff_command
 from splendor_rules.compiler.frontend.pipeline import Compiled
-from splendor_rules.compiler.tools.conformance import build_probes, diff_editions
+from splendor_rules.compiler.tools.conformance import (
+    build_probes,
+    check_conformance,
+    diff_editions,
+    edition_path,
+)
 
 # The rules orient inherits from classic unchanged.
 INHERITED = [
@@ -206,3 +211,14 @@ def test_a_planted_divergence_in_a_follow_up_is_found(tmp_path: Path) -> None:
     assert status(result, "O-3.4").startswith("shared: identical on")
     assert "  rules: O-3.3" in result.output
     assert '"action":"joker_colour.c"' in result.output
+
+
+def test_the_changed_buy_is_compared_as_a_change() -> None:
+    """Orient's buy has a choice classic's lacks (the cards spent as wild
+    units): a classic move is orient's with none spent, so buys are applied
+    in both probes; they agree, and any difference would be the change's."""
+    for a, b in (("classic", "orient"), ("orient", "classic")):
+        report = check_conformance(edition_path(a), edition_path(b), games=2)
+        assert report.tallies["S-3.5"].ok and not report.tallies["S-3.5"].bad
+        assert not report.changed and not report.cases and not report.void
+        assert report.tallies["S-3.6"].ok and report.tallies["E-3.8"].ok
