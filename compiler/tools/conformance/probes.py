@@ -1,8 +1,10 @@
 """Probe editions: the two real editions, made comparable, with their engines.
 
 A probe extends its real edition: its cards are read from one CSV shared by
-both probes (edition a's cards, under each probe's own names), and its
-edition-specific endings are made inert, so that whatever differs between
+both probes (edition a's cards, under each probe's own names), the card
+tables and markets the two editions do not share are removed (their columns
+kept on the unnamed table, at their defaults), and its edition-specific
+endings are made inert, so that whatever differs between
 the two probes' behaviour is a difference of the rules they share
 (docs/conformance.md gives the design). Probe engines live in memory only.
 """
