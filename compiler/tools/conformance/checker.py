@@ -58,7 +58,7 @@ _WRITERS: dict[str, tuple[str, ...]] = {
     "hidden": ("action",),
     "zones": ("action", "entry", "claim"),
     "did": ("action",),
-    "pending": ("steps",),
+    "pending": ("steps", "entry"),  # a decision step, or a trigger's follow-up
     "current_player": ("turn", "steps"),
     "turn": ("turn", "steps"),
     "last_round": ("end", "define"),
@@ -66,6 +66,7 @@ _WRITERS: dict[str, tuple[str, ...]] = {
     "scores": ("score", "define"),
     "winners": ("winners", "define"),
     "tiles": ("claim",),
+    "card_values": ("action", "entry", "steps"),
 }
 
 
@@ -104,8 +105,9 @@ class Checker:
             if isinstance(step, m.TokenLimit) and isinstance(other, m.TokenLimit):
                 self.limits[other.name] = (step.limit, other.limit)
         self.entry_ids: dict[str, list[str]] = {}  # a zone -> the rules a card entering it runs
-        for trigger in b_model.triggers:
-            self.entry_ids.setdefault(trigger.zone, []).extend(ids(["trigger"], [trigger.name]))
+        for trigger in b_model.triggers:  # shared, or declared changed
+            own = ids(["trigger"], [trigger.name]) + corr.changed_ids_of("trigger", trigger.name)
+            self.entry_ids.setdefault(trigger.zone, []).extend(own)
         for majority in b_model.majorities:
             self.entry_ids.setdefault(majority.event_zone, []).extend(
                 ids(["majority"], [majority.name])
@@ -113,22 +115,36 @@ class Checker:
         self.compared = self._compared_actions(a.model, b_model)
 
     def _compared_actions(self, a: m.Edition, b: m.Edition) -> dict[str, list[str]]:
-        """b's actions whose legal moves are compared, with their rule ids.
-        The fallback action is compared only when every other action is
-        shared: it is legal exactly when they all are not."""
-        names = self.corr.forward.actions
-        shared = {
-            names[x.name]
-            for x in a.actions
-            if x.name in names and ("action", names[x.name]) in self.corr.paired_b
+        """b's actions whose legal moves are compared, with their rule ids: the
+        shared ones, and those of a that b declares changed whose moves
+        correspond (a difference is then the change's, see blame). The
+        fallback action is compared when the others are shared or declared
+        changed (overridden, added or removed): it is legal exactly when they
+        all are not, so a difference there is blamed on the changed ones."""
+        names, corr = self.corr.forward.actions, self.corr
+        both = {names[x.name] for x in a.actions if x.name in names}
+        shared = {x for x in both if ("action", x) in corr.paired_b}
+        changed = {
+            x.name: corr.changed_ids_of("action", x.name)
+            for x in b.actions
+            if x.name not in shared and x.body is not None
         }
-        main = [x.name for x in b.actions if x.body is not None]
-        everything = set(main) <= shared and sum(x.body is not None for x in a.actions) == len(main)
-        return {
+        alike = {names[x] for x in corr.unset}  # moves that correspond
+        removed = [
+            corr.removed.get(("action", x.name), ()) for x in a.actions if x.name not in names
+        ]
+        everything = all(removed) and all(changed.values())
+        compared = {
             x.name: self.corr.ids_of(["action"], [x.name])
             for x in b.actions
             if x.name in shared and (x.body is not None or everything)
         }
+        for x in b.actions:
+            if x.name in compared and x.body is None:
+                compared[x.name] += [i for ids in [*changed.values(), *removed] for i in ids]
+            elif x.name in changed and x.name in both and x.name in alike:
+                compared[x.name] = changed[x.name]
+        return compared
 
     # ------------------------------------------------------------- tallies
 
@@ -263,7 +279,12 @@ class Checker:
             data = eb.action_to_json(action)
             legal_b[_canonical(data)] = (data["action"], action)
         pending = converted["pending"]
-        groups = {pending: self.step_ids(pending)} if isinstance(pending, str) else self.compared
+        groups = self.compared
+        if isinstance(pending, str):
+            groups = {pending: self.step_ids(pending)}
+        elif isinstance(pending, list):  # a shared trigger's follow-up decision
+            decision = pending[0]["decision"]
+            groups = {decision: corr.ids_of(["trigger"], [decision.partition(".")[0]])}
         for name, ids in groups.items():
             mine_a = {k for k, (n, _) in legal_a.items() if n == name}
             mine_b = {k for k, (n, _) in legal_b.items() if n == name}

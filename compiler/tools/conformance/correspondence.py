@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.editions import Key, describe_key
@@ -72,10 +72,17 @@ class _Naming:
     steps: Mapping[str, str]
     tiles: Mapping[int, int]
     choices: Mapping[str, Mapping[str, str]]  # action -> choice -> token, card or tile
+    triggers: frozenset[str] = frozenset()  # shared triggers, whose follow-ups compare
+    # action -> the set choices only the other edition's moves have (added
+    # empty), and those only this edition's have (dropped: they must be empty)
+    added: Mapping[str, tuple[str, ...]] = field(factory=dict)
+    dropped: Mapping[str, tuple[str, ...]] = field(factory=dict)
 
     def action(self, data: Json) -> Json | None:
         """An action in the other edition's JSON form; None if it has none."""
         name = data["action"]
+        if self.follow_up(name):  # a trigger's choice: a colour, a card (a number)
+            return {key: self.value(value, "token") for key, value in data.items()}
         if name in self.steps:
             out: Json = {"action": self.steps[name]}
             for key, value in data.items():
@@ -87,13 +94,31 @@ class _Naming:
         if name not in self.actions:
             return None
         out = {"action": self.actions[name]}
-        choices = self.choices.get(name, {})
+        choices, dropped = self.choices.get(name, {}), self.dropped.get(name, ())
+        if any(data.get(key) for key in dropped):
+            return None  # a move the other edition's action cannot make
         for key, value in data.items():
             if key == "pay":
                 out[key] = {self.tokens.get(t, t): n for t, n in value.items()}
-            elif key != "action":
+            elif key != "action" and key not in dropped:
                 out[key] = self.value(value, choices.get(key, "card"))
+        out.update((key, []) for key in self.added.get(name, ()))
         return out
+
+    def follow_up(self, decision: str) -> bool:
+        """Whether a follow-up decision (`trigger.choice`) is a shared trigger's."""
+        trigger, dot, _ = decision.partition(".")
+        return bool(dot) and trigger in self.triggers
+
+    def pending(self, queue: list[Json]) -> list[Json] | None:
+        """Follow-up decisions in the other edition's form; None if one is not
+        a shared trigger's."""
+        if not all(self.follow_up(d["decision"]) for d in queue):
+            return None
+        return [
+            {**d, "names": {k: self.value(v, "token") for k, v in d["names"].items()}}
+            for d in queue
+        ]
 
     def value(self, value: Any, kind: str) -> Any:
         if isinstance(value, list):
@@ -109,7 +134,14 @@ class _Naming:
             return {new: old for old, new in names.items()}
 
         return _Naming(
-            flip(self.tokens), flip(self.actions), flip(self.steps), flip(self.tiles), choices
+            flip(self.tokens),
+            flip(self.actions),
+            flip(self.steps),
+            flip(self.tiles),
+            choices,
+            self.triggers,
+            {self.actions[name]: keys for name, keys in self.dropped.items()},
+            {self.actions[name]: keys for name, keys in self.added.items()},
         )
 
 
@@ -122,6 +154,26 @@ def _choice_kinds(edition: m.Edition) -> dict[str, dict[str, str]]:
         }
         for action in edition.actions
     }
+
+
+def _unset_choices(
+    a: m.Edition, b: m.Edition, actions: Mapping[str, str]
+) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """For each action of a whose moves b's action makes too: the set choices
+    only b's moves have, and those only a's have (a move of one is a move of
+    the other with those empty). An action whose moves differ otherwise is
+    left out: its moves do not correspond."""
+    signatures_b = {x.name: action_signature(x) for x in b.actions}
+    unset: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    for action in a.actions:
+        if action.name not in actions:
+            continue
+        mine, theirs = action_signature(action), signatures_b[actions[action.name]]
+        only_b = [(choice, kind) for choice, kind in theirs if (choice, kind) not in mine]
+        only_a = [(choice, kind) for choice, kind in mine if (choice, kind) not in theirs]
+        if all(kind.startswith("set:") for _, kind in (*only_a, *only_b)):
+            unset[action.name] = (tuple(c for c, _ in only_b), tuple(c for c, _ in only_a))
+    return unset
 
 
 class Correspondence:
@@ -144,19 +196,31 @@ class Correspondence:
         self.tokens = self._names("colour token", [t.name for t in a.tokens], b.tokens)
         self.zones = self._names("zone", [z.name for z in a.zones], b.zones)
         self.a_only_tokens = [t.name for t in a.tokens if t.name not in self.tokens]
+        both = {(v.name, v.type) for v in a.card_values} & {(v.name, v.type) for v in b.card_values}
+        self.card_values = [v.name for v in b.card_values if (v.name, v.type) in both]
+        self.a_only_values = [v.name for v in a.card_values if v.name not in self.card_values]
+        self.b_only_values = [v.name for v in b.card_values if v.name not in self.card_values]
         self.b_only_tokens = [t.name for t in b.tokens if t.name not in self.tokens.values()]
         self.pairs = pairs_of(diff)
         self.paired_b = {p.key_b for p in self.pairs}
         self.restated = {i for p in self.pairs if p.restated for i in p.ids}
         self.changed = changed_of(diff)
-        self.changed_ids = {i for ids in self.changed.values() for i in ids}
+        self.removed = {d.key: d.ids or (f"({describe_key(d.key)})",) for d in diff.removed}
+        self.changed_ids = {
+            i for ids in [*self.changed.values(), *self.removed.values()] for i in ids
+        }
         self.tiles_shared = self._tiles_shared()
+        actions = self._names("action", [x.name for x in a.actions], b.actions)
+        self.unset = _unset_choices(a, b, actions)  # the actions whose moves correspond
         self.forward = _Naming(
             self.tokens,
-            self._names("action", [x.name for x in a.actions], b.actions),
+            actions,
             self._names("step", [x.name for x in a.steps], b.steps),
             self._tile_map(),
             _choice_kinds(a),
+            frozenset(name for kind, name in self.paired_b if kind == "trigger" and name),
+            {name: only_b for name, (only_b, _) in self.unset.items()},
+            {name: only_a for name, (_, only_a) in self.unset.items()},
         )
         self.backward = self.forward.inverse(_choice_kinds(b))
         self.tile_zones = {z.name for z in b.zones if z.content == "tiles"}
@@ -214,12 +278,17 @@ class Correspondence:
         """A state of a in b's JSON form, b's own token kinds given
         `extra_supply`; None if the state has a part b lacks."""
         pending = data["pending"]
-        if pending is not None and (
-            not isinstance(pending, str) or pending not in self.forward.steps
-        ):
-            return None  # (a list: follow-up decisions, which a position does not carry over)
+        if isinstance(pending, list):  # follow-up decisions, of shared triggers only
+            pending = self.forward.pending(pending)
+            if pending is None:
+                return None
+        elif pending is not None:
+            if pending not in self.forward.steps:
+                return None
+            pending = self.forward.steps[pending]
         seats = self.seats(data)
-        if seats is None:
+        values = data.get("card_values", {})
+        if seats is None or any(values.get(v) for v in self.a_only_values):
             return None
         supply = {self.tokens[t]: n for t, n in data["supply"].items() if t in self.tokens}
         supply.update(extra_supply)
@@ -229,14 +298,20 @@ class Correspondence:
             tiles = {renaming.get(k, k): list(v) for k, v in data["tiles"].items()}
         for seat in seats:
             seat["zones"] = {**{z.name: [] for z in self.b.zones}, **seat["zones"]}
-        return {
+        converted = {
             "edition": edition,
             **{k: data[k] for k in COPIED},
-            "pending": self.forward.steps[pending] if pending is not None else None,
+            "pending": pending,
             "supply": supply,
             "tiles": tiles,
             "seats": seats,
         }
+        if self.b.card_values:  # the values both editions have; b's own ones unset
+            converted["card_values"] = {
+                v.name: values.get(v.name, {}) if v.name in self.card_values else {}
+                for v in self.b.card_values
+            }
+        return converted
 
     def seats(self, data: Json) -> list[Json] | None:
         """a's seats in b's names; None if one holds what b lacks."""
@@ -278,4 +353,4 @@ COPIED = (
 )
 
 # Shared declarations named in the report when they state no rule id.
-_LABELLED = {"action", "step", "end"}
+_LABELLED = {"action", "step", "end", "trigger"}

@@ -1,8 +1,10 @@
 """Probe editions: the two real editions, made comparable, with their engines.
 
 A probe extends its real edition: its cards are read from one CSV shared by
-both probes (edition a's cards, under each probe's own names), and its
-edition-specific endings are made inert, so that whatever differs between
+both probes (edition a's cards, under each probe's own names), the card
+tables and markets the two editions do not share are removed (their columns
+kept on the unnamed table, at their defaults), and its edition-specific
+endings are made inert, so that whatever differs between
 the two probes' behaviour is a difference of the rules they share
 (docs/conformance.md gives the design). Probe engines live in memory only.
 """
@@ -22,7 +24,7 @@ from attrs import frozen
 from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.data import COLUMN_TYPES
-from splendor_rules.compiler.frontend.editions import Key, ResolvedEdition
+from splendor_rules.compiler.frontend.editions import Entry, Key, ResolvedEdition
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
 from splendor_rules.compiler.tools.conformance.correspondence import pairs_of
 from splendor_rules.compiler.tools.conformance.diff import EditionDiff
@@ -50,6 +52,68 @@ def _tags(decl: s.Decl) -> str:
     return f"[{', '.join(t.text for t in decl.tags)}] " if decl.tags else ""
 
 
+def unnamed_rows(edition: m.Edition) -> tuple[Mapping[str, m.CellValue], ...]:
+    """The unnamed table's cards (`cards` holds every table's, those first)."""
+    named = sum(len(t.rows) for t in edition.card_tables)
+    return edition.cards.rows[: len(edition.cards.rows) - named]
+
+
+@frozen
+class _Cards:
+    """What a probe's unnamed table declares: the real unnamed table's
+    columns, then those of the named tables the probe removes (`moved`: the
+    unnamed cards hold their defaults), with the rule ids of both."""
+
+    columns: tuple[s.Column, ...]
+    moved: frozenset[str]
+    ids: tuple[str, ...]
+
+
+def _probe_cards(resolved: ResolvedEdition, removed: list[s.Decl]) -> _Cards:
+    """The unnamed table, with the columns of the removed tables that no table
+    the probe keeps declares."""
+    main = _cards_decl(resolved)
+    kept = [
+        e.decl
+        for e in resolved.entries
+        if isinstance(e.decl, s.Cards) and all(e.decl is not r for r in removed)
+    ]
+    declared = {c.name.text for d in kept for c in d.columns}
+    moved: dict[str, s.Column] = {}
+    for decl in removed:
+        if isinstance(decl, s.Cards):
+            for column in decl.columns:
+                if column.name.text not in declared:
+                    moved.setdefault(column.name.text, column)
+    ids = [t.text for d in (main, *removed) for t in d.tags]
+    return _Cards((*main.columns, *moved.values()), frozenset(moved), tuple(dict.fromkeys(ids)))
+
+
+def _removed(resolved: ResolvedEdition, keep: set[Key]) -> list[tuple[Key, s.Decl]]:
+    """The named card tables and markets a probe removes: each one that is
+    not a rule both editions share, with the market taking its cards (a
+    table without a market, or a market without its table, cannot stay)."""
+    markets = [
+        e for e in resolved.entries if isinstance(e.decl, s.Market) and e.decl.name is not None
+    ]
+    tables = [
+        e for e in resolved.entries if isinstance(e.decl, s.Cards) and e.decl.name is not None
+    ]
+    gone = {e.key[1] for e in tables if e.key not in keep}
+    for market in markets:
+        assert isinstance(market.decl, s.Market) and market.decl.table is not None
+        if market.key not in keep:
+            gone.add(market.decl.table.text)
+    return [(e.key, e.decl) for e in (*tables, *markets) if _table_of(e) in gone]
+
+
+def _table_of(entry: Entry) -> str | None:
+    """The named card table a table or market entry declares or takes."""
+    if isinstance(entry.decl, s.Market):
+        return entry.decl.table.text if entry.decl.table is not None else None
+    return entry.key[1]
+
+
 class _ProbeCards:
     """The shared probe cards: edition a's cards in one CSV that both probes
     read. A column both editions declare holds a's values, read by each probe
@@ -58,9 +122,10 @@ class _ProbeCards:
     a unique text, so that the rules reading it stay inert."""
 
     def __init__(
-        self, a: m.Edition, decls: tuple[s.Cards, s.Cards], colours_b: Mapping[str, str]
+        self, a: m.Edition, decls: tuple[_Cards, _Cards], colours_b: Mapping[str, str]
     ) -> None:
         self.a = a
+        self.rows = unnamed_rows(a)
         self.colours_b = colours_b  # a's colour -> b's
         kinds = [{c.name.text: COLUMN_TYPES[c.type.kind] for c in d.columns} for d in decls]
         self.shared = {
@@ -78,7 +143,7 @@ class _ProbeCards:
 
     def a_column(self, column: m.Column) -> list[str]:
         """The CSV headings holding a column of a's cards."""
-        rows = self.a.cards.rows
+        rows = self.rows
         if column.type != "vector":
             values = [row[column.name] for row in rows]
             self.columns[column.name] = [int(v) if isinstance(v, bool) else v for v in values]
@@ -93,7 +158,7 @@ class _ProbeCards:
     def neutral(self, edition: str, column: s.Column, colours: tuple[str, ...]) -> list[str]:
         """The CSV headings of a column only one probe declares."""
         kind, name = column.type, column.name.text
-        count = len(self.a.cards.rows)
+        count = len(self.rows)
         heading = f"~{edition}.{name}"
         if kind.kind == "per_colour":
             for colour in colours:
@@ -114,15 +179,33 @@ class _ProbeCards:
         self.columns[heading] = values
         return [heading]
 
-    def declaration(self, decl: s.Cards, edition: m.Edition, is_a: bool) -> str:
+    def constant(self, edition: str, column: m.Column, colours: tuple[str, ...]) -> list[str]:
+        """The CSV headings of a column that a removed table declares: every
+        card of the unnamed table holds its default, as in the real edition."""
+        heading, count = f"~{edition}.{column.name}", len(self.rows)
+        value = column.default
+        if isinstance(value, tuple):
+            for colour, n in zip(colours, value, strict=True):
+                self.columns[f"{heading}[{colour}]"] = [n] * count
+            return [f"{heading}[{colour}]" for colour in colours]
+        cell = "" if value is None else int(value) if isinstance(value, bool) else value
+        self.columns[heading] = [cell] * count
+        return [heading]
+
+    def declaration(self, decl: _Cards, edition: m.Edition, is_a: bool) -> str:
         """The probe's `override cards`, reading the shared CSV."""
         a_columns = {c.name: c for c in self.a.cards.columns}
+        merged = {c.name: c for c in edition.cards.columns}
         back = {new: old for old, new in self.colours_b.items()}  # b's colour -> a's
         lines = []
         for column in decl.columns:
             name, kind = column.name.text, column.type.kind
             mapping: dict[str, str] = {}
-            if name in self.shared:
+            if name not in self.shared and name in decl.moved:
+                headings = self.constant(edition.name, merged[name], edition.colours)
+                if kind == "per_colour":
+                    mapping = dict(zip(edition.colours, headings, strict=True))
+            elif name in self.shared:
                 headings = self.a_column(a_columns[name])
                 if kind == "per_colour":
                     by_colour = dict(zip(self.a.colours, headings, strict=True))
@@ -135,10 +218,9 @@ class _ProbeCards:
                     mapping = dict(zip(edition.colours, headings, strict=True))
             lines.append(_column(column, headings[0], mapping))
         body = "\n    ".join(lines)
-        rows = len(self.a.cards.rows)
-        return (
-            f'  override {_tags(decl)}cards from "cards.csv" with {rows} rows {{\n    {body}\n  }}'
-        )
+        tags = f"[{', '.join(decl.ids)}] " if decl.ids else ""
+        rows = len(self.rows)
+        return f'  override {tags}cards from "cards.csv" with {rows} rows {{\n    {body}\n  }}'
 
 
 def _column(column: s.Column, heading: str, mapping: Mapping[str, str]) -> str:
@@ -234,26 +316,31 @@ def build_probes(
     assert real_a.model is not None and real_b.model is not None
     assert real_a.resolved is not None and real_b.resolved is not None
     tokens = diff.renaming("colour", "token")
-    decls = (_cards_decl(real_a.resolved), _cards_decl(real_b.resolved))
-    cards = _ProbeCards(real_a.model, decls, {c: tokens.get(c, c) for c in real_a.model.colours})
     compared = pairs_of(diff)
+    keeps = ({p.key_a for p in compared}, {p.key_b for p in compared})
+    removed = (_removed(real_a.resolved, keeps[0]), _removed(real_b.resolved, keeps[1]))
+    decls = (
+        _probe_cards(real_a.resolved, [d for _, d in removed[0]]),
+        _probe_cards(real_b.resolved, [d for _, d in removed[1]]),
+    )
+    cards = _ProbeCards(real_a.model, decls, {c: tokens.get(c, c) for c in real_a.model.colours})
     texts, places = [], []
-    for real, is_a in ((real_a, True), (real_b, False)):
+    for real, side in ((real_a, 0), (real_b, 1)):
         assert real.model is not None and real.resolved is not None
-        keep = {p.key_a if is_a else p.key_b for p in compared}
         name = f"{real.model.name}_probe"
         texts.append(
             "\n".join(
                 [
                     f'edition {name} "probe of {real.model.name}" extends {real.path.stem} {{',
-                    cards.declaration(decls[0 if is_a else 1], real.model, is_a),
-                    *_inert_endings(real.resolved, keep),
+                    cards.declaration(decls[side], real.model, side == 0),
+                    *(f"  remove {key[0]} {key[1]}" for key, _ in removed[side]),
+                    *_inert_endings(real.resolved, keeps[side]),
                     "}",
                 ]
             )
             + "\n"
         )
-        places.append(_beside(real.path, folder / ("a" if is_a else "b")) / f"{name}.rules")
+        places.append(_beside(real.path, folder / "ab"[side]) / f"{name}.rules")
     probes = []
     for real, text, path in zip((real_a, real_b), texts, places, strict=True):
         assert real.model is not None
