@@ -74,7 +74,7 @@ def _build_base(edition: str) -> tuple[Json, dict[str, Any]]:
     model = model_of(edition)
     engine = engine_of(edition, "generated")
     data = engine.to_json(engine.new_game(2, 5))
-    tiers = sorted(data["decks"], key=int)
+    tiers = list(data["decks"])  # the decks in the engine's order, the main market's first
     tier = tiers[0]
     bought, reserved = _cards_zone(model, False), _cards_zone(model, True)
     tile_zone = next(z.name for z in model.zones if z.content == "tiles")
@@ -129,6 +129,9 @@ def _build_base(edition: str) -> tuple[Json, dict[str, Any]]:
         "card_zone": bought,
         "hiding_zone": reserved,
         "card_count": len(model.cards.rows),
+        # a card in no place is an error, unless cards can go to the box
+        "no_box": None if identities.boxes_cards(model) else True,
+        "box": True if identities.boxes_cards(model) else None,
         "last_card": len(model.cards.rows) - 1,
         "slots": model.market.face_up,
         "slots_plus": model.market.face_up + 1,
