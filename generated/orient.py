@@ -965,6 +965,7 @@ def _apply_sacrifice(s: State, p: int, action: Action) -> State:
         raise IllegalAction('O-3.5: ' + 'card ' + _show(v_k, 'card') + ' needs ' + _show(CARD_sacrifice_count[v_k], 'int') + ' cards of its sacrifice colour; you own ' + _show(len(v_offered), 'int'))
     v_given = _pick(_plain_combinations(tuple(v_offered), CARD_sacrifice_count[v_k]), action[2], 'O-3.5', 'given')
     s2 = s._draft()
+    # editions/orient.rules:65 O-3.7
     _to_box(s2, p, v_given)
     _move(s2, p, v_k, Z_bought)
     _entered_bought(s2, p, v_k)
@@ -1064,35 +1065,35 @@ def _rank(s: State, p: int) -> tuple[int, ...]:
 
 
 def _options0_joker_colour_c(s: State, p: int, bound: tuple[Any, ...]) -> list[tuple[Any, Any]]:
-    # editions/orient.rules:72 O-3.3
+    # editions/orient.rules:72
     return [(x, TOKENS[x]) for x in tuple(_x1 for _x1 in COLOUR_KINDS if (_define_bonus(s, p)[_x1] if _x1 >= 0 else 0) > 0)]
 
 
 def _follow0_joker_colour_c(s: State, p: int, bound: tuple[Any, ...], v_c: Any) -> None:
-    # editions/orient.rules:72 O-3.3
+    # editions/orient.rules:72
     v_k = bound[0]
     _set_value(s, V_taken, v_k, v_c)
 
 
 def _skip0_joker_colour_c(s: State, p: int, bound: tuple[Any, ...]) -> None:
-    # editions/orient.rules:72 O-3.3
+    # editions/orient.rules:72
     pass
 
 
 def _options1_free_card_f(s: State, p: int, bound: tuple[Any, ...]) -> list[tuple[Any, Any]]:
-    # editions/orient.rules:80 O-3.4
+    # editions/orient.rules:80
     v_k = bound[0]
     return [(x, x) for x in tuple(_x1 for _x1 in _market(s) if CARD_tier[_x1] == CARD_free_tier[v_k] and (CARD_kind[_x1] != 'joker' or _define_coloured(s, p)))]
 
 
 def _follow1_free_card_f(s: State, p: int, bound: tuple[Any, ...], v_f: Any) -> None:
-    # editions/orient.rules:80 O-3.4
+    # editions/orient.rules:80
     _move(s, p, v_f, Z_bought)
     _entered_bought(s, p, v_f)
 
 
 def _skip1_free_card_f(s: State, p: int, bound: tuple[Any, ...]) -> None:
-    # editions/orient.rules:80 O-3.4
+    # editions/orient.rules:80
     pass
 
 

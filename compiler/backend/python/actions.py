@@ -237,7 +237,8 @@ class Actions(LoweringPart):
                 body.append(py.assign("v_pay", pick))
         body.append(py.assign("s2", py.call(py.attr("s", "_draft"))))
         done = py.return_(py.call("_done", py.name("s2"), py.name("p"), self.bit(action)))
-        effects, _ = self.effects(statements, frame.at("s2"), hooks=True, stop=[done])
+        at = frame.at("s2")
+        effects, _ = self.effects(statements, at, hooks=True, stop=[done], owner=action)
         body.extend(effects)
         body.append(done)
         return body
@@ -316,15 +317,21 @@ class Actions(LoweringPart):
         frame: Frame,
         hooks: bool,
         stop: list[ast.stmt] | None = None,
+        owner: m.Action | m.Trigger | None = None,
     ) -> tuple[list[ast.stmt], Frame]:
         """The effects of an action (on the copy `s2`) or of a trigger (on
         the state being built, `s`). A follow-up choice queues itself
-        (`_wait`) and ends the block with `stop`: the rest is its own."""
+        (`_wait`) and ends the block with `stop`: the rest is its own. An
+        effect that states rules of its own beyond its `owner`'s gets a
+        comment."""
         hooked = analysis.hooked_zones(self.edition) if hooks else []
         state = py.name(frame.state)
         player = py.name("p")
         out: list[ast.stmt] = []
         for st in body:
+            own = tuple(i for i in st.rule_ids if owner and i not in owner.rule_ids)
+            if own and not isinstance(st, m.Pay | m.Choose | m.ChooseDistinct):
+                out.append(self.where(st, own))
             if isinstance(st, m.Gain):
                 token = self.expr(st.token, frame)
                 amount = self.expr(st.amount, frame)
@@ -363,7 +370,7 @@ class Actions(LoweringPart):
                 out.append(py.do(py.call("_to_box", state, player, cards)))
             elif isinstance(st, m.If):
                 condition = self.expr(st.condition, frame)
-                inner, frame = self.effects(st.body, frame, hooks, stop)
+                inner, frame = self.effects(st.body, frame, hooks, stop, owner)
                 out.append(py.if_(condition, inner))
             elif isinstance(st, m.Choose | m.ChooseDistinct) and st.name not in frame.locals:
                 assert stop is not None, "a follow-up choice where nothing can wait"

@@ -70,7 +70,8 @@ class FollowUps(LoweringPart):
 
     def unpack(self, site: identities.FollowUp, reads: object) -> tuple[list[ast.stmt], Frame]:
         """The names carried that `reads` reads, from `bound`."""
-        body: list[ast.stmt] = [self.where(site.choice)]
+        own = tuple(i for i in site.choice.rule_ids if i not in site.owner.rule_ids)
+        body: list[ast.stmt] = [self.where(site.choice, own)]
         frame = Frame()
         for position, (name, _) in enumerate(site.bound):
             if analysis.uses(reads, name):
@@ -99,7 +100,8 @@ class FollowUps(LoweringPart):
             frame = frame.bind(site.choice.name, chosen)
             parameters = (*BOUND, (chosen, "Any"))
         for block in blocks:
-            effects, frame = self.actions.effects(block, frame, hooks=True, stop=[py.return_()])
+            stop: list[ast.stmt] = [py.return_()]
+            effects, frame = self.actions.effects(block, frame, True, stop, site.owner)
             body.extend(effects)
             if any(isinstance(st, m.Choose | m.ChooseDistinct) for st in block):
                 break  # a follow-up choice ends the block: the rest is its own

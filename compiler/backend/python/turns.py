@@ -64,7 +64,7 @@ class Turns(LoweringPart):
             elif trigger.zone == zone:
                 body.append(self.where(trigger))
                 frame = Frame().bind(trigger.card, "card")
-                effects, _ = self.actions.effects(trigger.body, frame, hooks=True)
+                effects, _ = self.actions.effects(trigger.body, frame, hooks=True, owner=trigger)
                 body.extend(effects)
         for majority in self.edition.majorities:
             if majority.event_zone == zone:
@@ -82,7 +82,8 @@ class Turns(LoweringPart):
         """A trigger with a follow-up choice, in a function of its own: the
         choice returns from it, and the rest waits for the decision."""
         frame = Frame().bind(trigger.card, "card")
-        effects, _ = self.actions.effects(trigger.body, frame, hooks=True, stop=[py.return_()])
+        stop: list[ast.stmt] = [py.return_()]
+        effects, _ = self.actions.effects(trigger.body, frame, hooks=True, stop=stop, owner=trigger)
         return py.Function(
             ident("_trigger_", trigger.name),
             (*STATE_AND_PLAYER, ("card", "int")),
