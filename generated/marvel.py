@@ -642,14 +642,15 @@ def _refuse_kind(counts: Any, rules: tuple[str, ...], rule: str, reason: str) ->
 
 
 def _show(value: Any, kind: str) -> str:
-    if kind in ("colour", "token"):
-        return str(TOKENS[value])
-    if kind == "card":
-        return f"card {value}"
-    if kind == "tile":
-        return f"tile {value}"
+    """A value inside a requirement's message: a kind by its name, a
+    condition as true or false, a collection as its elements."""
     if isinstance(value, tuple):
-        return ", ".join(str(v) for v in value)
+        item = kind.partition(":")[2] or "int"
+        return ", ".join(_show(v, item) for v in value)
+    if kind in ("colour", "token"):
+        return str(TOKENS[value]) if value >= 0 else "none"
+    if kind == "bool":
+        return "true" if value else "false"
     return str(value)
 
 

@@ -302,7 +302,10 @@ class Actions(LoweringPart):
                 parts.append(py.const(part))
             else:
                 value = self.expr(part, frame)
-                shown: ast.expr = py.call("_show", value, py.const(part.type.kind))
+                kind: str = part.type.kind  # a collection's: "set:colour", "list:int"
+                if part.type.element is not None:
+                    kind = f"{kind}:{part.type.element.kind}"
+                shown: ast.expr = py.call("_show", value, py.const(kind))
                 if self.edition.card_values and analysis.may_be_none(part):
                     is_colour = py.binary(value, ">=", py.const(0))
                     shown = py.if_expression(is_colour, shown, py.const("none"))
