@@ -14,6 +14,8 @@ from types import ModuleType
 
 from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.pipeline import compile_file
+from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,3 +34,11 @@ def engine_module(model: m.Edition, folder: Path, name: str | None = None) -> Mo
     finally:
         del sys.modules[name]
     return module
+
+
+def variant_engines(path: Path, folder: Path) -> tuple[ModuleType, InterpretedEngine]:
+    """A rule file that must check, built: its generated engine (written to
+    `folder`) and the interpreter of the same model."""
+    compiled = compile_file(path)
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    return engine_module(compiled.model, folder), InterpretedEngine(compiled.model)

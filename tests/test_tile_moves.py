@@ -10,24 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_modules import engine_module
-
-from splendor_rules.compiler.frontend.pipeline import compile_file
-from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+from engine_modules import variant_engines
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "tests" / "variants" / "tile_moves.rules"
 
 
-
-
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
-    compiled = compile_file(VARIANT)
-    assert compiled.ok and compiled.model is not None, compiled.diagnostics
-    return engine_module(compiled.model, tmp_path_factory.mktemp("tiles")), InterpretedEngine(
-        compiled.model
-    )
+    return variant_engines(VARIANT, tmp_path_factory.mktemp("tiles"))
 
 
 def both(engines: tuple[Any, Any], data: dict[str, Any]) -> tuple[Any, Any]:

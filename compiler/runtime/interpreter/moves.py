@@ -115,15 +115,7 @@ class Moves:
         """Every split of the price between colour and wild tokens, in
         itertools.product order (per colour, wild counts ascending)."""
         tables = self.tables
-        cost = env.visit(st.cost)
-        discount = env.visit(st.discount)
-        price = [max(0, c - d) for c, d in zip(cost, discount, strict=True)]
-        held = env.seat().tokens
-        wild = held[tables.wild] if tables.wild is not None else 0
-        ranges = [
-            range(max(0, p - held[i]), p + 1)
-            for p, i in zip(price, tables.colour_tokens, strict=True)
-        ]
+        price, wild, ranges = self.token_splits(st, env)
         payments = []
         for split in itertools.product(*ranges):
             if sum(split) > wild:
@@ -135,6 +127,21 @@ class Moves:
                 payment[tables.wild] = sum(split)
             payments.append(tuple(payment))
         return payments
+
+    def token_splits(self, st: m.Pay, env: Env) -> tuple[list[int], int, list[range]]:
+        """The price per colour, the player's wild tokens, and per colour the
+        range of what wild tokens (or cards) may pay of it: at least what the
+        colour's tokens leave unpaid, at most the whole price."""
+        tables = self.tables
+        cost, discount = env.visit(st.cost), env.visit(st.discount)
+        price = [max(0, c - d) for c, d in zip(cost, discount, strict=True)]
+        held = env.seat().tokens
+        wild = held[tables.wild] if tables.wild is not None else 0
+        ranges = [
+            range(max(0, p - held[i]), p + 1)
+            for p, i in zip(price, tables.colour_tokens, strict=True)
+        ]
+        return price, wild, ranges
 
     def card_payments(self, st: m.Pay, env: Env) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Every way to pay that may spend cards (docs/engine.md): each token
@@ -148,15 +155,7 @@ class Moves:
         cards = tuple(k for k in env.visit(wild_cards.cards) if k not in chosen)
         units = wild_cards.units
         tables = self.tables
-        price = [
-            max(0, c - d) for c, d in zip(env.visit(st.cost), env.visit(st.discount), strict=True)
-        ]
-        held = env.seat().tokens
-        wild = held[tables.wild] if tables.wild is not None else 0
-        ranges = [
-            range(max(0, p - held[i]), p + 1)
-            for p, i in zip(price, tables.colour_tokens, strict=True)
-        ]
+        price, wild, ranges = self.token_splits(st, env)
         found = []
         for split in itertools.product(*ranges):
             unpaid = sum(split)
