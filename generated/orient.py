@@ -879,7 +879,7 @@ def _apply_reserve(s: State, p: int, action: Action) -> State:
     v_k = _pick([(k, k) for k in _market(s)] + _deck_tops(s), action[1], 'S-3.4', 'k')
     s2 = s._draft()
     _move(s2, p, v_k, Z_reserved)
-    if (s2.supply[K_gold] if K_gold >= 0 else 0) > 0:
+    if s2.supply[K_gold] > 0:
         _gain(s2, p, K_gold, 1)
     return _done(s2, p, A_reserve)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import test_differential as differential
+from engine_modules import variant_engines
 from fuzz.engines import import_engine
 
 from splendor_rules.compiler.backend.python import codegen
@@ -418,3 +419,62 @@ def test_records_name_a_named_market_s_decks() -> None:
     generated.from_json(patched)
     with pytest.raises(records.RecordError, match="a row has 2 slots, not 3"):
         records.apply_setup(state, {"market": {"extra 2": [row[0], row[1], None]}}, cat)
+
+
+# A colour that may be none, reaching `gain` through a local: the generated
+# engine took -1 for the last token kind (found in review; the checker refuses
+# only a column written in the gain itself).
+NONE_THROUGH_A_LOCAL = """\
+edition nonegain "None gained" {
+  players 2..2
+  colours white, blue, green, red, black
+  token gold: wild
+  cards from "data/cards.csv" with 4 rows {
+    tier: int 1..1
+    bonus: colour or none
+    points: int
+    cost: per colour
+  }
+  zone bought: cards of each player
+  market by tier {1: 4}, 2 face up each
+  supply {
+    each colour: 4
+    gold: 5
+  }
+  action grab "grab a card" {
+    choose k from market
+    let c = k.bonus
+    move k to bought
+    gain 1 c
+  }
+  action pass: only when no other action is legal
+  score = sum(bought.points)
+  end done: after the round once any(player: count(bought) >= 2)
+  end stalemate: after a round that ends with all(player: did(pass))
+  winners: highest score, ties share
+}
+"""
+NONE_CARDS = """\
+tier,bonus,points,white,blue,green,red,black
+1,,0,0,0,0,0,0
+1,white,0,0,0,0,0,0
+1,,1,0,0,0,0,0
+1,red,0,0,0,0,0,0
+"""
+
+
+def test_a_none_colour_through_a_local_gains_nothing_in_both_engines(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "cards.csv").write_text(NONE_CARDS, encoding="utf-8")
+    rules = tmp_path / "nonegain.rules"
+    rules.write_text(NONE_THROUGH_A_LOCAL, encoding="utf-8")
+    generated, interpreter = variant_engines(rules, tmp_path)
+    for seed in range(12):
+        a, b = generated.new_game(2, seed), interpreter.new_game(2, seed)
+        rng = random.Random(seed)
+        while not generated.is_over(a):
+            legal = generated.legal_actions(a)
+            assert legal == interpreter.legal_actions(b)
+            move = rng.choice(legal)
+            a, b = generated.apply(a, move), interpreter.apply(b, move)
+            assert generated.to_json(a) == interpreter.to_json(b), (seed, move)

@@ -181,19 +181,20 @@ def aggregates_in(tree: object) -> list[Aggregate]:
     return list(found)
 
 
-def may_be_none(e: m.Expr) -> bool:
-    """May a colour or token expression be none, in an edition with card
-    values? A colour card value never set is, and so may be whatever holds
-    one (a local, a parameter, a definition); only a kind named or a column
-    read is sure not to be."""
+def may_be_none(e: m.Expr, none_columns: frozenset[str] = frozenset()) -> bool:
+    """May a colour or token expression be none? A colour card value never
+    set is, so is a cell of a `colour or none` column (`none_columns`) and
+    the literal `none`, and so may be whatever holds one (a local, a
+    parameter, a definition); a kind named, or another column read, is
+    sure not to be."""
     if e.type not in (m.COLOUR, m.TOKEN):
         return False
     if isinstance(e, m.Ref) and e.kind in ("colour", "token"):
         return False
     if isinstance(e, m.Attr) and e.source == "column":
-        return False
+        return e.attribute in none_columns
     if isinstance(e, m.Conditional):
-        return may_be_none(e.then) or may_be_none(e.otherwise)
+        return may_be_none(e.then, none_columns) or may_be_none(e.otherwise, none_columns)
     return True
 
 

@@ -306,7 +306,7 @@ class Actions(LoweringPart):
                 if part.type.element is not None:
                     kind = f"{kind}:{part.type.element.kind}"
                 shown: ast.expr = py.call("_show", value, py.const(kind))
-                if self.edition.card_values and analysis.may_be_none(part):
+                if self.names.may_be_none(part):
                     is_colour = py.binary(value, ">=", py.const(0))
                     shown = py.if_expression(is_colour, shown, py.const("none"))
                 parts.append(shown)
@@ -339,7 +339,7 @@ class Actions(LoweringPart):
                 token = self.expr(st.token, frame)
                 amount = self.expr(st.amount, frame)
                 gain: ast.stmt = py.do(py.call("_gain", state, player, token, amount))
-                if self.edition.card_values and analysis.may_be_none(st.token):
+                if self.names.may_be_none(st.token):
                     gain = py.if_(py.binary(token, ">=", py.const(0)), [gain])  # none: nothing
                 out.append(gain)
             elif isinstance(st, m.GainEach):

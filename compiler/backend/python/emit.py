@@ -102,10 +102,7 @@ class _Emission(Visitor):
         index = self.expr(kind)
         if isinstance(index, ast.Constant):  # a colour known when generating
             return py.const(0) if index.value == -1 else read(index)
-        may_be_none = self.names.none_colours or (
-            bool(self.names.edition.card_values) and analysis.may_be_none(kind)
-        )
-        if not may_be_none:
+        if not self.names.may_be_none(kind):
             return read(index)
         return py.if_expression(py.binary(index, ">=", py.const(0)), read(index), py.const(0))
 

@@ -47,6 +47,13 @@ class Names:
         )
         self.aggregates = {a: i for i, a in enumerate(analysis.aggregates_in(edition))}
 
+    def may_be_none(self, e: m.Expr) -> bool:
+        """May this colour or token be none (-1) when the engine runs? Only
+        in an edition where some colour can be none."""
+        if not (self.edition.card_values or self.none_colours):
+            return False
+        return analysis.may_be_none(e, frozenset(self.none_columns))
+
     def token(self, name: str) -> ast.Name:
         return py.name(ident("K_", name))
 
