@@ -171,7 +171,7 @@ Z_reserved: Final = 1
 Z_won: Final = 2
 _ZONE_CARDS: Final = (True, True, False)  # True: a zone of cards; False: of tiles
 _ZONE_HIDES: Final = (False, True, False)
-_AGGREGATE_ZERO: Final[tuple[Any, ...]] = (0, 0)
+_AGGREGATE_ZERO: Final[tuple[Any, ...]] = ((0, 0, 0, 0, 0), 0, 0)
 
 # Actions, each with a bit for `did`.
 _ACTIONS: Final = ('take_distinct', 'take_two', 'reserve', 'buy', 'pass', 'sacrifice')
@@ -483,8 +483,20 @@ def _move(s: State, p: int, card: int, zone: int) -> None:
 
 
 def _set_value(s: State, value: int, card: int, to: Any) -> None:
-    """Set a card value of a card."""
+    """Set a card value of a card; the aggregates of the zone holding it are
+    kept: the card leaves them with its old value and comes back with the new."""
+    held = [
+        (p, z)
+        for z, rows in enumerate(s.zones)
+        if _ZONE_CARDS[z]
+        for p in range(s.players)
+        if card in rows[p]
+    ]
+    for p, z in held:
+        _count_in(s, p, z, card, -1)
     s.values = _replace(s.values, value, _replace(s.values[value], card, to))
+    for p, z in held:
+        _count_in(s, p, z, card, 1)
     s._memo = {}
 
 
@@ -657,19 +669,6 @@ def _returns(held: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
     return options
 
 
-def _totals(pairs: Any) -> tuple[int, ...]:
-    """Amounts added up by colour, from (colour, amount) pairs; an amount
-    whose colour is no payable colour counts for none."""
-    totals = [0] * len(COLOUR_KINDS)
-    for colour, amount in pairs:
-        if colour in _COLOUR_RANGE:
-            totals[colour] += amount
-    return tuple(totals)
-
-
-_COLOUR_RANGE: Final = range(len(COLOUR_KINDS))
-
-
 @functools.lru_cache(maxsize=4096)
 def _token_combinations(values: tuple[int, ...], count: int) -> list[tuple[Any, Any]]:
     """Each combination of token kinds, with its action value (names)."""
@@ -782,9 +781,14 @@ def _show(value: Any, kind: str) -> str:
 def _count_in(s: State, p: int, zone: int, item: int, sign: int) -> None:
     totals = list(s.agg[p])
     if zone == Z_bought:
-        totals[0] += sign * CARD_points[item]
+        counts = list(totals[0])
+        colour = s.values[V_taken][item] if CARD_kind[item] == 'joker' else CARD_bonus[item]
+        if colour in COLOUR_KINDS:
+            counts[colour] += sign * CARD_bonuses[item]
+        totals[0] = tuple(counts)
+        totals[1] += sign * CARD_points[item]
     elif zone == Z_won:
-        totals[1] += sign * TILE_points[item]
+        totals[2] += sign * TILE_points[item]
     else:
         return
     s.agg = _replace(s.agg, p, tuple(totals))
@@ -792,12 +796,7 @@ def _count_in(s: State, p: int, zone: int, item: int, sign: int) -> None:
 
 def _define_bonus(s: State, p: int) -> tuple[int, ...]:
     # editions/orient.rules:37 O-3.2 O-4.1
-    key = ('bonus', p)
-    if key in s._memo:
-        known: tuple[int, ...] = s._memo[key]
-        return known
-    value: tuple[int, ...] = _totals((s.values[V_taken][_k1] if CARD_kind[_k1] == 'joker' else CARD_bonus[_k1], CARD_bonuses[_k1]) for _k1 in s.zones[Z_bought][p])
-    s._memo[key] = value
+    value: tuple[int, ...] = s.agg[p][0]
     return value
 
 
@@ -816,7 +815,7 @@ def _define_coloured(s: State, p: int) -> bool:
 
 def _score(s: State, p: int) -> int:
     # editions/classic.rules:92 C-5.1
-    value: int = s.agg[p][0] + s.agg[p][1]
+    value: int = s.agg[p][1] + s.agg[p][2]
     return value
 
 

@@ -34,8 +34,6 @@ def checked(path: Path) -> m.Edition:
     return compiled.model
 
 
-
-
 Engines = tuple[ModuleType, InterpretedEngine]
 
 
@@ -105,9 +103,12 @@ edition probe_values "Card values probed" extends classic {
     set k.seen = true
   }
 
+  # kept by the generated engine as cards move, and as values are set
+  define taken_points = per colour c: sum(k in bought where k.taken == c: k.points + 1)
+
   override [C-5.1] score = sum(bought.points) + 10 * tally_taken[red] \
     + 100 * sum(bought.hits) + 1000 * count(k in bought where taken_or(k, white) == white) \
-    + 10000 * count(k in bought where at_taken(k) > 0)
+    + 10000 * count(k in bought where at_taken(k) > 0) + 100000 * taken_points[green]
   define heavy(t: tile) = t.points >= 0
   override [C-4.2] step claim_tile: claim one noble n into won \
     where all(c in colours: bonus[c] >= n.requires[c]) and heavy(n)
@@ -201,11 +202,28 @@ def test_set_then_read_and_tally(probe: Engines) -> None:
 def test_card_value_reads_are_not_zone_aggregates(probe: Engines) -> None:
     """The generated engine keeps `sum(Z.column)` and tallies of a colour
     column up to date as cards move; a card value changes without a move,
-    so neither is ever made such an aggregate."""
+    so neither is ever made such an aggregate. A sum over a filtered zone
+    that reads card values is kept: setting a value takes the card out of
+    its zone's aggregates and puts it back (`_set_value`)."""
     model = probe[1].tables.model
-    columns = {column for _, _, column in analysis.aggregates_in(model)}
+    kept = analysis.aggregates_in(model)
+    columns = {column for _, _, column in kept}
     assert "points" in columns
     assert not columns & {"taken", "hits", "seen"}
+    assert any(kind == "totals" for kind, _, _ in kept)
+
+
+def test_a_kept_sum_follows_the_values_set(probe: Engines) -> None:
+    """After marks, the kept per-colour sum over card values (in the score)
+    is what the interpreter computes from scratch."""
+    generated, interpreter = probe
+    cards = [0, 8, 16]
+    a, b = with_bought(generated, cards), with_bought(interpreter, cards)
+    for card, colour in ((0, "red"), (8, "green"), (0, "green"), (16, "green")):
+        a, b = mark(generated, a, card, colour), mark(interpreter, b, card, colour)
+        assert generated.scores(a) == interpreter.scores(b)
+    expected = sum(int(card_rows(probe)[k]["points"]) + 1 for k in (0, 8, 16))
+    assert generated.scores(a)[0] // 100000 == expected
 
 
 def test_parametrised_definition_in_a_requirement(probe: Engines) -> None:

@@ -9,7 +9,10 @@ code when something enters them. Every pass walks the model with
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import attrs
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
@@ -47,6 +50,54 @@ def inlinable(define: m.Define) -> bool:
         elif isinstance(node, m.Expr) and not isinstance(node, plain):
             return False
     return True
+
+
+def inline_definitions(edition: m.Edition) -> m.Edition:
+    """The edition with each use of a definition with parameters that reads
+    only its arguments (`inlinable`), applied to local names, written out in
+    place: `colour_of(k)` becomes the definition's body read at k. The
+    analyses then see what such a use reads (a zone's upkeep can keep a sum
+    over it); the definitions themselves stay, for their other uses."""
+    defines = {d.name: d for d in edition.defines if inlinable(d)}
+    if not defines:
+        return edition
+    rewritten: m.Edition = _rewrite(edition, defines)
+    return rewritten
+
+
+def _rewrite(node: Any, defines: Mapping[str, m.Define]) -> Any:
+    """A model tree with the inlinable uses written out; the same object
+    where nothing changes."""
+    if isinstance(node, tuple):
+        items = tuple(_rewrite(item, defines) for item in node)
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    if isinstance(node, m.Apply) and node.name in defines:
+        arguments = node.arguments
+        if all(isinstance(a, m.Ref) and a.kind == "variable" for a in arguments):
+            define = defines[node.name]
+            bound = {p: a for (p, _), a in zip(define.parameters, arguments, strict=True)}
+            return _substitute(define.value, bound)
+    if not isinstance(node, m.Expr | m.Statement | m.Part | m.Edition | m.RankKey):
+        return node
+    changes = {}
+    for field in attrs.fields(type(node)):
+        value = getattr(node, field.name)
+        new = _rewrite(value, defines)
+        if new is not value:
+            changes[field.name] = new
+    return attrs.evolve(node, **changes) if changes else node
+
+
+def _substitute(e: Any, bound: Mapping[str, m.Expr]) -> Any:
+    """A definition's body with its parameters replaced by the arguments."""
+    if isinstance(e, m.Ref) and e.kind == "variable" and e.name in bound:
+        return bound[e.name]
+    if isinstance(e, tuple):
+        return tuple(_substitute(item, bound) for item in e)
+    if not isinstance(e, m.Expr):
+        return e
+    changes = {f.name: _substitute(getattr(e, f.name), bound) for f in attrs.fields(type(e))}
+    return attrs.evolve(e, **changes)
 
 
 def defines_in(tree: object) -> set[str]:
@@ -165,7 +216,13 @@ def _reads_columns_only(aggregate: Aggregate, edition: m.Edition) -> bool:
         return True
     tables = {"cards": edition.cards} if zone_content(edition, zone) == "cards" else {}
     columns = {c.name for table in (*tables.values(), *edition.tile_sets) for c in table.columns}
-    return all(node.attribute in columns for node in nodes(kept) if isinstance(node, m.Attr))
+    # a card value may change while the card sits in the zone: the engine
+    # then takes the card out of the zone's aggregates and puts it back
+    return all(
+        node.attribute in columns or node.source == "value"
+        for node in nodes(kept)
+        if isinstance(node, m.Attr)
+    )
 
 
 def aggregates_in(tree: object) -> list[Aggregate]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python.actions import Actions
 from splendor_rules.compiler.backend.python.base import Source
@@ -28,6 +29,7 @@ from splendor_rules.compiler.frontend import model as m
 def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     """The template's context for one edition; `root` is the folder that
     the comments name rule files relative to."""
+    edition = analysis.inline_definitions(edition)
     source = Source(root)
     emitter = ExprEmitter(Names(edition))
     actions = Actions(edition, source, emitter)
