@@ -89,14 +89,16 @@ def write(texts: dict[Path, str]) -> list[Path]:
     return written
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace a file's text at once: a reader sees the old text or the new,
-    never a part (a temporary file in the same folder, then os.replace)."""
+def write_atomically(path: Path, data: str | bytes) -> None:
+    """Replace a file's contents at once: a reader sees the old contents or
+    the new, never a part (a temporary file in the same folder, then
+    os.replace). Text is written as UTF-8 with '\\n' line ends."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    content = data.encode("utf-8") if isinstance(data, str) else data
     try:
         # Created as any new file is (mode 0o666 less the umask), not 0o600.
-        with temporary.open("x", encoding="utf-8", newline="\n") as file:
-            file.write(text)
+        with temporary.open("xb") as file:
+            file.write(content)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)

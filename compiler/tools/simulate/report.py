@@ -17,12 +17,11 @@ import csv
 import html
 import io
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from splendor_rules.compiler.backend.build import write_atomically
 from splendor_rules.compiler.runtime.api import Json
 from splendor_rules.compiler.tools.simulate.games import GameResult
 
@@ -32,26 +31,6 @@ PLOTS = ("win_rate", "length", "scores")
 def summary_json(document: Json) -> str:
     """The bytes of summary.json."""
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-
-
-def _file_mode() -> int:
-    """The mode a new file gets under this process's umask (mkstemp's is 0600)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write a file whole or not at all: a temporary file, then a rename."""
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(data)
-        os.chmod(temporary, _file_mode())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def games_csv(summaries: Sequence[Json], results: Sequence[Sequence[GameResult]]) -> str:
