@@ -94,11 +94,14 @@ def write_atomically(path: Path, data: str | bytes) -> None:
     the new, never a part (a temporary file in the same folder, then
     os.replace). Text is written as UTF-8 with '\\n' line ends."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    content = data.encode("utf-8") if isinstance(data, str) else data
     try:
         # Created as any new file is (mode 0o666 less the umask), not 0o600.
-        with temporary.open("xb") as file:
-            file.write(content)
+        if isinstance(data, str):
+            with temporary.open("x", encoding="utf-8", newline="\n") as text:
+                text.write(data)
+        else:
+            with temporary.open("xb") as binary:
+                binary.write(data)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
