@@ -5,12 +5,11 @@ tests/variants/box_and_wild_cards.rules, in both engines."""
 from __future__ import annotations
 
 import itertools
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_modules import variant_engines
+from engine_modules import play_alike, variant_engines
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "tests" / "variants" / "box_and_wild_cards.rules"
@@ -88,22 +87,7 @@ def test_random_games_agree(engines: tuple[Any, Any]) -> None:
     """The variant played at random: same legal moves, same states, and
     JSON forms that read back."""
     generated, interpreted = engines
-    for seed in range(3):
-        rng = random.Random(seed)
-        g, i = generated.new_game(2 + seed % 3, seed), interpreted.new_game(2 + seed % 3, seed)
-        for _ in range(300):
-            if generated.is_over(g):
-                break
-            legal = generated.legal_actions(g)
-            assert legal == interpreted.legal_actions(i)
-            paying = [a for a in legal if a[0] in ("trade_in", "buy")]
-            action = rng.choice(paying if paying and rng.random() < 0.7 else legal)
-            assert interpreted.action_from_json(generated.action_to_json(action)) == action
-            g, i = generated.apply(g, action), interpreted.apply(i, action)
-            data = generated.to_json(g)
-            assert data == interpreted.to_json(i)
-            assert generated.to_json(generated.from_json(data)) == data
-            assert interpreted.to_json(interpreted.from_json(data)) == data
+    play_alike(generated, interpreted, range(3), ("trade_in", "buy"))
 
 
 # ------------------------------------------------- wild units from cards

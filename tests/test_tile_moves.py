@@ -5,12 +5,11 @@ in both engines."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_modules import variant_engines
+from engine_modules import play_alike, variant_engines
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "tests" / "variants" / "tile_moves.rules"
@@ -93,18 +92,4 @@ def test_move_a_tile_from_a_zone_into_another(engines: tuple[Any, Any]) -> None:
 
 def test_random_games_agree(engines: tuple[Any, Any]) -> None:
     generated, interpreted = engines
-    for seed in range(4):
-        rng = random.Random(seed)
-        g, i = generated.new_game(2 + seed % 3, seed), interpreted.new_game(2 + seed % 3, seed)
-        for _ in range(300):
-            if generated.is_over(g):
-                break
-            legal = generated.legal_actions(g)
-            assert legal == interpreted.legal_actions(i)
-            mine = [a for a in legal if a[0] in ("court", "dismiss", "buy")]
-            action = rng.choice(mine if mine and rng.random() < 0.7 else legal)
-            assert interpreted.action_from_json(generated.action_to_json(action)) == action
-            g, i = generated.apply(g, action), interpreted.apply(i, action)
-            data = generated.to_json(g)
-            assert data == interpreted.to_json(i)
-            assert generated.to_json(generated.from_json(data)) == data
+    play_alike(generated, interpreted, range(4), ("court", "dismiss", "buy"))
