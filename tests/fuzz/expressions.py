@@ -456,25 +456,22 @@ class Expressions:
 
     def quantifier(self, scope: Scope, depth: int) -> E:
         """any/all(x in S: C) over a set or list."""
-        op = self.pick(["any", "all"])
-        t = self.pick(self.sources(scope, depth))
-        source = self.expr(t, scope, depth)
-        name = self.fresh(scope)
-        inner = scope.bind(name, element(t))
-        where = f" where {self.expr('bool', inner, depth).text}" if self.flip() else ""
-        body = self.expr("bool", inner, depth)
-        return atom(f"{op}({name} in {source.text}{where}: {body.text})")
+        return self.over_elements(self.pick(["any", "all"]), "bool", scope, depth)
 
     def total(self, scope: Scope, depth: int) -> E:
         """sum(x in S: N) or sum(x in S where C: N): a number per element of
         a set or list, added up over the elements (that pass C)."""
+        return self.over_elements("sum", "int", scope, depth)
+
+    def over_elements(self, function: str, body_type: str, scope: Scope, depth: int) -> E:
+        """function(x in S [where C]: BODY), BODY of `body_type`."""
         t = self.pick(self.sources(scope, depth))
         source = self.expr(t, scope, depth)
         name = self.fresh(scope)
         inner = scope.bind(name, element(t))
         where = f" where {self.expr('bool', inner, depth).text}" if self.flip() else ""
-        body = self.expr("int", inner, depth)
-        return atom(f"sum({name} in {source.text}{where}: {body.text})")
+        body = self.expr(body_type, inner, depth)
+        return atom(f"{function}({name} in {source.text}{where}: {body.text})")
 
     def over_players(self, scope: Scope, depth: int) -> E:
         op = self.pick(["any", "all"])
