@@ -800,12 +800,6 @@ def _define_bonus(s: State, p: int) -> tuple[int, ...]:
     return value
 
 
-def _define_colour_of(s: State, p: int, a_k: int) -> int:
-    # editions/orient.rules:33
-    value: int = s.values[V_taken][a_k] if CARD_kind[a_k] == 'joker' else CARD_bonus[a_k]
-    return value
-
-
 def _define_coloured(s: State, p: int) -> bool:
     # editions/orient.rules:39
     d_bonus = _define_bonus(s, p)

@@ -108,15 +108,6 @@ class _Emission(Visitor):
 
     def visit_Apply(self, e: m.Apply) -> ast.expr:
         arguments = [self.expr(a) for a in e.arguments]
-        define = next(d for d in self.names.edition.defines if d.name == e.name)
-        named = [a.id if isinstance(a, ast.Name) else None for a in arguments]
-        if analysis.inlinable(define) and None not in named:
-            # Read in place: a call per card in a loop costs more than the reading.
-            frame = self.frame
-            for (parameter, _), argument in zip(define.parameters, named, strict=True):
-                assert argument is not None
-                frame = frame.bind(parameter, argument)
-            return self.within(define.value, frame)
         state, player = py.name(self.frame.state), py.value(self.frame.player)
         return py.call(self.names.define(e.name), state, player, *arguments)
 

@@ -19,8 +19,12 @@ class Values(LoweringPart):
 
     def functions(self) -> list[py.Function]:
         found = [self.count_in()]
+        # a definition with parameters whose every use was written out in
+        # place (analysis.inline_definitions) needs no function
+        applied = {n.name for n in analysis.nodes(self.edition) if isinstance(n, m.Apply)}
         for define in self.edition.defines:
-            found.append(self.define(define, self.names.define(define.name)))
+            if not define.parameters or define.name in applied:
+                found.append(self.define(define, self.names.define(define.name)))
         found.append(self.define(self.edition.score, "_score"))
         return found
 
