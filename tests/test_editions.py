@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from edition_facts import EDITIONS
 
 from splendor_rules.compiler.frontend.model import Claim, Ending, TokenLimit
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, editions_folder
@@ -16,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PREFIXES = {"classic": "SCE", "marvel": "SME"}
 
 
-@pytest.mark.parametrize("name", ["classic", "marvel"])
+@pytest.mark.parametrize("name", EDITIONS)
 def test_edition_checks_without_diagnostics(compiled_editions: dict[str, Compiled], name: str):
     compiled = compiled_editions[name]
     assert compiled.ok

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from edition_facts import EDITIONS
 
 from splendor_rules.compiler.cli import play as play_command
 from splendor_rules.compiler.cli import replay as replay_command
@@ -57,7 +58,7 @@ def base(edition: str = "classic", **changes: Any) -> dict[str, Any]:
 # ------------------------------------------------------------ play, replay
 
 
-@pytest.mark.parametrize("edition", ["classic", "marvel"])
+@pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_play_then_replay_reproduces_the_game(tmp_path: Path, edition: str, players: int) -> None:
     played = run(play, [edition, "--players", str(players), "--seed", str(40 + players)])

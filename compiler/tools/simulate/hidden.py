@@ -123,17 +123,19 @@ class Dealer:
                     if is_placeholder(item):
                         tier = str(item["deck"])
                         wanted[tier] = wanted.get(tier, 0) + 1
+        # More unseen cards than places: the rest have left the game (returned
+        # to the box), which a view does not list; a deal leaves some out.
         for tier in sorted(set(wanted) | set(self.unseen)):
             have, want = len(self.unseen.get(tier, [])), wanted.get(tier, 0)
-            if have != want:
+            if have < want:
                 raise ValueError(
                     f"tier {tier}: {have} unseen cards for {want} places (deck and hidden)"
                 )
 
     def deal_json(self, rng: random.Random) -> Json:
         """The JSON form of one deal: the unseen cards of each tier shuffled,
-        dealt to the placeholders in seat and zone order, the rest to that
-        tier's deck."""
+        dealt to the placeholders in seat and zone order, then to that tier's
+        deck (as many as it holds; any left over are out of the game)."""
         view = self.view
         shuffled = {tier: rng.sample(cards, len(cards)) for tier, cards in self.unseen.items()}
         state = {key: value for key, value in view.items() if key not in ("decks", "seats")}
@@ -154,7 +156,9 @@ class Dealer:
                     )
                 zones[zone] = list(items)
             seats.append({**seat, "zones": zones})
-        state["decks"] = {tier: shuffled.get(tier, []) for tier in view["decks"]}
+        state["decks"] = {
+            tier: shuffled.get(tier, [])[:size] for tier, size in view["decks"].items()
+        }
         state["seats"] = seats
         state["hidden"] = sorted([*view["hidden"], *dealt])
         return state
