@@ -8,12 +8,9 @@ from pathlib import Path
 
 import click
 
-from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, read_named_text
 from splendor_rules.compiler.frontend.identities import tile_numbering
 from splendor_rules.compiler.frontend.messages import listed
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, edition_files
-from splendor_rules.compiler.frontend.rule_ids import ids_in_text
-from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Sources, display_path, render
 
 
@@ -36,18 +33,12 @@ def _summary(compiled: Compiled) -> str:
 
 def _coverage(compiled: Compiled) -> str:
     model = compiled.model
-    assert model is not None and compiled.resolved is not None
-    references = [e.decl for e in compiled.resolved.entries if isinstance(e.decl, s.Reference)]
-    if not references:
+    assert model is not None
+    if not model.references:
         return f"{len(model.rule_ids)} rule ids"
-    wanted: list[str] = []
-    for reference in references:
-        _, text = read_named_text(
-            reference.path.span.file, reference.path.value, MAX_DATA_FILE_BYTES
-        )
-        wanted += [i for i in ids_in_text(text) if i[0] in reference.prefixes]
+    wanted = [i for _, ids in model.references for i in ids]
     present = sum(1 for i in wanted if i in model.rule_ids)
-    files = listed([reference.path.value for reference in references])
+    files = listed([file for file, _ in model.references])
     return f"rule ids {present}/{len(wanted)} of {files} present"
 
 

@@ -522,4 +522,7 @@ class Edition:
     # with every table's columns, a missing one at its default).
     card_tables: tuple[Table, ...] = ()
     markets: tuple[Market, ...] = ()  # the named markets, after the main one
+    # each reference rulebook (its file, as written) and the ids it defines
+    # with the edition's prefixes for it: what the edition must state
+    references: tuple[tuple[str, tuple[str, ...]], ...] = ()
     card_values: tuple[CardValue, ...] = ()

@@ -89,5 +89,6 @@ def check_edition(
         card_values=card_values,
         card_tables=tuple(context.card_tables.values()),
         markets=tuple(context.markets),
+        references=tuple(context.rulebooks),
     )
     return model, context.diagnostics

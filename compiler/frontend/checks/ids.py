@@ -27,7 +27,8 @@ from splendor_rules.dsl import syntax as s
 
 
 def check_ids(context: Context) -> dict[str, s.Span]:
-    """Every rule id stated, with its place."""
+    """Every rule id stated, with its place; the rulebooks read are kept in
+    `context.rulebooks`, each with the ids it asks of the edition."""
     ids = [rule_id for entry in context.entries for rule_id in rule_ids_in(entry.decl)]
     stated, diagnostics = check_rule_ids(ids)
     context.diagnostics.extend(diagnostics)
@@ -39,6 +40,7 @@ def check_ids(context: Context) -> dict[str, s.Span]:
             context, [d for d, b in zip(references, books, strict=True) if b.wanted is not None]
         )
         context.diagnostics.extend(check_coverage(stated, books, meant_ids(ids)))
+        context.rulebooks = [(b.file, b.wanted) for b in books if b.wanted is not None]
     return stated
 
 
