@@ -45,19 +45,17 @@ class JsonForm:
             "market": {str(t): list(r) for t, r in zip(tables.tiers, state.market, strict=True)},
             "tiles": {s.name: list(t) for s, t in zip(model.tile_sets, state.tiles, strict=True)},
             "hidden": sorted(state.hidden),
-            "seats": [
-                {
-                    "tokens": self.nonzero(seat.tokens),
-                    "zones": {
-                        z.name: list(c) for z, c in zip(model.zones, seat.zones, strict=True)
-                    },
-                    "did": list(seat.did),
-                }
-                for seat in state.seats
-            ],
         }
-        if model.card_values:
+        if model.card_values:  # after hidden (docs/engine.md), as the generated engines
             data["card_values"] = self.card_values(state)
+        data["seats"] = [
+            {
+                "tokens": self.nonzero(seat.tokens),
+                "zones": {z.name: list(c) for z, c in zip(model.zones, seat.zones, strict=True)},
+                "did": list(seat.did),
+            }
+            for seat in state.seats
+        ]
         return data
 
     def card_values(self, state: State) -> Json:
