@@ -35,7 +35,6 @@ from splendor_rules.compiler.runtime.loading import load_engine
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = Path(__file__).resolve().parent / "goldens"
-EDITIONS = ("classic", "marvel")
 
 
 def _regenerate() -> ModuleType:
@@ -48,6 +47,7 @@ def _regenerate() -> ModuleType:
 
 
 regenerate = _regenerate()
+EDITIONS = regenerate.EDITIONS
 GENERATED: dict[str, Any] = {name: load_engine(name, "generated") for name in EDITIONS}
 REFERENCE: dict[str, Any] = {name: load_engine(name, "interpreted") for name in EDITIONS}
 HINT = "run python tests/goldens/regenerate.py and read the diff"

@@ -34,20 +34,35 @@ PERFT_FILE = HERE / "perft.json"
 MAX_PLIES = 40  # actions shown in full (state and legal actions)
 LAST_PLY = 1000  # a game stops here if it has not ended
 
-# (edition, players, seed): one game per player count and edition.
-PLAYTHROUGHS = (
-    ("classic", 2, 1), ("classic", 3, 2), ("classic", 4, 3),
-    ("marvel", 2, 4), ("marvel", 3, 5), ("marvel", 4, 6),
+
+def _editions() -> tuple[str, ...]:
+    """Every edition of the editions folder, in its order (classic, marvel, ...)."""
+    from splendor_rules.compiler.frontend.pipeline import edition_files
+
+    return tuple(path.stem for path in edition_files())
+
+
+EDITIONS = _editions()
+
+# (edition, players, seed): one game per player count and edition; the
+# edition at index i plays seeds 3i + 1 .. 3i + 3.
+PLAYTHROUGHS = tuple(
+    (edition, players, 3 * i + players - 1)
+    for i, edition in enumerate(EDITIONS)
+    for players in (2, 3, 4)
 )
 
 # (edition, players, seed, plies played by random.Random(seed) first, depth).
 # From the setup, depth 3 (depth 4 takes seconds); later positions, where
-# cards can be bought and tokens must be returned, to depth 4.
-PERFT_POSITIONS = (
-    ("classic", 2, 1, 0, 3), ("classic", 3, 2, 0, 3), ("classic", 4, 3, 0, 3),
-    ("classic", 2, 7, 30, 4), ("classic", 3, 9, 60, 3),
-    ("marvel", 2, 1, 0, 3), ("marvel", 3, 2, 0, 3), ("marvel", 4, 3, 0, 3),
-    ("marvel", 2, 7, 30, 4), ("marvel", 4, 9, 60, 3),
+# cards can be bought and tokens must be returned, to depth 4 and 3 (the
+# last with 3 or 4 players, edition by edition).
+PERFT_POSITIONS = tuple(
+    position
+    for i, edition in enumerate(EDITIONS)
+    for position in (
+        (edition, 2, 1, 0, 3), (edition, 3, 2, 0, 3), (edition, 4, 3, 0, 3),
+        (edition, 2, 7, 30, 4), (edition, 3 + i % 2, 9, 60, 3),
+    )
 )
 
 Json = dict[str, Any]
@@ -178,7 +193,7 @@ def expected_files(engines: dict[str, Any]) -> dict[Path, str]:
 def generated_engines() -> dict[str, Any]:
     from splendor_rules.compiler.runtime.loading import load_engine
 
-    return {name: load_engine(name, "generated") for name in ("classic", "marvel")}
+    return {name: load_engine(name, "generated") for name in EDITIONS}
 
 
 def main(argv: list[str]) -> int:
