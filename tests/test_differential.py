@@ -84,6 +84,22 @@ GENERATED: dict[str, Engine] = {name: load_engine(name, "generated") for name in
 REFERENCE: dict[str, InterpretedEngine] = {name: load_interpreted(name) for name in EDITIONS}
 
 
+@contextmanager
+def registered(name: str, interpreter: InterpretedEngine) -> Iterator[None]:
+    """An edition that is not in the editions folder (a variant, a random
+    edition) known to the harness by its name while its games are played:
+    the illegal-action probes read its action and step names there."""
+    previous = REFERENCE.get(name)
+    REFERENCE[name] = interpreter
+    try:
+        yield
+    finally:
+        if previous is None:
+            del REFERENCE[name]
+        else:
+            REFERENCE[name] = previous
+
+
 def fewest(edition: str) -> int:
     """The fewest players of an edition (2 in classic and Marvel)."""
     return GENERATED[edition].PLAYERS.start

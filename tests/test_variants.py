@@ -11,18 +11,16 @@ after every action by the differential harness of test_differential.py.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from engine_modules import engine_module
 from test_differential import (
-    REFERENCE,
     Differential,
     Side,
     play,
     probe_with,
+    registered,
 )
 
 from splendor_rules.compiler.frontend.pipeline import compile_file
@@ -33,21 +31,6 @@ from splendor_rules.dsl.diagnostics import render as render_diagnostic
 VARIANTS = sorted((Path(__file__).resolve().parent / "variants").glob("*.rules"))
 MAX_PLIES = 3000  # a random game of a variant ends well before this
 SEEDS = (0, 1)
-
-
-@contextmanager
-def registered(name: str, interpreter: InterpretedEngine) -> Iterator[None]:
-    """The interpreter known to the harness by the variant's name (its
-    illegal-action probes read the edition's action names there)."""
-    previous = REFERENCE.get(name)
-    REFERENCE[name] = interpreter
-    try:
-        yield
-    finally:
-        if previous is None:
-            del REFERENCE[name]
-        else:
-            REFERENCE[name] = previous
 
 
 @pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)

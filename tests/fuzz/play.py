@@ -20,8 +20,7 @@ import json
 import random
 import tempfile
 import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,15 +31,14 @@ from fuzz.rule_files import DrawnEdition
 
 # All this module uses of the shipped differential harness, named here so
 # that a change there is a change of these lines only: `Differential`,
-# `Disagreement`, `Record`, `Side`, `play`, `probe_with`, and `REFERENCE`
-# (where its illegal-action generator looks an edition's names up).
+# `Disagreement`, `Record`, `Side`, `play`, `probe_with`, and `registered`
+# (which makes a drawn edition's names known to its illegal-action generator).
 Disagreement = differential.Disagreement
 Differential = differential.Differential
 Record = differential.Record
 Side = differential.Side
 play = differential.play
 probe_with = differential.probe_with
-REFERENCE = differential.REFERENCE
 
 
 @dataclass(frozen=True)
@@ -105,21 +103,10 @@ def saved(drawn: DrawnEdition) -> Path:
     return folder
 
 
-@contextmanager
-def registered(engines: Built) -> Iterator[None]:
-    """The interpreter known to the differential harness by the edition's
-    name while the game is played (its illegal-action generator reads the
-    edition's action and step names there)."""
-    name = engines.model.name
-    previous = REFERENCE.get(name)
-    REFERENCE[name] = engines.interpreter
-    try:
-        yield
-    finally:
-        if previous is None:
-            del REFERENCE[name]
-        else:
-            REFERENCE[name] = previous
+def registered(engines: Built) -> AbstractContextManager[None]:
+    """The drawn edition's interpreter known to the differential harness
+    by the edition's name while the game is played."""
+    return differential.registered(engines.model.name, engines.interpreter)
 
 
 @dataclass
