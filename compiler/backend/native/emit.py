@@ -1,0 +1,367 @@
+"""Model expressions -> C expression trees.
+
+The C twin of the Python target's emitter. Every value of the model is a C
+value: numbers, conditions, colours, cards, tiles and texts (by their code
+in the edition's text table) are `int32_t`; a number per colour is a `Vec`;
+a set or list is a `Set` (a count and the elements). A value computed with a
+loop is a GNU statement expression, so an expression stays an expression.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from attrs import evolve, field, frozen
+
+from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.native import cnodes as c
+from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.dsl.visitor import Visitor
+
+
+def c_type(t: m.Type) -> str:
+    """The C type of a value of a model type."""
+    if t.kind == "vector":
+        return "Vec"
+    if t.kind in ("set", "list"):
+        return "Set"
+    return "int32_t"
+
+
+def element(t: m.Type) -> m.Type:
+    return t.element if t.kind in ("set", "list") and t.element is not None else t
+
+
+@frozen
+class Counter:
+    count: list[int] = field(factory=lambda: [0])
+
+    def fresh(self, hint: str) -> str:
+        self.count[0] += 1
+        return c.ident("t_", f"{hint}{self.count[0]}")
+
+
+@frozen
+class Frame:
+    """What a model name means at one place of the C code: the state
+    (`g`), the player in context, and the locals."""
+
+    state: str = "g"
+    player: c.Expr = c.name("p")
+    locals: Mapping[str, c.Expr] = field(factory=dict)
+    counter: Counter = field(factory=Counter, eq=False)
+
+    def bind(self, local: str, value: c.Expr | str) -> Frame:
+        stands = c.name(value) if isinstance(value, str) else value
+        return evolve(self, locals={**self.locals, local: stands})
+
+    def of(self, player: c.Expr) -> Frame:
+        return evolve(self, player=player)
+
+    def temporary(self, hint: str) -> str:
+        return self.counter.fresh(hint)
+
+
+class Names:
+    """How the model's names are spelled in a C engine."""
+
+    def __init__(self, edition: m.Edition) -> None:
+        self.edition = edition
+        self.token_index = {t.name: i for i, t in enumerate(edition.tokens)}
+        self.zone_index = {z.name: i for i, z in enumerate(edition.zones)}
+        numbering = identities.tile_numbering(edition)
+        self.majority_tile = dict(numbering.majority_tile)
+        self.majority_zone = {maj.name: maj.zone for maj in edition.majorities}
+        self.tile_set_index = {t.name: i for i, t in enumerate(edition.tile_sets)}
+        self.action_index = {a.name: i for i, a in enumerate(edition.actions)}
+        self.value_index = {v.name: i for i, v in enumerate(edition.card_values)}
+        self.none_columns = frozenset(
+            col.name for t in (edition.cards, *edition.tile_sets) for col in t.columns if col.none
+        )
+        self.none_colours = bool(self.none_columns) or any(
+            isinstance(n, m.Const) and n.value is None for n in analysis.nodes(edition)
+        )
+        # Zone aggregates: each at an offset of a player's `agg` row (a
+        # number takes one place, a number per colour one per colour).
+        self.aggregates: dict[analysis.Aggregate, tuple[int, bool]] = {}
+        offset = 0
+        colours = len(edition.colours)
+        for aggregate in analysis.aggregates_in(edition):
+            vector = aggregate[0] in ("tally", "totals")
+            self.aggregates[aggregate] = (offset, vector)
+            offset += colours if vector else 1
+        self.aggregate_slots = offset
+        self.texts = text_codes(edition)
+
+    def may_be_none(self, e: m.Expr) -> bool:
+        if not (self.edition.card_values or self.none_colours):
+            return False
+        return analysis.may_be_none(e, self.none_columns)
+
+    def column(self, element_type: m.Type, column: str) -> str:
+        return c.ident("CARD_" if element_type == m.CARD else "TILE_", column)
+
+    def define(self, name: str) -> str:
+        return c.ident("d_", name)
+
+
+def text_codes(edition: m.Edition) -> dict[str, int]:
+    """Every text of the edition (text columns' cells, text literals),
+    numbered in sorted order: the C engine compares texts by number."""
+    found: set[str] = set()
+    for table in (edition.cards, *edition.tile_sets):
+        for column in table.columns:
+            if column.type == "text":
+                found.update(str(row[column.name]) for row in table.rows if column.name in row)
+                found.update(column.values)
+                if isinstance(column.default, str):
+                    found.add(column.default)
+    for node in analysis.nodes(edition):
+        if isinstance(node, m.Const) and isinstance(node.value, str):
+            found.add(node.value)
+    return {text: code for code, text in enumerate(sorted(found))}
+
+
+class Emitter:
+    def __init__(self, names: Names) -> None:
+        self.names = names
+
+    def emit(self, e: m.Expr, frame: Frame) -> c.Expr:
+        return _Emission(self, frame).expr(e)
+
+
+class _Emission(Visitor):
+    def __init__(self, emitter: Emitter, frame: Frame) -> None:
+        self.emitter = emitter
+        self.names = emitter.names
+        self.frame = frame
+
+    @property
+    def g(self) -> c.Expr:
+        return c.name(self.frame.state)
+
+    def expr(self, e: m.Expr) -> c.Expr:
+        aggregate = analysis.aggregate_of(e)
+        if aggregate is not None and aggregate in self.names.aggregates:
+            offset, vector = self.names.aggregates[aggregate]
+            row = c.index(c.arrow(self.frame.state, "agg"), self.frame.player)
+            if vector:
+                return c.call("vec_at", c.Unary("&", c.index(row, offset)))
+            return c.index(row, offset)
+        emitted: c.Expr = self.visit(e)
+        return emitted
+
+    def within(self, e: m.Expr, frame: Frame) -> c.Expr:
+        return self.emitter.emit(e, frame)
+
+    def generic_visit(self, node: object) -> c.Expr:
+        raise AssertionError(f"cannot emit {type(node).__name__}")
+
+    def visit_Const(self, e: m.Const) -> c.Expr:
+        if e.value is None:
+            return c.num(-1)
+        if isinstance(e.value, str):
+            return c.num(self.names.texts[e.value])
+        return c.num(e.value)
+
+    def loop(
+        self,
+        source: m.Expr,
+        variable: str,
+        body: Callable[[Frame, str], list[c.Stmt]],
+    ) -> list[c.Stmt]:
+        """Statements running `body` for each element of a collection, the
+        element bound to `variable`."""
+        src = self.frame.temporary("src")
+        i = self.frame.temporary("i")
+        x = self.frame.temporary("x")
+        inner = self.frame.bind(variable, x)
+        return [
+            c.declare("Set", src, self.expr(source)),
+            c.for_(
+                i,
+                0,
+                c.dot(c.name(src), "n"),
+                [c.declare("int32_t", x, c.index(c.dot(c.name(src), "v"), c.name(i))), *body(inner, x)],
+            ),
+        ]
+
+    def visit_Attr(self, e: m.Attr) -> c.Expr:
+        def read(subject: c.Expr) -> c.Expr:
+            if e.source == "value":
+                values = c.index(c.arrow(self.frame.state, "values"), self.names.value_index[e.attribute])
+                return c.index(values, subject)
+            return c.index(c.name(self.names.column(element(e.subject.type), e.attribute)), subject)
+
+        if e.subject.type.kind not in ("set", "list"):
+            return read(self.expr(e.subject))
+        if e.type.element is not None and e.type.element.kind == "vector":
+            return self.expr(e.subject)  # a list of vectors is only ever counted
+        out = self.frame.temporary("out")
+        src = self.frame.temporary("src")
+        i = self.frame.temporary("i")
+        return c.block(
+            [
+                c.declare("Set", src, self.expr(e.subject)),
+                c.declare("Set", out),
+                c.assign(c.dot(c.name(out), "n"), c.dot(c.name(src), "n")),
+                c.for_(
+                    i,
+                    0,
+                    c.dot(c.name(src), "n"),
+                    [
+                        c.assign(
+                            c.index(c.dot(c.name(out), "v"), c.name(i)),
+                            read(c.index(c.dot(c.name(src), "v"), c.name(i))),
+                        )
+                    ],
+                ),
+            ],
+            c.name(out),
+        )
+
+    def unless_none(self, kind: m.Expr, read: Callable[[c.Expr], c.Expr]) -> c.Expr:
+        index = self.expr(kind)
+        if isinstance(index, c.Num):
+            return c.num(0) if index.value == -1 else read(index)
+        if not self.names.may_be_none(kind):
+            return read(index)
+        return c.Conditional(c.binary(index, ">=", c.num(0)), read(index), c.num(0))
+
+    def visit_Index(self, e: m.Index) -> c.Expr:
+        subject = self.expr(e.subject)
+        return self.unless_none(e.index, lambda i: c.index(c.dot(subject, "c"), i))
+
+    def visit_Apply(self, e: m.Apply) -> c.Expr:
+        arguments = [self.expr(a) for a in e.arguments]
+        return c.call(self.names.define(e.name), self.g, self.frame.player, *arguments)
+
+    def visit_Unary(self, e: m.Unary) -> c.Expr:
+        return c.Unary("-" if e.op == "-" else "!", self.expr(e.operand))
+
+    def visit_Binary(self, e: m.Binary) -> c.Expr:
+        assert e.op in ("+", "-", "*", "<", "<=", ">", ">=", "==", "!="), e.op
+        return c.binary(self.expr(e.left), e.op, self.expr(e.right))
+
+    def visit_Logic(self, e: m.Logic) -> c.Expr:
+        return c.logic("&&" if e.op == "and" else "||", [self.expr(o) for o in e.operands])
+
+    def visit_Conditional(self, e: m.Conditional) -> c.Expr:
+        return c.Conditional(self.expr(e.condition), self.expr(e.then), self.expr(e.otherwise))
+
+    def visit_Filter(self, e: m.Filter) -> c.Expr:
+        out = self.frame.temporary("out")
+
+        def keep(inner: Frame, x: str) -> list[c.Stmt]:
+            condition = self.within(e.condition, inner)
+            n = c.dot(c.name(out), "n")
+            return [c.if_(condition, [c.assign(c.index(c.dot(c.name(out), "v"), n), c.name(x)), c.assign(n, c.num(1), "+=")])]
+
+        body: list[c.Stmt] = [c.declare("Set", out), c.assign(c.dot(c.name(out), "n"), c.num(0))]
+        body += self.loop(e.source, e.variable, keep)
+        return c.block(body, c.name(out))
+
+    def visit_PerColour(self, e: m.PerColour) -> c.Expr:
+        out = self.frame.temporary("vec")
+        body: list[c.Stmt] = [c.declare("Vec", out)]
+        for colour in range(len(self.names.edition.colours)):
+            value = self.within(e.body, self.frame.bind(e.variable, c.num(colour)))
+            body.append(c.assign(c.index(c.dot(c.name(out), "c"), colour), value))
+        return c.block(body, c.name(out))
+
+    def visit_Quantifier(self, e: m.Quantifier) -> c.Expr:
+        every = e.op == "all"
+        result = self.frame.temporary("q")
+        found = c.assign(result, c.num(not every))
+        if e.variable is None:
+            q = self.frame.temporary("p")
+            body = self.within(e.body, self.frame.of(c.name(q)))
+            test = c.not_(body) if every else body
+            loop = c.for_(q, 0, c.arrow(self.frame.state, "players"), [c.if_(test, [found, c.Raw("break;")])])
+            return c.block([c.declare("int32_t", result, c.num(every)), loop], c.name(result))
+        assert e.source is not None
+        if isinstance(e.source, m.Ref) and e.source.kind == "colours":
+            colours = range(len(self.names.edition.colours))
+            bodies = [self.within(e.body, self.frame.bind(e.variable, c.num(k))) for k in colours]
+            return c.logic("&&" if every else "||", bodies)
+        variable = e.variable
+
+        def check(inner: Frame, _: str) -> list[c.Stmt]:
+            body = self.within(e.body, inner)
+            return [c.if_(c.not_(body) if every else body, [found, c.Raw("break;")])]
+
+        return c.block(
+            [c.declare("int32_t", result, c.num(every)), *self.loop(e.source, variable, check)],
+            c.name(result),
+        )
+
+    def visit_Total(self, e: m.Total) -> c.Expr:
+        total = self.frame.temporary("sum")
+
+        def add(inner: Frame, _: str) -> list[c.Stmt]:
+            added: c.Stmt = c.assign(total, self.within(e.body, inner), "+=")
+            if e.condition is None:
+                return [added]
+            return [c.if_(self.within(e.condition, inner), [added])]
+
+        return c.block(
+            [c.declare("int32_t", total, c.num(0)), *self.loop(e.source, e.variable, add)],
+            c.name(total),
+        )
+
+    def visit_DeckTops(self, e: m.DeckTops) -> c.Expr:
+        return c.call("deck_tops_set", self.g)
+
+    def visit_Ref(self, e: m.Ref) -> c.Expr:
+        n = self.names
+        if e.kind == "variable":
+            return self.frame.locals[e.name]
+        if e.kind in ("colour", "token"):
+            return c.num(n.token_index[e.name])
+        if e.kind == "colours":
+            return c.call("colours_set")
+        if e.kind == "players":
+            return c.arrow(self.frame.state, "players")
+        if e.kind == "zone":
+            return c.call("zone_set", self.g, c.num(n.zone_index[e.name]), self.frame.player)
+        if e.kind == "market":
+            return c.call("market_set", self.g)
+        if e.kind == "tiles":
+            return c.call("tiles_set", self.g, c.num(n.tile_set_index[e.name]))
+        if e.kind == "define":
+            return c.call(n.define(e.name), self.g, self.frame.player)
+        if e.kind == "score":
+            return c.call("score", self.g, self.frame.player)
+        raise AssertionError(f"cannot emit a reference to a {e.kind}")
+
+    def visit_Call(self, e: m.Call) -> c.Expr:
+        n = self.names
+        arguments = e.arguments
+        if e.function == "holds":
+            assert isinstance(arguments[0], m.Ref)
+            majority = arguments[0].name
+            zone = n.zone_index[n.majority_zone[majority]]
+            tile = n.majority_tile[majority]
+            return c.call("zone_has", self.g, c.num(zone), self.frame.player, c.num(tile))
+        if e.function == "did":
+            assert isinstance(arguments[0], m.Ref)
+            bit = 1 << n.action_index[arguments[0].name]
+            did = c.index(c.arrow(self.frame.state, "did"), self.frame.player)
+            return c.binary(c.binary(did, "&", c.num(bit)), "!=", c.num(0))
+        if e.function == "supply":
+            return self.unless_none(arguments[0], lambda k: c.index(c.arrow(self.frame.state, "supply"), k))
+        if e.function == "tokens":
+            held = c.index(c.arrow(self.frame.state, "held"), self.frame.player)
+            return self.unless_none(arguments[0], lambda k: c.index(held, k))
+        if e.function == "count":
+            return c.dot(self.expr(arguments[0]), "n")
+        if e.function == "sum":
+            return c.call("set_sum", self.expr(arguments[0]))
+        if e.function in ("min", "max"):
+            parts = [self.expr(a) for a in arguments]
+            result = parts[0]
+            for part in parts[1:]:
+                result = c.call("i" + e.function, result, part)
+            return result
+        raise AssertionError(f"cannot emit a call of {e.function}")

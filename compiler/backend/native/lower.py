@@ -1,0 +1,735 @@
+"""Lowering for the native target: the checked model -> what engine.c.j2 reads.
+
+The same plan as the Python target's lowering, function for function (the
+differential tests hold the two to the same moves in the same order): per
+action an enumerator of its legal moves and the function that makes a move's
+effects; the zone hooks, steps, follow-ups, endings and ranking; the upkeep
+of the zone aggregates and the definitions. Each is a `cnodes.Function`.
+
+A move is a run of `int32_t` slots in a `MoveBuf` (docs/architecture.md,
+"The native target"): its kind, then its values in signature order: one slot
+per card, tile, colour or number; a payment's count per token kind; a set's
+size and elements. An element of a choice that is a deck's top card carries
+`DECK_TOP` beside the card's number, so the move shows `("deck", tier)`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.native import cnodes as c
+from splendor_rules.compiler.backend.native.emit import Emitter, Frame, Names, c_type
+from splendor_rules.compiler.backend.python.base import Source, comment_text
+from splendor_rules.compiler.backend.python.emit import ExprEmitter
+from splendor_rules.compiler.backend.python.names import Names as PythonNames
+from splendor_rules.compiler.backend.python.tables import Tables
+from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.frontend import model as m
+
+Choice = m.Choose | m.ChooseDistinct
+STATE = ("G *", "g")
+CONST_STATE = ("const G *", "g")
+PLAYER = ("int32_t", "p")
+
+# How a move's value is shown to Python: the codes of engine.c.j2's move_object.
+SHOWN = {"int": 0, "bool": 1, "token": 2, "card": 3, "tile": 0, "text": 4, "pay": 5}
+SET_OF = 8  # added to an element's code: a set of such elements
+
+
+def shown_code(kind: str) -> int:
+    if kind.startswith("set:"):
+        return SET_OF + SHOWN.get(kind[4:], 0)
+    return SHOWN.get(kind, 0)
+
+
+class Lowering:
+    def __init__(self, edition: m.Edition, root: Path) -> None:
+        self.edition = analysis.inline_definitions(edition)
+        self.source = Source(root)
+        self.names = Names(self.edition)
+        self.emitter = Emitter(self.names)
+        self.sites = identities.follow_ups(self.edition)
+        self.hooked = analysis.hooked_zones(self.edition)
+        self.steps = self.edition.steps
+        self.actions = self.edition.actions
+        self.wild = analysis.wild_token(self.edition)
+
+    # ------------------------------------------------------------- basics
+
+    def where(self, part: m.Part | m.Statement) -> c.Comment:
+        ids = " ".join(comment_text(i) for i in part.rule_ids)
+        place = f"{self.source.shown(part.span.file)}:{part.span.line}"
+        return c.comment(place + (f" {ids}" if ids else ""))
+
+    def expr(self, e: m.Expr, frame: Frame) -> c.Expr:
+        return self.emitter.emit(e, frame)
+
+    def move_code(self, kind: str, index: int) -> int:
+        """A move's kind: actions, then step decisions, then follow-ups."""
+        base = {
+            "action": 0,
+            "step": len(self.actions),
+            "follow": len(self.actions) + len(self.steps),
+        }
+        return base[kind] + index
+
+    # ------------------------------------------------------------ choices
+
+    def choice_loop(
+        self, st: Choice, frame: Frame, body: list[c.Stmt], shown: list[c.Stmt]
+    ) -> tuple[list[c.Stmt], Frame]:
+        """Append to `body` the loops over a choice's values: the inner body
+        (where the value is bound) and its frame. `shown` receives the
+        statement that writes the value into the move."""
+        var = c.ident("v_", st.name)
+        if isinstance(st, m.ChooseDistinct):
+            src, comb, more = (frame.temporary(n) for n in ("src", "comb", "more"))
+            combination = c.Unary("&", c.name(comb))
+            count = self.expr(st.count, frame)
+            first = c.call("comb_first", combination, c.dot(c.name(src), "n"), count)
+            body.append(c.declare("Set", src, self.expr(st.source, frame)))
+            body.append(c.declare("Comb", comb))
+            body.append(c.declare("int32_t", more, first))
+            chosen = c.call("comb_set", combination, c.Unary("&", c.name(src)))
+            inner: list[c.Stmt] = [c.declare("Set", var, chosen)]
+            next_ = c.assign(more, c.call("comb_next", combination))
+            body.append(c.While(c.name(more), [c.Seq(inner), next_]))
+            shown.append(c.do(c.call("mv_put_set", c.name("out"), c.Unary("&", c.name(var)))))
+            return inner, frame.bind(st.name, var)
+        # one element at a time, from each source in turn, into one shared body
+        seen = frame.temporary("seen") if self.may_repeat(st) else None
+        x = frame.temporary("x")
+        inner = []
+        if seen is not None:
+            body.append(c.declare("Set", seen))
+            body.append(c.assign(c.dot(c.name(seen), "n"), c.num(0)))
+        for source in st.sources:
+            src, i = frame.temporary("src"), frame.temporary("i")
+            element = c.index(c.dot(c.name(src), "v"), c.name(i))
+            head: list[c.Stmt] = [c.declare("int32_t", x, element)]
+            if seen is not None:
+                known = c.call("set_has", c.Unary("&", c.name(seen)), c.name(x))
+                head.append(c.if_(known, [c.Raw("continue;")]))
+                head.append(c.do(c.call("set_add", c.Unary("&", c.name(seen)), c.name(x))))
+            head.append(c.declare("int32_t", var, c.binary(c.name(x), "&", c.name("VALUE_MASK"))))
+            body.append(c.declare("Set", src, self.expr(source, frame)))
+            body.append(c.for_(i, 0, c.dot(c.name(src), "n"), [*head, c.Seq(inner)]))
+        shown.append(c.do(c.call("mv_put", c.name("out"), c.name(x))))
+        return inner, frame.bind(st.name, var)
+
+    @staticmethod
+    def may_repeat(st: m.Choose) -> bool:
+        """Can two sources of a choice hold one value (offered once)? Places
+        a card is in (deck tops, the market, zones) hold none alike."""
+        if len(st.sources) < 2:
+            return False
+        return not all(
+            isinstance(s, m.DeckTops) or (isinstance(s, m.Ref) and s.kind in ("market", "zone"))
+            for s in st.sources
+        )
+
+    # -------------------------------------------------------- legal moves
+
+    def legal(self, action: m.Action, index: int) -> c.Function:
+        """The enumerator of an action's legal moves: a loop per choice, an
+        `if` per requirement, a loop over the ways to pay."""
+        frame = Frame()
+        top: list[c.Stmt] = [self.where(action)]
+        body = top
+        code = c.num(self.move_code("action", index))
+        moves: list[c.Stmt] = [c.do(c.call("mv_begin", c.name("out"), code))]
+        for st in analysis.choice_part(action):
+            if isinstance(st, m.Let):
+                var = c.ident("v_", st.name)
+                body.append(c.declare(c_type(st.value.type), var, self.expr(st.value, frame)))
+                frame = frame.bind(st.name, var)
+            elif isinstance(st, m.Choose | m.ChooseDistinct):
+                body, frame = self.choice_loop(st, frame, body, moves)
+            elif isinstance(st, m.Require):
+                inner: list[c.Stmt] = []
+                body.append(c.if_(self.expr(st.condition, frame), inner))
+                body = inner
+            elif isinstance(st, m.Pay):
+                body = self.payment_loop(st, frame, body, moves)
+        moves.append(c.do(c.call("mv_end", c.name("out"))))
+        body.extend(moves)
+        parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
+        return c.Function("void", c.ident("legal_", action.name), parameters, top)
+
+    def payment_loop(
+        self, st: m.Pay, frame: Frame, body: list[c.Stmt], moves: list[c.Stmt]
+    ) -> list[c.Stmt]:
+        """Append the loop over the ways to pay; its body."""
+        price, ways, w = (frame.temporary(n) for n in ("price", "ways", "w"))
+        cost = self.expr(st.cost, frame)
+        discount = self.expr(st.discount, frame)
+        body.append(c.declare("Vec", price, c.call("price_of", cost, discount)))
+        priced = c.Unary("&", c.name(price))
+        if st.wild_cards is None:
+            found = c.call("pay_ways", c.name("g"), c.name("p"), priced)
+            put = "mv_put_pay"
+        else:
+            usable = frame.temporary("usable")
+            body.append(c.declare("Set", usable, self.usable(st, frame)))
+            units = c.num(st.wild_cards.units)
+            found = c.call(
+                "card_pay_ways", c.name("g"), c.name("p"), priced, c.Unary("&", c.name(usable)), units
+            )
+            put = "mv_put_card_pay"
+        body.append(c.declare("int32_t", ways, found))
+        inner: list[c.Stmt] = []
+        body.append(c.for_(w, 0, c.name(ways), inner))
+        moves.append(c.do(c.call(put, c.name("out"), c.name(w))))
+        return inner
+
+    def usable(self, st: m.Pay, frame: Frame) -> c.Expr:
+        """The cards of the `using` set that the action did not choose."""
+        wild = st.wild_cards
+        assert wild is not None
+        cards = self.expr(wild.cards, frame)
+        if not wild.chosen and not wild.chosen_sets:
+            return cards
+        out = frame.temporary("usable")
+        body: list[c.Stmt] = [c.declare("Set", out, cards)]
+        target = c.Unary("&", c.name(out))
+        for name in wild.chosen:
+            body.append(c.do(c.call("set_remove", target, frame.locals[name])))
+        for name in wild.chosen_sets:
+            body.append(c.do(c.call("set_remove_all", target, c.Unary("&", frame.locals[name]))))
+        return c.block(body, c.name(out))
+
+    # --------------------------------------------------------------- apply
+
+    def apply(self, action: m.Action, index: int) -> c.Function:
+        """A legal move's effects on `g`, the copy the move makes."""
+        frame = Frame()
+        at = c.name("at")
+        body: list[c.Stmt] = [self.where(action), c.declare("int32_t", "at", c.num(0))]
+        done = [c.do(c.call("done", c.name("g"), c.name("p"), c.num(1 << index))), c.Return()]
+        statements = action.body or ()
+        for st in statements:
+            if isinstance(st, m.Let):
+                var = c.ident("v_", st.name)
+                body.append(c.declare(c_type(st.value.type), var, self.expr(st.value, frame)))
+                frame = frame.bind(st.name, var)
+            elif isinstance(st, m.Choose):
+                var = c.ident("v_", st.name)
+                read = c.binary(c.index(c.name("mv"), at), "&", c.name("VALUE_MASK"))
+                body.append(c.declare("int32_t", var, read))
+                body.append(c.assign(at, c.num(1), "+="))
+                frame = frame.bind(st.name, var)
+            elif isinstance(st, m.ChooseDistinct):
+                var = c.ident("v_", st.name)
+                read = c.call("mv_read_set", c.name("mv"), c.Unary("&", at))
+                body.append(c.declare("Set", var, read))
+                frame = frame.bind(st.name, var)
+            elif isinstance(st, m.Pay):
+                body.append(c.declare("const int32_t *", "pay", c.binary(c.name("mv"), "+", at)))
+                body.append(c.assign(at, c.name("NK"), "+="))
+                if st.wild_cards is not None:
+                    var = c.ident("v_", st.wild_cards.variable)
+                    read = c.call("mv_read_set", c.name("mv"), c.Unary("&", at))
+                    body.append(c.declare("Set", var, read))
+                    frame = frame.bind(st.wild_cards.variable, var)
+        body.append(c.do(c.Unary("(void)", at)))
+        effects, _ = self.effects(statements, frame, stop=done)
+        body.extend(effects)
+        body.extend(done)
+        parameters = (STATE, PLAYER, ("const int32_t *", "mv"))
+        return c.Function("void", c.ident("apply_", action.name), parameters, body)
+
+    def effects(
+        self, body: tuple[m.Statement, ...], frame: Frame, stop: list[c.Stmt]
+    ) -> tuple[list[c.Stmt], Frame]:
+        """The effects of an action, a trigger or a follow-up's rest on `g`.
+        A follow-up choice queues itself and ends the block with `stop`."""
+        g, p = c.name("g"), c.name("p")
+        out: list[c.Stmt] = []
+        for st in body:
+            if isinstance(st, m.Gain):
+                token = self.expr(st.token, frame)
+                gain: c.Stmt = c.do(c.call("gain", g, p, token, self.expr(st.amount, frame)))
+                if self.names.may_be_none(st.token):
+                    gain = c.if_(c.binary(token, ">=", c.num(0)), [gain])
+                out.append(gain)
+            elif isinstance(st, m.GainEach):
+                kinds = self.expr(st.tokens, frame)
+                out.append(c.do(c.call("gain_each", g, p, kinds, self.expr(st.amount, frame))))
+            elif isinstance(st, m.Pay):
+                out.append(c.do(c.call("give_back", g, p, c.name("pay"))))
+                if st.wild_cards is not None:
+                    spent = frame.locals[st.wild_cards.variable]
+                    out.append(c.do(c.call("to_box", g, p, c.Unary("&", spent))))
+            elif isinstance(st, m.Move):
+                item = frame.locals[st.card]
+                zone = c.num(self.names.zone_index[st.zone])
+                out.append(c.do(c.call("take_tile" if st.tile else "move_card", g, p, item, zone)))
+                if not st.tile and st.zone in self.hooked:
+                    out.append(c.do(c.call(c.ident("entered_", st.zone), g, p, item)))
+            elif isinstance(st, m.SetValue):
+                value = c.num(self.names.value_index[st.value_name])
+                to = self.expr(st.value, frame)
+                out.append(c.do(c.call("set_value", g, value, frame.locals[st.card], to)))
+            elif isinstance(st, m.ReturnToBox):
+                cards = frame.locals[st.cards]
+                if st.many:
+                    out.append(c.do(c.call("to_box", g, p, c.Unary("&", cards))))
+                else:
+                    out.append(c.do(c.call("to_box_one", g, p, cards)))
+            elif isinstance(st, m.If):
+                condition = self.expr(st.condition, frame)
+                inner, _ = self.effects(st.body, frame, stop)
+                out.append(c.if_(condition, inner))
+            elif isinstance(st, m.Choose | m.ChooseDistinct) and st.name not in frame.locals:
+                out.extend(self.wait(st, frame))
+                out.extend(stop)
+                break
+            elif isinstance(st, m.Let) and st.name not in frame.locals:
+                var = frame.temporary(st.name)
+                out.append(c.declare(c_type(st.value.type), var, self.expr(st.value, frame)))
+                frame = frame.bind(st.name, var)
+        return out, frame
+
+    # --------------------------------------------------------- follow-ups
+
+    def wait(self, st: Choice, frame: Frame) -> list[c.Stmt]:
+        """Queue a follow-up choice with the values of the names it carries."""
+        index = next(i for i, site in enumerate(self.sites) if site.choice is st)
+        slot = frame.temporary("bound")
+        out: list[c.Stmt] = [
+            c.declare("int32_t *", slot, c.call("wait", c.name("g"), c.num(index)))
+        ]
+        at = 0
+        for name, type_ in self.sites[index].bound:
+            value = frame.locals.get(name)
+            if value is not None:
+                target = c.binary(c.name(slot), "+", c.num(at))
+                if type_.kind == "vector":
+                    out.append(c.do(c.call("vec_store", target, value)))
+                elif type_.kind in ("set", "list"):
+                    out.append(c.do(c.call("set_store", target, c.Unary("&", value))))
+                else:
+                    out.append(c.assign(c.index(c.name(slot), at), value))
+            at += self.width(type_)
+        out.append(c.do(c.Unary("(void)", c.name(slot))))
+        return out
+
+    def width(self, type_: m.Type) -> int:
+        """The slots a name carried by a follow-up takes in its row."""
+        if type_.kind == "vector":
+            return len(self.edition.colours)
+        if type_.kind in ("set", "list"):
+            return 1 + self.set_capacity()
+        return 1
+
+    def set_capacity(self) -> int:
+        count = identities.tile_numbering(self.edition).count
+        return max(len(self.edition.cards.rows), count, len(self.edition.tokens), 4)
+
+    def bound_width(self) -> int:
+        return max([sum(self.width(t) for _, t in site.bound) for site in self.sites] + [1])
+
+    def unpack(
+        self, site: identities.FollowUp, reads: object, frame: Frame
+    ) -> tuple[list[c.Stmt], Frame]:
+        """The names carried that `reads` reads, from `bound`."""
+        body: list[c.Stmt] = [self.where(site.choice), c.do(c.Unary("(void)", c.name("bound")))]
+        at = 0
+        for name, type_ in site.bound:
+            if analysis.uses(reads, name):
+                var = c.ident("v_", name)
+                where = c.binary(c.name("bound"), "+", c.num(at))
+                if type_.kind == "vector":
+                    value: c.Expr = c.call("vec_at", where)
+                elif type_.kind in ("set", "list"):
+                    value = c.call("set_load", where)
+                else:
+                    value = c.index(c.name("bound"), at)
+                body.append(c.declare(c_type(type_), var, value))
+                frame = frame.bind(name, var)
+            at += self.width(type_)
+        return body, frame
+
+    def follow_ups(self) -> list[c.Function]:
+        """Per follow-up: its options, what runs once it is decided, and
+        what runs when it has no option."""
+        found = []
+        bound = ("const int32_t *", "bound")
+        for index, site in enumerate(self.sites):
+            body, frame = self.unpack(site, site.choice, Frame())
+            code = c.num(self.move_code("follow", index))
+            moves: list[c.Stmt] = [c.do(c.call("mv_begin", c.name("out"), code))]
+            inner, _ = self.choice_loop(site.choice, frame, body, moves)
+            moves.append(c.do(c.call("mv_end", c.name("out"))))
+            inner.extend(moves)
+            parameters = (CONST_STATE, PLAYER, bound, ("MoveBuf *", "out"))
+            found.append(c.Function("void", f"follow_options{index}", parameters, body))
+            for skip in (False, True):
+                found.append(self.rest(index, site, skip))
+        return found
+
+    def rest(self, index: int, site: identities.FollowUp, skip: bool) -> c.Function:
+        depth = len(site.path) - (2 if skip else 1)
+        blocks = site.rest(depth)
+        body, frame = self.unpack(site, tuple(st for block in blocks for st in block), Frame())
+        parameters: tuple[tuple[str, str], ...] = (STATE, PLAYER, ("const int32_t *", "bound"))
+        if not skip:
+            var = c.ident("v_", site.choice.name)
+            parameters = (*parameters, ("const int32_t *", "mv"))
+            if isinstance(site.choice, m.Choose):
+                read = c.binary(c.index(c.name("mv"), 0), "&", c.name("VALUE_MASK"))
+                body.append(c.declare("int32_t", var, read))
+            else:
+                body.append(c.declare("int32_t", "at", c.num(0)))
+                read = c.call("mv_read_set", c.name("mv"), c.Unary("&", c.name("at")))
+                body.append(c.declare("Set", var, read))
+            body.append(c.do(c.Unary("(void)", c.name(var))))
+            frame = frame.bind(site.choice.name, var)
+        for block in blocks:
+            effects, frame = self.effects(block, frame, [c.Return()])
+            body.extend(effects)
+            if any(isinstance(st, m.Choose | m.ChooseDistinct) for st in block):
+                break  # a follow-up choice ends the block: the rest is its own
+        name = f"follow_skip{index}" if skip else f"follow_take{index}"
+        return c.Function("void", name, parameters, body)
+
+    # ------------------------------------------------- values and upkeep
+
+    def count_in(self) -> c.Function:
+        """The upkeep of the zone aggregates as an item enters or leaves."""
+        by_zone: dict[str, list[tuple[analysis.Aggregate, int]]] = {}
+        for aggregate, (offset, _) in self.names.aggregates.items():
+            by_zone.setdefault(aggregate[1], []).append((aggregate, offset))
+        body: list[c.Stmt] = [c.do(c.Unary("(void)", c.name(n))) for n in ("g", "p", "item", "sign")]
+        row = c.index(c.arrow("g", "agg"), c.name("p"))
+        for zone, aggregates in by_zone.items():
+            cards = analysis.zone_content(self.edition, zone) == "cards"
+            upkeep: list[c.Stmt] = []
+            for (kind, _, column), offset in aggregates:
+                if not isinstance(column, str):
+                    upkeep.extend(self.total_upkeep(column, offset))
+                    continue
+                value = c.index(c.name(c.ident("CARD_" if cards else "TILE_", column)), c.name("item"))
+                if kind == "sum":
+                    added = c.binary(c.name("sign"), "*", value)
+                    upkeep.append(c.assign(c.index(row, offset), added, "+="))
+                    continue
+                place = c.index(row, c.binary(c.num(offset), "+", value))
+                add: c.Stmt = c.assign(place, c.name("sign"), "+=")
+                if column in self.names.none_columns:
+                    add = c.if_(c.binary(value, ">=", c.num(0)), [add])
+                upkeep.append(add)
+            zone_is = c.binary(c.name("zone"), "==", c.num(self.names.zone_index[zone]))
+            body.append(c.if_(zone_is, upkeep))
+        parameters = (STATE, PLAYER, ("int32_t", "zone"), ("int32_t", "item"), ("int32_t", "sign"))
+        return c.Function("void", "count_in", parameters, body)
+
+    def total_upkeep(self, kept: m.Expr, offset: int) -> list[c.Stmt]:
+        """A kept Total (or one per colour) updated for the item."""
+        row = c.index(c.arrow("g", "agg"), c.name("p"))
+        if isinstance(kept, m.Total):
+            return self.contribution(kept, Frame(), c.index(row, offset))
+        assert isinstance(kept, m.PerColour) and isinstance(kept.body, m.Total)
+        body: list[c.Stmt] = []
+        for colour in range(len(self.edition.colours)):
+            frame = Frame().bind(kept.variable, c.num(colour))
+            body.extend(self.contribution(kept.body, frame, c.index(row, offset + colour)))
+        return body
+
+    def contribution(self, total: m.Total, frame: Frame, target: c.Expr) -> list[c.Stmt]:
+        """`target += sign * body` for the item, if it passes the condition."""
+        frame = frame.bind(total.variable, "item")
+        added = c.binary(c.name("sign"), "*", self.expr(total.body, frame))
+        step = c.assign(target, added, "+=")
+        if total.condition is None:
+            return [step]
+        return [c.if_(self.expr(total.condition, frame), [step])]
+
+    def defines(self) -> list[c.Function]:
+        applied = {n.name for n in analysis.nodes(self.edition) if isinstance(n, m.Apply)}
+        found = [
+            self.define(define, self.names.define(define.name))
+            for define in self.edition.defines
+            if not define.parameters or define.name in applied
+        ]
+        found.append(self.define(self.edition.score, "score"))
+        return found
+
+    def define(self, define: m.Define, name: str) -> c.Function:
+        """A definition read for a player."""
+        frame = Frame()
+        parameters: list[tuple[str, str]] = [CONST_STATE, PLAYER]
+        for parameter, type_ in define.parameters:
+            argument = c.ident("a_", parameter)
+            parameters.append((c_type(type_), argument))
+            frame = frame.bind(parameter, argument)
+        body = [self.where(define), c.do(c.Unary("(void)", c.name("p"))), c.Return(self.expr(define.value, frame))]
+        return c.Function(c_type(define.value.type), name, tuple(parameters), body)
+
+    # --------------------------------------------------------- zone hooks
+
+    def waits(self, trigger: m.Trigger) -> bool:
+        return any(site.owner is trigger for site in self.sites)
+
+    def hooks(self) -> list[c.Function]:
+        """Triggers that wait for a decision, majorities, and per hooked zone
+        what runs when a card enters it."""
+        found = []
+        card = ("int32_t", "card")
+        g, p = c.name("g"), c.name("p")
+        for trigger in self.edition.triggers:
+            if self.waits(trigger):
+                frame = Frame().bind(trigger.card, "card")
+                effects, _ = self.effects(trigger.body, frame, [c.Return()])
+                name = c.ident("trigger_", trigger.name)
+                found.append(c.Function("void", name, (STATE, PLAYER, card), [self.where(trigger), *effects]))
+        for majority in self.edition.majorities:
+            found.append(self.measure(majority))
+            found.append(self.contest(majority))
+        for zone in self.hooked:
+            body: list[c.Stmt] = [c.do(c.Unary("(void)", c.name("card")))]
+            for trigger in self.edition.triggers:
+                if trigger.zone == zone and self.waits(trigger):
+                    body.append(c.do(c.call(c.ident("trigger_", trigger.name), g, p, c.name("card"))))
+                elif trigger.zone == zone:
+                    body.append(self.where(trigger))
+                    frame = Frame().bind(trigger.card, "card")
+                    effects, _ = self.effects(trigger.body, frame, [c.Return()])
+                    body.append(c.if_(c.num(1), effects))
+            for majority in self.edition.majorities:
+                if majority.event_zone == zone:
+                    body.append(c.do(c.call(c.ident("contest_", majority.name), g, p)))
+            found.append(c.Function("void", c.ident("entered_", zone), (STATE, PLAYER, card), body))
+        return found
+
+    def measure(self, majority: m.Majority) -> c.Function:
+        value = self.expr(majority.measure, Frame())
+        body = [self.where(majority), c.Return(value)]
+        return c.Function("int32_t", c.ident("measure_", majority.name), (CONST_STATE, PLAYER), body)
+
+    def contest(self, majority: m.Majority) -> c.Function:
+        """Give the majority tile to the player if their measure reaches the
+        threshold and beats the holder's."""
+        measure = c.ident("measure_", majority.name)
+        tile = c.num(self.names.majority_tile[majority.name])
+        zone = c.num(self.names.zone_index[majority.zone])
+        g, p, mine, holder = c.name("g"), c.name("p"), c.name("mine"), c.name("holder")
+        beats = ">" if majority.ties_keep_holder else ">="
+        other = c.logic("&&", [c.binary(holder, "!=", p), c.binary(mine, beats, c.call(measure, g, holder))])
+        takes = c.logic("||", [c.binary(holder, "<", c.num(0)), other])
+        body = [
+            self.where(majority),
+            c.declare("int32_t", "mine", c.call(measure, g, p)),
+            c.if_(c.binary(mine, "<", c.num(majority.threshold)), [c.Return()]),
+            c.declare("int32_t", "holder", c.call("holder_of", g, tile, zone)),
+            c.if_(takes, [c.do(c.call("take_tile", g, p, tile, zone))]),
+        ]
+        return c.Function("void", c.ident("contest_", majority.name), (STATE, PLAYER), body)
+
+    # -------------------------------------------------------------- steps
+
+    def step_functions(self) -> list[c.Function]:
+        """Per step: its options, the effect of the option decided, and the
+        step itself (1 if the player must decide)."""
+        found = []
+        for index, step in enumerate(self.steps):
+            found.append(self.step_options(index, step))
+            found.append(self.step_decide(index, step))
+            found.append(self.step_run(index, step))
+        return found
+
+    def step_options(self, index: int, step: m.Step) -> c.Function:
+        g, p, out = c.name("g"), c.name("p"), c.name("out")
+        code = c.num(self.move_code("step", index))
+        body: list[c.Stmt] = [self.where(step)]
+        body += [c.do(c.Unary("(void)", n)) for n in (g, p, out)]
+        if isinstance(step, m.TokenLimit):
+            body.append(c.do(c.call("return_ways", g, p, c.num(step.limit), code, out)))
+        elif isinstance(step, m.Claim):
+            var = c.ident("v_", step.variable)
+            condition = self.expr(step.condition, Frame().bind(step.variable, var))
+            if step.source is not None:  # the player's tiles of the set in that zone
+                faces = identities.tile_numbering(self.edition).set_faces[step.tiles]
+                zone = c.num(self.names.zone_index[step.source])
+                source: c.Expr = c.call("zone_set", g, zone, p)
+                of_set = c.logic("||", [c.binary(c.name(var), "==", c.num(f)) for f in faces])
+                condition = c.logic("&&", [of_set, condition])
+            else:
+                source = c.call("tiles_set", g, c.num(self.names.tile_set_index[step.tiles]))
+            emit = [
+                c.do(c.call("mv_begin", out, code)),
+                c.do(c.call("mv_put", out, c.name(var))),
+                c.do(c.call("mv_end", out)),
+            ]
+            element = c.index(c.dot(c.name("src"), "v"), c.name("i"))
+            loop = [c.declare("int32_t", var, element), c.if_(condition, emit)]
+            body.append(c.declare("Set", "src", source))
+            body.append(c.for_("i", 0, c.dot(c.name("src"), "n"), loop))
+        parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
+        return c.Function("void", f"step_options{index}", parameters, body)
+
+    def step_decide(self, index: int, step: m.Step) -> c.Function:
+        g, p, mv = c.name("g"), c.name("p"), c.name("mv")
+        if isinstance(step, m.TokenLimit):
+            decided: list[c.Stmt] = [c.do(c.call("give_back", g, p, mv))]
+        elif isinstance(step, m.Claim):
+            zone = c.num(self.names.zone_index[step.zone])
+            decided = [c.do(c.call("take_tile", g, p, c.index(mv, 0), zone))]
+        else:
+            decided = [c.do(c.Unary("(void)", n)) for n in (g, p, mv)]
+        parameters = (STATE, PLAYER, ("const int32_t *", "mv"))
+        return c.Function("void", f"step_decide{index}", parameters, decided)
+
+    def step_run(self, index: int, step: m.Step) -> c.Function:
+        g, p = c.name("g"), c.name("p")
+        body: list[c.Stmt] = [self.where(step), c.do(c.Unary("(void)", p))]
+        if isinstance(step, m.EndCheck):
+            for mode, flag in (("once", "last"), ("at_turn_end", "over")):
+                for ending in self.edition.endings:
+                    if ending.mode == mode:
+                        body.append(self.where(ending))
+                        condition = self.expr(ending.condition, Frame())
+                        body.append(c.if_(condition, [c.assign(c.arrow("g", flag), c.num(1))]))
+            body.append(c.Return(c.num(0)))
+        else:
+            if isinstance(step, m.TokenLimit):
+                few = c.binary(c.call("held_total", g, p), "<=", c.num(step.limit))
+                body.append(c.if_(few, [c.Return(c.num(0))]))
+            body.append(c.Return(c.call("run_step", g, p, c.num(index))))
+        return c.Function("int32_t", f"step_run{index}", (STATE, PLAYER), body)
+
+    # -------------------------------------------------------------- the end
+
+    def endings(self) -> list[c.Function]:
+        """When a round's end ends the game, who may win, and the ranking."""
+        conditions = [
+            self.expr(e.condition, Frame()) for e in self.edition.endings if e.mode == "at_round_end"
+        ]
+        ends = c.logic("||", conditions) if conditions else c.num(0)
+        round_ends = c.Function("int32_t", "round_ends", (CONST_STATE,), [c.Return(ends)])
+        winners = self.edition.winners
+        among = self.expr(winners.among, Frame()) if winners.among else c.num(1)
+        eligible = [c.do(c.Unary("(void)", c.name("p"))), c.Return(c.binary(among, "!=", c.num(0)))]
+        body: list[c.Stmt] = [self.where(winners), c.do(c.Unary("(void)", c.name("p")))]
+        for position, key in enumerate(winners.keys):
+            value = self.expr(key.value, Frame())
+            if key.order == "lowest":
+                value = c.Unary("-", value)
+            body.append(c.assign(c.index(c.name("keys"), position), value))
+        return [
+            round_ends,
+            c.Function("int32_t", "eligible", (CONST_STATE, PLAYER), eligible),
+            c.Function("void", "rank", (CONST_STATE, PLAYER, ("int32_t *", "keys")), body),
+        ]
+
+    def reveals(self) -> list[c.Stmt]:
+        """The statements of setup that reveal tiles."""
+        body: list[c.Stmt] = []
+        frame = Frame(player=c.num(0))
+        for reveal in self.edition.reveals:
+            index = c.num(self.names.tile_set_index[reveal.tiles])
+            count = self.expr(reveal.count, frame)
+            face = c.num(reveal.random_face)
+            body.append(self.where(reveal))
+            body.append(c.do(c.call("reveal", c.name("g"), c.name("rng"), index, count, face)))
+        return body
+
+    # ---------------------------------------------------------------- all
+
+    def context(self) -> dict[str, Any]:
+        """The template's context."""
+        e = self.edition
+        functions = [
+            self.count_in(),
+            *self.defines(),
+            *[self.legal(a, i) for i, a in enumerate(self.actions) if a.body is not None],
+            *[self.apply(a, i) for i, a in enumerate(self.actions) if a.body is not None],
+            *self.hooks(),
+            *self.step_functions(),
+            *self.endings(),
+            *self.follow_ups(),
+        ]
+        python = Tables(e, self.source, ExprEmitter(PythonNames(e))).context()
+        return {
+            **python,
+            **self.data(python),
+            "prototypes": [f.prototype() + ";" for f in functions],
+            "functions": [f.text() for f in functions],
+            "reveals": "".join(c.statement(st, 1) for st in self.reveals()),
+            "actions": [
+                {
+                    "legal": c.ident("legal_", a.name) if a.body is not None else None,
+                    "apply": c.ident("apply_", a.name) if a.body is not None else None,
+                }
+                for a in self.actions
+            ],
+            "fallback_index": next((i for i, a in enumerate(self.actions) if a.body is None), -1),
+            "step_count": len(self.steps),
+            "follow_count": len(self.sites),
+            "bound_width": self.bound_width(),
+            "set_capacity": self.set_capacity(),
+            "aggregate_slots": max(self.names.aggregate_slots, 1),
+            "rank_keys": max(len(e.winners.keys), 1),
+            "rank_count": len(e.winners.keys),
+            "shown": self.shown_codes(),
+        }
+
+    def shown_codes(self) -> list[list[int]]:
+        """Per move kind, how each of its values is shown (SHOWN codes)."""
+        found = [
+            [shown_code(kind) for _, kind in identities.action_signature(a)] for a in self.actions
+        ]
+        for step in self.steps:
+            found.append([SHOWN["pay"] if identities.decision_kind(step) == "tokens" else 0])
+        for site in self.sites:
+            found.append([shown_code(identities.follow_up_kind(site))])
+        return found
+
+    def data(self, python: dict[str, Any]) -> dict[str, Any]:
+        """The data tables, as C initialisers."""
+        e = self.edition
+        card_kinds = {col.name: col.type for col in e.cards.columns}
+        tile_kinds: dict[str, str] = {"points": "int"}
+        for table in e.tile_sets:
+            for col in table.columns:
+                tile_kinds[col.name] = col.type
+        decks = identities.decks(e)
+        return {
+            "c_card_columns": [
+                self.column("CARD_", col.name, card_kinds[col.name], col.values)
+                for col in python["card_columns"]
+            ],
+            "c_tile_columns": [
+                self.column("TILE_", col.name, tile_kinds[col.name], col.values)
+                for col in python["tile_columns"]
+            ],
+            "card_count": len(e.cards.rows),
+            "deck_count": len(decks.tiers),
+            "deck_sizes": [len(cards) for cards in decks.deck_cards],
+            "deck_face_up": list(decks.face_up),
+            "zone_caps": [
+                len(e.cards.rows) if z.content == "cards" else max(python["tile_count"], 1)
+                for z in e.zones
+            ],
+            "tile_set_caps": [max(len(faces), 1) for faces in python["tile_set_faces"]],
+            "players_max": e.players[1],
+            "token_count": len(e.tokens),
+            "value_count": len(e.card_values),
+        }
+
+    def column(self, prefix: str, name: str, kind: str, values: tuple[Any, ...]) -> dict[str, Any]:
+        """A column of a data table: its C name, type and cells."""
+        texts = self.names.texts
+        if kind == "vector":
+            cells = ["{{" + ", ".join(str(int(x)) for x in v) + "}}" for v in values]
+            return {"name": c.ident(prefix, name), "type": "Vec", "cells": cells or ["{{0}}"]}
+
+        def scalar(v: Any) -> str:
+            if isinstance(v, str):
+                return str(texts[v])
+            return "-1" if v is None else str(int(v))
+
+        cells = [scalar(v) for v in values] or ["0"]
+        return {"name": c.ident(prefix, name), "type": "int32_t", "cells": cells}

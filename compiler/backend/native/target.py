@@ -1,0 +1,109 @@
+"""The native target: each engine a C extension module and its Python face.
+
+Per edition it writes `<edition>.c` (the compiled engine, module
+`_<edition>`), `_<edition>.pyi` (its types, for mypy) and `<edition>.py` (the
+engine module of docs/engine.md, over the compiled one and the pure-Python
+engine of the same edition); the folder is the package
+`splendor_rules.generated.native`. `compile.py` turns a `.c` into a module.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from splendor_rules.compiler.backend.native.lower import Lowering
+from splendor_rules.compiler.backend.python.literals import wrapped
+from splendor_rules.compiler.backend.python.names import ident
+from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.frontend import model as m
+
+PYTHON_PACKAGE = "splendor_rules.generated"
+NATIVE_PACKAGE = "splendor_rules.generated.native"
+
+
+@functools.cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("splendor_rules.compiler.backend.native", "templates"),
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["py"] = wrapped
+    return env
+
+
+def _render(template: str, context: dict[str, Any]) -> str:
+    text = _environment().get_template(template).render(**context)
+    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+
+
+def context(edition: m.Edition, root: Path) -> dict[str, Any]:
+    """The templates' context for one edition."""
+    lowering = Lowering(edition, root)
+    found = lowering.context()
+    module = ident("", edition.name)
+    found["module"] = module
+    found["supply_rows"] = [
+        dict(found["supply"]).get(n, (0,) * len(edition.tokens)) for n in range(edition.players[1] + 1)
+    ]
+    found["bound_kinds"] = tuple(
+        tuple((identities.value_kind(t), lowering.width(t)) for _, t in site.bound)
+        for site in lowering.sites
+    )
+    found["texts"] = tuple(sorted(lowering.names.texts, key=lowering.names.texts.__getitem__))
+    found["python_package"] = PYTHON_PACKAGE
+    found["native_package"] = NATIVE_PACKAGE
+    return found
+
+
+def render_files(
+    edition: m.Edition,
+    root: Path,
+    python_package: str = PYTHON_PACKAGE,
+    native_package: str = NATIVE_PACKAGE,
+) -> dict[str, str]:
+    """An edition's three files by name: the C source, its stub and the
+    engine module (which imports the Python engine from `python_package`
+    and the compiled module from `native_package`)."""
+    found = context(edition, root)
+    found["python_package"] = python_package
+    found["native_package"] = native_package
+    module = found["module"]
+    return {
+        f"{module}.c": _render("engine.c.j2", found),
+        f"_{module}.pyi": _render("engine.pyi.j2", found),
+        f"{module}.py": _render("engine.py.j2", found),
+    }
+
+
+class NativeTarget:
+    """Engines as C extension modules in `splendor_rules.generated.native`."""
+
+    name = "native"
+
+    def engine_file(self, edition: str) -> str:
+        return ident("", edition) + ".c"
+
+    def render_engine(self, edition: m.Edition, root: Path) -> str:
+        return render_files(edition, root)[self.engine_file(edition.name)]
+
+    def render_all(self, edition: m.Edition, root: Path) -> dict[str, str]:
+        return render_files(edition, root)
+
+    def package_files(self, editions: Sequence[str]) -> dict[str, str]:
+        names = [ident("", name) for name in sorted(editions)]
+        return {"__init__.py": _render("package.py.j2", {"editions": names})}
+
+    def is_engine_file(self, path: Path) -> bool:
+        return path.suffix in (".c", ".py", ".pyi") and path.name != "__init__.py"
+
+
+NATIVE = NativeTarget()
