@@ -260,6 +260,7 @@ _BINARY = {
     "&&": 5, "||": 4,
 }  # fmt: skip
 _POSTFIX, _UNARY, _CONDITIONAL = 15, 14, 3
+_MIXED = frozenset(("&&", "||", "&", "|", "^"))
 
 
 def _precedence(e: Expr) -> int:
@@ -295,12 +296,13 @@ def expression(e: Expr, indent: int = 0) -> str:
         return f"{e.op}({operand})" if operand.startswith(e.op) else f"{e.op}{operand}"
     if isinstance(e, Binary):
         level = _BINARY[e.op]
-        # mixed && and || get parentheses for the reader (and gcc's -Wparentheses)
-        left_floor = level + 1 if e.op in ("&&", "||", "&", "|") else level
-        left = _operand(e.left, left_floor, indent)
-        if e.op in ("&&", "||") and isinstance(e.left, Binary) and e.left.op == e.op:
-            left = expression(e.left, indent)
+        left = _operand(e.left, level, indent)
         right = _operand(e.right, level + 1, indent)
+        # logic and bit operators mixed get parentheses (gcc's -Wparentheses)
+        if e.op in _MIXED and isinstance(e.left, Binary) and e.left.op in _MIXED - {e.op}:
+            left = f"({expression(e.left, indent)})"
+        if e.op in _MIXED and isinstance(e.right, Binary) and e.right.op in _MIXED - {e.op}:
+            right = f"({expression(e.right, indent)})"
         return f"{left} {e.op} {right}"
     if isinstance(e, Conditional):
         condition = _operand(e.condition, _CONDITIONAL + 1, indent)

@@ -109,7 +109,7 @@ class Names:
 def text_codes(edition: m.Edition) -> dict[str, int]:
     """Every text of the edition (text columns' cells, text literals),
     numbered in sorted order: the C engine compares texts by number."""
-    found: set[str] = set()
+    found: set[str] = {""}  # "": the cell of a column a table lacks
     for table in (edition.cards, *edition.tile_sets):
         for column in table.columns:
             if column.type == "text":
