@@ -24,8 +24,11 @@ if TYPE_CHECKING:
 
 
 def editions() -> list[str]:
-    """The names of the generated engines."""
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    """The names of the generated engines (the modules of this package; not
+    its subpackages, such as the native engines')."""
+    return sorted(
+        m.name for m in pkgutil.iter_modules(__path__) if not (m.ispkg or m.name.startswith("_"))
+    )
 
 
 def load_edition(name: str) -> ModuleType:

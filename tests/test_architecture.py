@@ -26,13 +26,14 @@ def test_no_generic_top_level_name(name: str, tmp_path: Path) -> None:
 
 
 def test_every_folder_with_an_init_is_a_listed_package() -> None:
-    """A new subpackage must be listed in pyproject.toml, or it is not installed."""
+    """A new subpackage must be listed in pyproject.toml, or it is not installed
+    (a folder of modules without an __init__.py too: it is a namespace package)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     listed = set(config["tool"]["setuptools"]["packages"])
     found = {
-        "splendor_rules." + ".".join(init.parent.relative_to(ROOT).parts)
+        "splendor_rules." + ".".join(module.parent.relative_to(ROOT).parts)
         for folder in ("dsl", "compiler", "editions", "generated")
-        for init in (ROOT / folder).rglob("__init__.py")
+        for module in (ROOT / folder).rglob("*.py")
     }
     data_only = {name for name in listed if name.endswith((".templates", ".data"))}
     assert found == listed - data_only

@@ -5,13 +5,22 @@ deciding which files are stale (`stale`, `extra`) and writing them
 (`write`) are separate steps, so `splendor-rules build --check` renders
 and compares without writing. A file is written atomically (a temporary
 file in the same folder, then `os.replace`), and only if its text changed.
+
+The native target's C sources (generated/native/<edition>.c) are then
+compiled into extension modules beside them (`stale_extensions`,
+`compile_extensions`), each when it is missing or older than its source,
+as an editable install does.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from splendor_rules.compiler.backend.native.compile import compile_extension, extension_path
 from splendor_rules.compiler.backend.target import Target
 from splendor_rules.dsl.diagnostics import Diagnostic
 
@@ -29,6 +38,22 @@ def default_target() -> Target:
     from splendor_rules.compiler.backend.python.target import PYTHON
 
     return PYTHON
+
+
+NATIVE_TARGET = "splendor_rules.compiler.backend.native.target"
+
+
+def native_target() -> Target | None:
+    """The native target (C extension modules), or None in a version of the
+    project that has none."""
+    try:
+        module = importlib.import_module(NATIVE_TARGET)
+    except ModuleNotFoundError as error:
+        if error.name != NATIVE_TARGET:
+            raise
+        return None
+    native: Target = module.NATIVE
+    return native
 
 
 def render_engines(folder: Path, out: Path, target: Target | None = None) -> dict[Path, str]:
@@ -106,3 +131,46 @@ def write_atomically(path: Path, data: str | bytes) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+# ------------------------------------------------------ native extensions
+
+# generated/native/<stem>.c is the source of this package's extension module
+# _<stem> (setup.py builds the same modules on install).
+NATIVE_FOLDER = "native"
+NATIVE_PACKAGE = "splendor_rules.generated.native"
+
+
+def native_sources(folder: Path) -> list[Path]:
+    """The C sources of the native engines in `folder` (generated/native)."""
+    return sorted(folder.glob("*.c")) if folder.is_dir() else []
+
+
+def extension_module(source: Path) -> str:
+    """The extension module a native engine's C source is compiled into."""
+    return f"{NATIVE_PACKAGE}._{source.stem}"
+
+
+def stale_extensions(folder: Path) -> list[Path]:
+    """The C sources in `folder` whose extension module is missing or older
+    than they are (the ones `splendor-rules build` compiles)."""
+    stale_sources = []
+    for source in native_sources(folder):
+        built = extension_path(extension_module(source), folder)
+        if not built.exists() or built.stat().st_mtime_ns < source.stat().st_mtime_ns:
+            stale_sources.append(source)
+    return stale_sources
+
+
+def compile_extensions(sources: Sequence[Path], *, optimize: bool = True) -> list[Path]:
+    """Compile each C source into its extension module beside it, as many
+    at once as there are cores; the modules' paths, in the sources' order.
+
+    Raises NativeUnavailable (no compiler or headers) or CompileFailed (the
+    first source, in order, that does not compile), as compile_extension."""
+
+    def one(source: Path) -> Path:
+        return compile_extension(source, extension_module(source), source.parent, optimize=optimize)
+
+    with ThreadPoolExecutor(max_workers=max(1, min(len(sources), os.cpu_count() or 1))) as pool:
+        return list(pool.map(one, sources))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from typing import cast
 
@@ -12,7 +13,7 @@ from splendor_rules.compiler.cli.options import first_seed_option
 from splendor_rules.compiler.frontend.lookup import UnknownEdition, find_edition
 from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.runtime.loading import (
-    ENGINE_KINDS,
+    ALL_ENGINE_KINDS,
     EngineKind,
     EngineUnavailable,
     load_engine,
@@ -27,6 +28,7 @@ from splendor_rules.compiler.tools.bench import (
 
 GAMES = 100  # per player count, timed
 GAMES_COUNTED = 20  # per player count, under valgrind (the README's figures)
+_ENGINE_NAMES = {"interpreted": "interpreter", "generated": "generated engine"}
 
 
 def _engines(edition: str, kinds: tuple[str, ...]) -> dict[EngineKind, Engine]:
@@ -71,13 +73,16 @@ def _timed(
                 f"{timing.actions_per_second:>10.0f} {timing.actions_per_wall_second:>9.0f} "
                 f"{timing.plies_per_game:>11.1f}"
             )
-    if len(engines) == 2:
+    # Each engine against the next slower kind timed: native, generated, interpreted.
+    ranked = [kind for kind in ("native", "generated", "interpreted") if kind in engines]
+    for faster, slower in itertools.pairwise(ranked):
         for count in counts:
             ratio = (
-                rates["generated", count].actions_per_second
-                / rates["interpreted", count].actions_per_second
+                rates[faster, count].actions_per_second / rates[slower, count].actions_per_second
             )
-            click.echo(f"generated engine is {ratio:.1f}x the interpreter with {count} players")
+            click.echo(
+                f"{faster} engine is {ratio:.1f}x the {_ENGINE_NAMES[slower]} with {count} players"
+            )
 
 
 def _counted(
@@ -122,9 +127,10 @@ def _counted(
 @click.option(
     "--engine",
     "kinds",
-    type=click.Choice(ENGINE_KINDS),
+    type=click.Choice(ALL_ENGINE_KINDS),
     multiple=True,
-    help="Engine(s) to time (repeatable); default: generated.",
+    help="Engine(s) to time (repeatable): the generated Python module, the interpreter, or "
+    "the native engine (splendor-rules build compiles it); default: generated.",
 )
 @click.option(
     "--instructions",

@@ -41,8 +41,9 @@ def play_random_games(engine: Engine, players: int, games: int, seed: int) -> in
 def play_in_child(argv: Sequence[str]) -> int:
     """What the bench's child process runs under valgrind (argv: edition,
     engine kind, players, games, seed); its plies."""
-    from splendor_rules.compiler.runtime.loading import load_engine
+    from splendor_rules.compiler.runtime.loading import ALL_ENGINE_KINDS, EngineKind, load_engine
 
     edition, kind, players, games, seed = argv
-    engine = load_engine(edition, "interpreted" if kind == "interpreted" else "generated")
+    kinds: dict[str, EngineKind] = {known: known for known in ALL_ENGINE_KINDS}
+    engine = load_engine(edition, kinds[kind])
     return play_random_games(engine, int(players), int(games), int(seed))
