@@ -69,8 +69,8 @@ def render_engines(folder: Path, out: Path, target: Target | None = None) -> dic
         compiled = compile_file(path)
         if not compiled.ok or compiled.model is None:
             raise BuildError(path, compiled.diagnostics)
-        name = target.engine_file(compiled.model.name)
-        texts[out / name] = target.render_engine(compiled.model, folder.parent)
+        for name, text in target.render_files(compiled.model, folder.parent).items():
+            texts[out / name] = text
     return texts
 
 
@@ -82,7 +82,7 @@ def build_all(folder: Path, out: Path, target: Target | None = None) -> dict[Pat
     """
     target = target or default_target()
     texts = render_engines(folder, out, target)
-    editions = sorted(path.stem for path in texts)
+    editions = sorted(path.stem for path in texts if path.name == target.engine_file(path.stem))
     for name, text in target.package_files(editions).items():
         texts[out / name] = text
     return texts

@@ -35,6 +35,11 @@ class Target(Protocol):
         Deterministic: the same model and root give the same text."""
         ...
 
+    def render_files(self, edition: m.Edition, root: Path) -> dict[str, str]:
+        """Every file of one edition's engine by name: the engine file, and
+        any the target writes beside it (the native target's module and stub)."""
+        ...
+
     def package_files(self, editions: Sequence[str]) -> dict[str, str]:
         """The other files of the output folder, by name, for these editions
         (for Python, the package's `__init__.py`)."""

@@ -95,7 +95,7 @@ class NativeTarget:
     def render_engine(self, edition: m.Edition, root: Path) -> str:
         return render_files(edition, root)[self.engine_file(edition.name)]
 
-    def render_all(self, edition: m.Edition, root: Path) -> dict[str, str]:
+    def render_files(self, edition: m.Edition, root: Path) -> dict[str, str]:
         return render_files(edition, root)
 
     def package_files(self, editions: Sequence[str]) -> dict[str, str]:

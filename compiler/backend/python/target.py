@@ -67,6 +67,9 @@ class PythonTarget:
     def render_engine(self, edition: m.Edition, root: Path) -> str:
         return _render("engine.py.j2", lower(edition, root))
 
+    def render_files(self, edition: m.Edition, root: Path) -> dict[str, str]:
+        return {self.engine_file(edition.name): self.render_engine(edition, root)}
+
     def package_files(self, editions: Sequence[str]) -> dict[str, str]:
         names = [ident("", name) for name in sorted(editions)]
         context = {"editions": names, "engine_imports": _engine_imports(names)}
