@@ -50,6 +50,8 @@ class Frame:
     state: str = "g"
     player: c.Expr = c.name("p")
     locals: Mapping[str, c.Expr] = field(factory=dict)
+    # definitions read once at the top of the function, by local name
+    prebound: Mapping[str, str] = field(factory=dict)
     counter: Counter = field(factory=Counter, eq=False)
 
     def bind(self, local: str, value: c.Expr | str) -> Frame:
@@ -57,7 +59,10 @@ class Frame:
         return evolve(self, locals={**self.locals, local: stands})
 
     def of(self, player: c.Expr) -> Frame:
-        return evolve(self, player=player)
+        return evolve(self, player=player, prebound={})
+
+    def prebind(self, definition: str, local: str) -> Frame:
+        return evolve(self, prebound={**self.prebound, definition: local})
 
     def temporary(self, hint: str) -> str:
         return self.counter.fresh(hint)
@@ -123,6 +128,15 @@ def text_codes(edition: m.Edition) -> dict[str, int]:
     return {text: code for code, text in enumerate(sorted(found))}
 
 
+def source_set(value: c.Expr, frame: Frame) -> tuple[str, list[c.Stmt]]:
+    """A collection to loop over, by name: a local as it is (no copy of its
+    elements), anything else in a new local."""
+    if isinstance(value, c.Name):
+        return value.name, []
+    src = frame.temporary("src")
+    return src, [c.declare("Set", src, value)]
+
+
 class Emitter:
     def __init__(self, names: Names) -> None:
         self.names = names
@@ -173,12 +187,12 @@ class _Emission(Visitor):
     ) -> list[c.Stmt]:
         """Statements running `body` for each element of a collection, the
         element bound to `variable`."""
-        src = self.frame.temporary("src")
         i = self.frame.temporary("i")
         x = self.frame.temporary("x")
         inner = self.frame.bind(variable, x)
+        src, declared = source_set(self.expr(source), self.frame)
         return [
-            c.declare("Set", src, self.expr(source)),
+            *declared,
             c.for_(
                 i,
                 0,
@@ -330,6 +344,8 @@ class _Emission(Visitor):
         if e.kind == "tiles":
             return c.call("tiles_set", self.g, c.num(n.tile_set_index[e.name]))
         if e.kind == "define":
+            if e.name in self.frame.prebound:
+                return c.name(self.frame.prebound[e.name])
             return c.call(n.define(e.name), self.g, self.frame.player)
         if e.kind == "score":
             return c.call("score", self.g, self.frame.player)

@@ -20,7 +20,7 @@ from typing import Any
 
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.native import cnodes as c
-from splendor_rules.compiler.backend.native.emit import Emitter, Frame, Names, c_type
+from splendor_rules.compiler.backend.native.emit import Emitter, Frame, Names, c_type, source_set
 from splendor_rules.compiler.backend.python.base import Source, comment_text
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.names import Names as PythonNames
@@ -85,11 +85,12 @@ class Lowering:
         statement that writes the value into the move."""
         var = c.ident("v_", st.name)
         if isinstance(st, m.ChooseDistinct):
-            src, comb, more = (frame.temporary(n) for n in ("src", "comb", "more"))
+            comb, more = frame.temporary("comb"), frame.temporary("more")
             combination = c.Unary("&", c.name(comb))
             count = self.expr(st.count, frame)
+            src, declared = source_set(self.expr(st.source, frame), frame)
             first = c.call("comb_first", combination, c.dot(c.name(src), "n"), count)
-            body.append(c.declare("Set", src, self.expr(st.source, frame)))
+            body.extend(declared)
             body.append(c.declare("Comb", comb))
             body.append(c.declare("int32_t", more, first))
             chosen = c.call("comb_set", combination, c.Unary("&", c.name(src)))
@@ -106,7 +107,8 @@ class Lowering:
             body.append(c.declare("Set", seen))
             body.append(c.assign(c.dot(c.name(seen), "n"), c.num(0)))
         for source in st.sources:
-            src, i = frame.temporary("src"), frame.temporary("i")
+            i = frame.temporary("i")
+            src, declared = source_set(self.expr(source, frame), frame)
             element = c.index(c.dot(c.name(src), "v"), c.name(i))
             head: list[c.Stmt] = [c.declare("int32_t", x, element)]
             if seen is not None:
@@ -114,7 +116,7 @@ class Lowering:
                 head.append(c.if_(known, [c.Raw("continue;")]))
                 head.append(c.do(c.call("set_add", c.Unary("&", c.name(seen)), c.name(x))))
             head.append(c.declare("int32_t", var, c.binary(c.name(x), "&", c.name("VALUE_MASK"))))
-            body.append(c.declare("Set", src, self.expr(source, frame)))
+            body.extend(declared)
             body.append(c.for_(i, 0, c.dot(c.name(src), "n"), [*head, c.Seq(inner)]))
         shown.append(c.do(c.call("mv_put", c.name("out"), c.name(x))))
         return inner, frame.bind(st.name, var)
@@ -135,12 +137,13 @@ class Lowering:
     def legal(self, action: m.Action, index: int) -> c.Function:
         """The enumerator of an action's legal moves: a loop per choice, an
         `if` per requirement, a loop over the ways to pay."""
-        frame = Frame()
+        part = analysis.choice_part(action)
         top: list[c.Stmt] = [self.where(action)]
+        frame = self.prebind(tuple(part), Frame(), top)
         body = top
         code = c.num(self.move_code("action", index))
         moves: list[c.Stmt] = [c.do(c.call("mv_begin", c.name("out"), code))]
-        for st in analysis.choice_part(action):
+        for st in part:
             if isinstance(st, m.Let):
                 var = c.ident("v_", st.name)
                 body.append(c.declare(c_type(st.value.type), var, self.expr(st.value, frame)))
@@ -157,6 +160,18 @@ class Lowering:
         body.extend(moves)
         parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
         return c.Function("void", c.ident("legal_", action.name), parameters, top)
+
+    def prebind(self, tree: object, frame: Frame, body: list[c.Stmt]) -> Frame:
+        """Read the definitions (of the player in context) that `tree` reads
+        into locals at the top of the function: once, not once per choice
+        (the C compiler cannot tell that writing a move leaves them alone)."""
+        types = {d.name: d.value.type for d in self.edition.defines}
+        for name in sorted(analysis.defines_in(tree)):
+            local = c.ident("d_", name + "_value")
+            read = c.call(self.names.define(name), c.name(frame.state), frame.player)
+            body.append(c.declare(c_type(types[name]), local, read))
+            frame = frame.prebind(name, local)
+        return frame
 
     def payment_loop(
         self, st: m.Pay, frame: Frame, body: list[c.Stmt], moves: list[c.Stmt]
