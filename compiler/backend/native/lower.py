@@ -138,24 +138,28 @@ class Lowering:
         """The enumerator of an action's legal moves: a loop per choice, an
         `if` per requirement, a loop over the ways to pay."""
         part = analysis.choice_part(action)
-        top: list[c.Stmt] = [self.where(action)]
-        frame = self.prebind(tuple(part), Frame(), top)
+        hoisted: list[c.Stmt] = []  # values no choice changes, found once
+        top: list[c.Stmt] = [self.where(action), c.Seq(hoisted)]
+        frame = self.prebind(tuple(part), Frame(), hoisted)
         body = top
         code = c.num(self.move_code("action", index))
         moves: list[c.Stmt] = [c.do(c.call("mv_begin", c.name("out"), code))]
+        loop_vars: set[str] = set()  # names bound by the function: what reads them stays inside
         for st in part:
             if isinstance(st, m.Let):
                 var = c.ident("v_", st.name)
                 body.append(c.declare(c_type(st.value.type), var, self.expr(st.value, frame)))
                 frame = frame.bind(st.name, var)
+                loop_vars.add(st.name)
             elif isinstance(st, m.Choose | m.ChooseDistinct):
                 body, frame = self.choice_loop(st, frame, body, moves)
+                loop_vars.add(st.name)
             elif isinstance(st, m.Require):
                 inner: list[c.Stmt] = []
                 body.append(c.if_(self.expr(st.condition, frame), inner))
                 body = inner
             elif isinstance(st, m.Pay):
-                body = self.payment_loop(st, frame, body, moves)
+                body = self.payment_loop(st, frame, body, moves, hoisted, loop_vars)
         moves.append(c.do(c.call("mv_end", c.name("out"))))
         body.extend(moves)
         parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
@@ -174,46 +178,49 @@ class Lowering:
         return frame
 
     def payment_loop(
-        self, st: m.Pay, frame: Frame, body: list[c.Stmt], moves: list[c.Stmt]
+        self,
+        st: m.Pay,
+        frame: Frame,
+        body: list[c.Stmt],
+        moves: list[c.Stmt],
+        hoisted: list[c.Stmt],
+        loop_vars: set[str],
     ) -> list[c.Stmt]:
-        """Append the loop over the ways to pay; its body."""
+        """Append the loop over the ways to pay; its body. The cards that may
+        be spent are found once, at the top, unless a choice changes them."""
         price, ways, w = (frame.temporary(n) for n in ("price", "ways", "w"))
         cost = self.expr(st.cost, frame)
         discount = self.expr(st.discount, frame)
         body.append(c.declare("Vec", price, c.call("price_of", cost, discount)))
         priced = c.Unary("&", c.name(price))
-        if st.wild_cards is None:
+        wild = st.wild_cards
+        if wild is None:
             found = c.call("pay_ways", c.name("g"), c.name("p"), priced)
             put = "mv_put_pay"
         else:
-            usable = frame.temporary("usable")
-            body.append(c.declare("Set", usable, self.usable(st, frame)))
-            units = c.num(st.wild_cards.units)
-            found = c.call(
-                "card_pay_ways", c.name("g"), c.name("p"), priced, c.Unary("&", c.name(usable)), units
+            spendable = frame.temporary("spendable")
+            varies = any(analysis.uses(wild.cards, v) for v in loop_vars)
+            (body if varies else hoisted).append(
+                c.declare("Set", spendable, self.expr(wild.cards, frame))
             )
+            usable = spendable
+            if wild.chosen or wild.chosen_sets:  # the cards the action chose are not spent
+                usable = frame.temporary("usable")
+                body.append(c.declare("Set", usable, c.name(spendable)))
+                for name in wild.chosen:
+                    body.append(c.do(c.call("set_remove", c.Unary("&", c.name(usable)), frame.locals[name])))
+                for name in wild.chosen_sets:
+                    gone = c.Unary("&", frame.locals[name])
+                    body.append(c.do(c.call("set_remove_all", c.Unary("&", c.name(usable)), gone)))
+            units = c.num(wild.units)
+            cards = c.Unary("&", c.name(usable))
+            found = c.call("card_pay_ways", c.name("g"), c.name("p"), priced, cards, units)
             put = "mv_put_card_pay"
         body.append(c.declare("int32_t", ways, found))
         inner: list[c.Stmt] = []
         body.append(c.for_(w, 0, c.name(ways), inner))
         moves.append(c.do(c.call(put, c.name("out"), c.name(w))))
         return inner
-
-    def usable(self, st: m.Pay, frame: Frame) -> c.Expr:
-        """The cards of the `using` set that the action did not choose."""
-        wild = st.wild_cards
-        assert wild is not None
-        cards = self.expr(wild.cards, frame)
-        if not wild.chosen and not wild.chosen_sets:
-            return cards
-        out = frame.temporary("usable")
-        body: list[c.Stmt] = [c.declare("Set", out, cards)]
-        target = c.Unary("&", c.name(out))
-        for name in wild.chosen:
-            body.append(c.do(c.call("set_remove", target, frame.locals[name])))
-        for name in wild.chosen_sets:
-            body.append(c.do(c.call("set_remove_all", target, c.Unary("&", frame.locals[name]))))
-        return c.block(body, c.name(out))
 
     # --------------------------------------------------------------- apply
 
