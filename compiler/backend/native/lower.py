@@ -203,17 +203,19 @@ class Lowering:
             (body if varies else hoisted).append(
                 c.declare("Set", spendable, self.expr(wild.cards, frame))
             )
-            usable = spendable
+            cards: c.Expr = c.Unary("&", c.name(spendable))
             if wild.chosen or wild.chosen_sets:  # the cards the action chose are not spent
-                usable = frame.temporary("usable")
-                body.append(c.declare("Set", usable, c.name(spendable)))
+                gone, copy = frame.temporary("gone"), frame.temporary("copy")
+                body.append(c.declare("Set", gone))
+                body.append(c.assign(c.dot(c.name(gone), "n"), c.num(0)))
                 for name in wild.chosen:
-                    body.append(c.do(c.call("set_remove", c.Unary("&", c.name(usable)), frame.locals[name])))
+                    body.append(c.do(c.call("set_add", c.Unary("&", c.name(gone)), frame.locals[name])))
                 for name in wild.chosen_sets:
-                    gone = c.Unary("&", frame.locals[name])
-                    body.append(c.do(c.call("set_remove_all", c.Unary("&", c.name(usable)), gone)))
+                    chosen = c.Unary("&", frame.locals[name])
+                    body.append(c.do(c.call("set_add_all", c.Unary("&", c.name(gone)), chosen)))
+                body.append(c.declare("Set", copy))
+                cards = c.call("without", cards, c.Unary("&", c.name(copy)), c.Unary("&", c.name(gone)))
             units = c.num(wild.units)
-            cards = c.Unary("&", c.name(usable))
             found = c.call("card_pay_ways", c.name("g"), c.name("p"), priced, cards, units)
             put = "mv_put_card_pay"
         body.append(c.declare("int32_t", ways, found))
