@@ -152,6 +152,9 @@ class ListingTarget:
     def render_engine(self, edition: m.Edition, root: Path) -> str:
         return "".join(f"{action.name}\n" for action in edition.actions)
 
+    def render_files(self, edition: m.Edition, root: Path) -> dict[str, str]:
+        return {self.engine_file(edition.name): self.render_engine(edition, root)}
+
     def package_files(self, editions: Sequence[str]) -> dict[str, str]:
         return {"INDEX": "".join(f"{name}\n" for name in editions)}
 

@@ -165,14 +165,17 @@ class TinyNativeTarget:
     def render_engine(self, edition: m.Edition, root: Path) -> str:
         return c_module(f"_{edition.name}", len(edition.actions))
 
+    def render_files(self, edition: m.Edition, root: Path) -> dict[str, str]:
+        return {
+            self.engine_file(edition.name): self.render_engine(edition, root),
+            f"{edition.name}.py": f"from splendor_rules.generated.native import _{edition.name}\n",
+        }
+
     def package_files(self, editions: Sequence[str]) -> dict[str, str]:
-        files = {"__init__.py": '"""Stand-in native engines."""\n'}
-        for name in editions:
-            files[f"{name}.py"] = f"from splendor_rules.generated.native import _{name}\n"
-        return files
+        return {"__init__.py": '"""Stand-in native engines."""\n'}
 
     def is_engine_file(self, path: Path) -> bool:
-        return path.suffix == ".c"
+        return path.suffix in (".c", ".py") and path.name != "__init__.py"
 
 
 @pytest.fixture

@@ -103,7 +103,8 @@ class _Build:
             )
             return
         output.engines[engine] = path
-        output.texts[engine] = output.target.render_engine(model, folder.parent)
+        for name, text in output.target.render_files(model, folder.parent).items():
+            output.texts[output.out / name] = text
 
 
 def _outputs(which: str, generated: Path) -> list[_Output]:
@@ -179,8 +180,8 @@ def _compile_native(folder: Path) -> None:
 
 
 def _compiled(done: list[Path], sources: list[Path]) -> str:
-    """`3 engines compiled (classic, marvel, orient)`, `1 engine compiled
-    (classic), 2 current (marvel, orient)`, `3 engines current (…)`."""
+    """`3 engines compiled (a, b, c)`, `1 engine compiled (a), 2 current
+    (b, c)`, `3 engines current (a, b, c)`."""
 
     def listed(paths: list[Path]) -> str:
         return f"({', '.join(path.stem for path in paths)})"
