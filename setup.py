@@ -13,7 +13,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 NATIVE = "generated/native"
-OPTIMIZATION = ["-O2"]  # the level compiler/backend/native/compile.py uses
+OPTIMIZATION = ["-O3"]  # the level compiler/backend/native/compile.py uses
 
 
 def native_extensions() -> list[Extension]:

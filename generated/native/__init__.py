@@ -17,11 +17,11 @@ if TYPE_CHECKING:
     from splendor_rules.generated.native import marvel
     from splendor_rules.generated.native import orient
 
-    _classic: Engine = classic
+    _engine_classic: Engine = classic
 
-    _marvel: Engine = marvel
+    _engine_marvel: Engine = marvel
 
-    _orient: Engine = orient
+    _engine_orient: Engine = orient
 
 EDITIONS = ("classic", "marvel", "orient", )
 

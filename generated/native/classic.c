@@ -203,6 +203,26 @@ static void set_remove_all(Set *s, const Set *gone)
     }
 }
 
+static void set_add_all(Set *s, const Set *more)
+{
+    for (int32_t i = 0; i < more->n; i++) {
+        s->v[s->n++] = more->v[i];
+    }
+}
+
+/* The set less the cards `gone`: itself when it holds none of them (no copy). */
+static const Set *without(const Set *s, Set *copy, const Set *gone)
+{
+    for (int32_t i = 0; i < gone->n; i++) {
+        if (set_has(s, gone->v[i])) {
+            *copy = *s;
+            set_remove_all(copy, gone);
+            return copy;
+        }
+    }
+    return s;
+}
+
 static inline int32_t set_sum(Set s)
 {
     int32_t total = 0;
@@ -586,9 +606,14 @@ static int32_t card_pay_ways(const G *g, int32_t p, const Vec *price, const Set 
     }
     WAYS.n = 0;
     WAYS.used = 0;
-    int32_t low[MAX1(NC)], split[MAX1(NC)];
+    int32_t low[MAX1(NC)], split[MAX1(NC)], short_ = 0;
     for (int32_t c = 0; c < NC; c++) {
         low[c] = price->c[c] > g->held[p][c] ? price->c[c] - g->held[p][c] : 0;
+        short_ += low[c];
+    }
+    /* what the tokens leave unpaid must fit in the wild tokens and the cards */
+    if (short_ > (WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0) + units * usable->n) {
+        return 0;
     }
     card_split(g, p, price, usable, units, low, 0, split);
     return WAYS.n;
@@ -824,26 +849,25 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
     Set v_open = ({
         Set t_out1;
         t_out1.n = 0;
-        Set t_src2 = colours_set();
-        for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-            int32_t t_x4 = t_src2.v[t_i3];
-            if (g->supply[t_x4] > 0) {
-                t_out1.v[t_out1.n] = t_x4;
+        Set t_src4 = colours_set();
+        for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
+            int32_t t_x3 = t_src4.v[t_i2];
+            if (g->supply[t_x3] > 0) {
+                t_out1.v[t_out1.n] = t_x3;
                 t_out1.n += 1;
             }
         }
         t_out1;
     });
     if (v_open.n > 0) {
-        Set t_src5 = v_open;
-        Comb t_comb6;
-        int32_t t_more7 = comb_first(&t_comb6, t_src5.n, imin(3, v_open.n));
-        while (t_more7) {
-            Set v_picks = comb_set(&t_comb6, &t_src5);
+        Comb t_comb5;
+        int32_t t_more6 = comb_first(&t_comb5, v_open.n, imin(3, v_open.n));
+        while (t_more6) {
+            Set v_picks = comb_set(&t_comb5, &v_open);
             mv_begin(out, 0);
             mv_put_set(out, &v_picks);
             mv_end(out);
-            t_more7 = comb_next(&t_comb6);
+            t_more6 = comb_next(&t_comb5);
         }
     }
 }
@@ -851,9 +875,9 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:58 S-3.3 */
-    Set t_src2 = colours_set();
-    for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-        int32_t t_x1 = t_src2.v[t_i3];
+    Set t_src3 = colours_set();
+    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
+        int32_t t_x1 = t_src3.v[t_i2];
         int32_t v_c = t_x1 & VALUE_MASK;
         if (g->supply[v_c] >= 4) {
             mv_begin(out, 1);
@@ -867,17 +891,17 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:64 S-3.4 */
     if (zone_set(g, 1, p).n < 3) {
-        Set t_src2 = market_set(g);
-        for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-            int32_t t_x1 = t_src2.v[t_i3];
+        Set t_src3 = market_set(g);
+        for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
+            int32_t t_x1 = t_src3.v[t_i2];
             int32_t v_k = t_x1 & VALUE_MASK;
             mv_begin(out, 2);
             mv_put(out, t_x1);
             mv_end(out);
         }
-        Set t_src4 = deck_tops_set(g);
-        for (int32_t t_i5 = 0; t_i5 < t_src4.n; t_i5++) {
-            int32_t t_x1 = t_src4.v[t_i5];
+        Set t_src5 = deck_tops_set(g);
+        for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
+            int32_t t_x1 = t_src5.v[t_i4];
             int32_t v_k = t_x1 & VALUE_MASK;
             mv_begin(out, 2);
             mv_put(out, t_x1);
@@ -889,11 +913,12 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
 static void legal_buy(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:73 S-3.5 */
-    Set t_src2 = market_set(g);
-    for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-        int32_t t_x1 = t_src2.v[t_i3];
+    Vec d_bonus_value = d_bonus(g, p);
+    Set t_src3 = market_set(g);
+    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
+        int32_t t_x1 = t_src3.v[t_i2];
         int32_t v_k = t_x1 & VALUE_MASK;
-        Vec t_price6 = price_of(CARD_cost[v_k], d_bonus(g, p));
+        Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
         int32_t t_ways7 = pay_ways(g, p, &t_price6);
         for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
             mv_begin(out, 3);
@@ -902,11 +927,11 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
             mv_end(out);
         }
     }
-    Set t_src4 = zone_set(g, 1, p);
-    for (int32_t t_i5 = 0; t_i5 < t_src4.n; t_i5++) {
-        int32_t t_x1 = t_src4.v[t_i5];
+    Set t_src5 = zone_set(g, 1, p);
+    for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
+        int32_t t_x1 = t_src5.v[t_i4];
         int32_t v_k = t_x1 & VALUE_MASK;
-        Vec t_price6 = price_of(CARD_cost[v_k], d_bonus(g, p));
+        Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
         int32_t t_ways7 = pay_ways(g, p, &t_price6);
         for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
             mv_begin(out, 3);
@@ -924,11 +949,11 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
     Set v_open = ({
         Set t_out1;
         t_out1.n = 0;
-        Set t_src2 = colours_set();
-        for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-            int32_t t_x4 = t_src2.v[t_i3];
-            if (g->supply[t_x4] > 0) {
-                t_out1.v[t_out1.n] = t_x4;
+        Set t_src4 = colours_set();
+        for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
+            int32_t t_x3 = t_src4.v[t_i2];
+            if (g->supply[t_x3] > 0) {
+                t_out1.v[t_out1.n] = t_x3;
                 t_out1.n += 1;
             }
         }

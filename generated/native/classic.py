@@ -15,9 +15,9 @@ from typing import Any, Final
 
 from splendor_rules.generated import classic as _py
 from splendor_rules.generated.native import _classic as _c
+from splendor_rules.generated.native._classic import State
 
 Action = tuple[Any, ...]
-State = _c.State
 
 EDITION: Final = _py.EDITION
 TITLE: Final = _py.TITLE

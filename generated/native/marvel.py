@@ -15,9 +15,9 @@ from typing import Any, Final
 
 from splendor_rules.generated import marvel as _py
 from splendor_rules.generated.native import _marvel as _c
+from splendor_rules.generated.native._marvel import State
 
 Action = tuple[Any, ...]
-State = _c.State
 
 EDITION: Final = _py.EDITION
 TITLE: Final = _py.TITLE

@@ -208,6 +208,26 @@ static void set_remove_all(Set *s, const Set *gone)
     }
 }
 
+static void set_add_all(Set *s, const Set *more)
+{
+    for (int32_t i = 0; i < more->n; i++) {
+        s->v[s->n++] = more->v[i];
+    }
+}
+
+/* The set less the cards `gone`: itself when it holds none of them (no copy). */
+static const Set *without(const Set *s, Set *copy, const Set *gone)
+{
+    for (int32_t i = 0; i < gone->n; i++) {
+        if (set_has(s, gone->v[i])) {
+            *copy = *s;
+            set_remove_all(copy, gone);
+            return copy;
+        }
+    }
+    return s;
+}
+
 static inline int32_t set_sum(Set s)
 {
     int32_t total = 0;
@@ -591,9 +611,14 @@ static int32_t card_pay_ways(const G *g, int32_t p, const Vec *price, const Set 
     }
     WAYS.n = 0;
     WAYS.used = 0;
-    int32_t low[MAX1(NC)], split[MAX1(NC)];
+    int32_t low[MAX1(NC)], split[MAX1(NC)], short_ = 0;
     for (int32_t c = 0; c < NC; c++) {
         low[c] = price->c[c] > g->held[p][c] ? price->c[c] - g->held[p][c] : 0;
+        short_ += low[c];
+    }
+    /* what the tokens leave unpaid must fit in the wild tokens and the cards */
+    if (short_ > (WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0) + units * usable->n) {
+        return 0;
     }
     card_split(g, p, price, usable, units, low, 0, split);
     return WAYS.n;
@@ -862,26 +887,25 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
     Set v_open = ({
         Set t_out1;
         t_out1.n = 0;
-        Set t_src2 = colours_set();
-        for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-            int32_t t_x4 = t_src2.v[t_i3];
-            if ((t_x4 >= 0 ? g->supply[t_x4] : 0) > 0) {
-                t_out1.v[t_out1.n] = t_x4;
+        Set t_src4 = colours_set();
+        for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
+            int32_t t_x3 = t_src4.v[t_i2];
+            if ((t_x3 >= 0 ? g->supply[t_x3] : 0) > 0) {
+                t_out1.v[t_out1.n] = t_x3;
                 t_out1.n += 1;
             }
         }
         t_out1;
     });
     if (v_open.n > 0) {
-        Set t_src5 = v_open;
-        Comb t_comb6;
-        int32_t t_more7 = comb_first(&t_comb6, t_src5.n, imin(3, v_open.n));
-        while (t_more7) {
-            Set v_picks = comb_set(&t_comb6, &t_src5);
+        Comb t_comb5;
+        int32_t t_more6 = comb_first(&t_comb5, v_open.n, imin(3, v_open.n));
+        while (t_more6) {
+            Set v_picks = comb_set(&t_comb5, &v_open);
             mv_begin(out, 0);
             mv_put_set(out, &v_picks);
             mv_end(out);
-            t_more7 = comb_next(&t_comb6);
+            t_more6 = comb_next(&t_comb5);
         }
     }
 }
@@ -889,9 +913,9 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:58 S-3.3 */
-    Set t_src2 = colours_set();
-    for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-        int32_t t_x1 = t_src2.v[t_i3];
+    Set t_src3 = colours_set();
+    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
+        int32_t t_x1 = t_src3.v[t_i2];
         int32_t v_c = t_x1 & VALUE_MASK;
         if ((v_c >= 0 ? g->supply[v_c] : 0) >= 4) {
             mv_begin(out, 1);
@@ -905,17 +929,17 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:64 S-3.4 */
     if (zone_set(g, 1, p).n < 3) {
-        Set t_src2 = market_set(g);
-        for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-            int32_t t_x1 = t_src2.v[t_i3];
+        Set t_src3 = market_set(g);
+        for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
+            int32_t t_x1 = t_src3.v[t_i2];
             int32_t v_k = t_x1 & VALUE_MASK;
             mv_begin(out, 2);
             mv_put(out, t_x1);
             mv_end(out);
         }
-        Set t_src4 = deck_tops_set(g);
-        for (int32_t t_i5 = 0; t_i5 < t_src4.n; t_i5++) {
-            int32_t t_x1 = t_src4.v[t_i5];
+        Set t_src5 = deck_tops_set(g);
+        for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
+            int32_t t_x1 = t_src5.v[t_i4];
             int32_t v_k = t_x1 & VALUE_MASK;
             mv_begin(out, 2);
             mv_put(out, t_x1);
@@ -927,31 +951,33 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
 static void legal_buy(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/orient.rules:49 S-3.5 O-3.1 */
-    Set t_src2 = market_set(g);
-    for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-        int32_t t_x1 = t_src2.v[t_i3];
+    Vec d_bonus_value = d_bonus(g, p);
+    int32_t d_coloured_value = d_coloured(g, p);
+    Set t_spendable9 = ({
+        Set t_out10;
+        t_out10.n = 0;
+        Set t_src13 = zone_set(g, 0, p);
+        for (int32_t t_i11 = 0; t_i11 < t_src13.n; t_i11++) {
+            int32_t t_x12 = t_src13.v[t_i11];
+            if (CARD_kind[t_x12] == 3) {
+                t_out10.v[t_out10.n] = t_x12;
+                t_out10.n += 1;
+            }
+        }
+        t_out10;
+    });
+    Set t_src3 = market_set(g);
+    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
+        int32_t t_x1 = t_src3.v[t_i2];
         int32_t v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] == 0) {
-            if (CARD_kind[v_k] != 5 || d_coloured(g, p)) {
-                Vec t_price6 = price_of(CARD_cost[v_k], d_bonus(g, p));
-                Set t_usable9 = ({
-                    Set t_usable14 = ({
-                        Set t_out10;
-                        t_out10.n = 0;
-                        Set t_src11 = zone_set(g, 0, p);
-                        for (int32_t t_i12 = 0; t_i12 < t_src11.n; t_i12++) {
-                            int32_t t_x13 = t_src11.v[t_i12];
-                            if (CARD_kind[t_x13] == 3) {
-                                t_out10.v[t_out10.n] = t_x13;
-                                t_out10.n += 1;
-                            }
-                        }
-                        t_out10;
-                    });
-                    set_remove(&t_usable14, v_k);
-                    t_usable14;
-                });
-                int32_t t_ways7 = card_pay_ways(g, p, &t_price6, &t_usable9, 2);
+            if (CARD_kind[v_k] != 5 || d_coloured_value) {
+                Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
+                Set t_gone14;
+                t_gone14.n = 0;
+                set_add(&t_gone14, v_k);
+                Set t_copy15;
+                int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable9, &t_copy15, &t_gone14), 2);
                 for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
                     mv_begin(out, 3);
                     mv_put(out, t_x1);
@@ -961,31 +987,18 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
             }
         }
     }
-    Set t_src4 = zone_set(g, 1, p);
-    for (int32_t t_i5 = 0; t_i5 < t_src4.n; t_i5++) {
-        int32_t t_x1 = t_src4.v[t_i5];
+    Set t_src5 = zone_set(g, 1, p);
+    for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
+        int32_t t_x1 = t_src5.v[t_i4];
         int32_t v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] == 0) {
-            if (CARD_kind[v_k] != 5 || d_coloured(g, p)) {
-                Vec t_price6 = price_of(CARD_cost[v_k], d_bonus(g, p));
-                Set t_usable9 = ({
-                    Set t_usable14 = ({
-                        Set t_out10;
-                        t_out10.n = 0;
-                        Set t_src11 = zone_set(g, 0, p);
-                        for (int32_t t_i12 = 0; t_i12 < t_src11.n; t_i12++) {
-                            int32_t t_x13 = t_src11.v[t_i12];
-                            if (CARD_kind[t_x13] == 3) {
-                                t_out10.v[t_out10.n] = t_x13;
-                                t_out10.n += 1;
-                            }
-                        }
-                        t_out10;
-                    });
-                    set_remove(&t_usable14, v_k);
-                    t_usable14;
-                });
-                int32_t t_ways7 = card_pay_ways(g, p, &t_price6, &t_usable9, 2);
+            if (CARD_kind[v_k] != 5 || d_coloured_value) {
+                Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
+                Set t_gone14;
+                t_gone14.n = 0;
+                set_add(&t_gone14, v_k);
+                Set t_copy15;
+                int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable9, &t_copy15, &t_gone14), 2);
                 for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
                     mv_begin(out, 3);
                     mv_put(out, t_x1);
@@ -1000,68 +1013,66 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
 static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/orient.rules:59 O-3.5 */
-    Set t_src2 = market_set(g);
-    for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-        int32_t t_x1 = t_src2.v[t_i3];
+    Set t_src3 = market_set(g);
+    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
+        int32_t t_x1 = t_src3.v[t_i2];
         int32_t v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] > 0) {
             Set v_offered = ({
                 Set t_out6;
                 t_out6.n = 0;
-                Set t_src7 = zone_set(g, 0, p);
-                for (int32_t t_i8 = 0; t_i8 < t_src7.n; t_i8++) {
-                    int32_t t_x9 = t_src7.v[t_i8];
-                    if ((CARD_kind[t_x9] == 5 ? g->values[0][t_x9] : CARD_bonus[t_x9]) == CARD_sacrifice_colour[v_k]) {
-                        t_out6.v[t_out6.n] = t_x9;
+                Set t_src9 = zone_set(g, 0, p);
+                for (int32_t t_i7 = 0; t_i7 < t_src9.n; t_i7++) {
+                    int32_t t_x8 = t_src9.v[t_i7];
+                    if ((CARD_kind[t_x8] == 5 ? g->values[0][t_x8] : CARD_bonus[t_x8]) == CARD_sacrifice_colour[v_k]) {
+                        t_out6.v[t_out6.n] = t_x8;
                         t_out6.n += 1;
                     }
                 }
                 t_out6;
             });
             if (v_offered.n >= CARD_sacrifice_count[v_k]) {
-                Set t_src10 = v_offered;
-                Comb t_comb11;
-                int32_t t_more12 = comb_first(&t_comb11, t_src10.n, CARD_sacrifice_count[v_k]);
-                while (t_more12) {
-                    Set v_given = comb_set(&t_comb11, &t_src10);
+                Comb t_comb10;
+                int32_t t_more11 = comb_first(&t_comb10, v_offered.n, CARD_sacrifice_count[v_k]);
+                while (t_more11) {
+                    Set v_given = comb_set(&t_comb10, &v_offered);
                     mv_begin(out, 5);
                     mv_put(out, t_x1);
                     mv_put_set(out, &v_given);
                     mv_end(out);
-                    t_more12 = comb_next(&t_comb11);
+                    t_more11 = comb_next(&t_comb10);
                 }
             }
         }
     }
-    Set t_src4 = zone_set(g, 1, p);
-    for (int32_t t_i5 = 0; t_i5 < t_src4.n; t_i5++) {
-        int32_t t_x1 = t_src4.v[t_i5];
+    Set t_src5 = zone_set(g, 1, p);
+    for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
+        int32_t t_x1 = t_src5.v[t_i4];
         int32_t v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] > 0) {
             Set v_offered = ({
                 Set t_out6;
                 t_out6.n = 0;
-                Set t_src7 = zone_set(g, 0, p);
-                for (int32_t t_i8 = 0; t_i8 < t_src7.n; t_i8++) {
-                    int32_t t_x9 = t_src7.v[t_i8];
-                    if ((CARD_kind[t_x9] == 5 ? g->values[0][t_x9] : CARD_bonus[t_x9]) == CARD_sacrifice_colour[v_k]) {
-                        t_out6.v[t_out6.n] = t_x9;
+                Set t_src9 = zone_set(g, 0, p);
+                for (int32_t t_i7 = 0; t_i7 < t_src9.n; t_i7++) {
+                    int32_t t_x8 = t_src9.v[t_i7];
+                    if ((CARD_kind[t_x8] == 5 ? g->values[0][t_x8] : CARD_bonus[t_x8]) == CARD_sacrifice_colour[v_k]) {
+                        t_out6.v[t_out6.n] = t_x8;
                         t_out6.n += 1;
                     }
                 }
                 t_out6;
             });
             if (v_offered.n >= CARD_sacrifice_count[v_k]) {
-                Set t_src10 = v_offered;
-                Comb t_comb11;
-                int32_t t_more12 = comb_first(&t_comb11, t_src10.n, CARD_sacrifice_count[v_k]);
-                while (t_more12) {
-                    Set v_given = comb_set(&t_comb11, &t_src10);
+                Comb t_comb10;
+                int32_t t_more11 = comb_first(&t_comb10, v_offered.n, CARD_sacrifice_count[v_k]);
+                while (t_more11) {
+                    Set v_given = comb_set(&t_comb10, &v_offered);
                     mv_begin(out, 5);
                     mv_put(out, t_x1);
                     mv_put_set(out, &v_given);
                     mv_end(out);
-                    t_more12 = comb_next(&t_comb11);
+                    t_more11 = comb_next(&t_comb10);
                 }
             }
         }
@@ -1075,11 +1086,11 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
     Set v_open = ({
         Set t_out1;
         t_out1.n = 0;
-        Set t_src2 = colours_set();
-        for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-            int32_t t_x4 = t_src2.v[t_i3];
-            if ((t_x4 >= 0 ? g->supply[t_x4] : 0) > 0) {
-                t_out1.v[t_out1.n] = t_x4;
+        Set t_src4 = colours_set();
+        for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
+            int32_t t_x3 = t_src4.v[t_i2];
+            if ((t_x3 >= 0 ? g->supply[t_x3] : 0) > 0) {
+                t_out1.v[t_out1.n] = t_x3;
                 t_out1.n += 1;
             }
         }
@@ -1148,11 +1159,11 @@ static void apply_sacrifice(G * g, int32_t p, const int32_t * mv)
     Set v_offered = ({
         Set t_out1;
         t_out1.n = 0;
-        Set t_src2 = zone_set(g, 0, p);
-        for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-            int32_t t_x4 = t_src2.v[t_i3];
-            if ((CARD_kind[t_x4] == 5 ? g->values[0][t_x4] : CARD_bonus[t_x4]) == CARD_sacrifice_colour[v_k]) {
-                t_out1.v[t_out1.n] = t_x4;
+        Set t_src4 = zone_set(g, 0, p);
+        for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
+            int32_t t_x3 = t_src4.v[t_i2];
+            if ((CARD_kind[t_x3] == 5 ? g->values[0][t_x3] : CARD_bonus[t_x3]) == CARD_sacrifice_colour[v_k]) {
+                t_out1.v[t_out1.n] = t_x3;
                 t_out1.n += 1;
             }
         }
@@ -1316,21 +1327,21 @@ static void follow_options0(const G * g, int32_t p, const int32_t * bound, MoveB
 {
     /* editions/orient.rules:72 O-3.3 */
     (void)bound;
-    Set t_src2 = ({
-        Set t_out4;
-        t_out4.n = 0;
-        Set t_src5 = colours_set();
-        for (int32_t t_i6 = 0; t_i6 < t_src5.n; t_i6++) {
-            int32_t t_x7 = t_src5.v[t_i6];
-            if ((t_x7 >= 0 ? d_bonus(g, p).c[t_x7] : 0) > 0) {
-                t_out4.v[t_out4.n] = t_x7;
-                t_out4.n += 1;
+    Set t_src7 = ({
+        Set t_out3;
+        t_out3.n = 0;
+        Set t_src6 = colours_set();
+        for (int32_t t_i4 = 0; t_i4 < t_src6.n; t_i4++) {
+            int32_t t_x5 = t_src6.v[t_i4];
+            if ((t_x5 >= 0 ? d_bonus(g, p).c[t_x5] : 0) > 0) {
+                t_out3.v[t_out3.n] = t_x5;
+                t_out3.n += 1;
             }
         }
-        t_out4;
+        t_out3;
     });
-    for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-        int32_t t_x1 = t_src2.v[t_i3];
+    for (int32_t t_i2 = 0; t_i2 < t_src7.n; t_i2++) {
+        int32_t t_x1 = t_src7.v[t_i2];
         int32_t v_c = t_x1 & VALUE_MASK;
         mv_begin(out, 9);
         mv_put(out, t_x1);
@@ -1359,21 +1370,21 @@ static void follow_options1(const G * g, int32_t p, const int32_t * bound, MoveB
     /* editions/orient.rules:80 O-3.4 */
     (void)bound;
     int32_t v_k = bound[0];
-    Set t_src2 = ({
-        Set t_out4;
-        t_out4.n = 0;
-        Set t_src5 = market_set(g);
-        for (int32_t t_i6 = 0; t_i6 < t_src5.n; t_i6++) {
-            int32_t t_x7 = t_src5.v[t_i6];
-            if (CARD_tier[t_x7] == CARD_free_tier[v_k] && (CARD_kind[t_x7] != 5 || d_coloured(g, p))) {
-                t_out4.v[t_out4.n] = t_x7;
-                t_out4.n += 1;
+    Set t_src7 = ({
+        Set t_out3;
+        t_out3.n = 0;
+        Set t_src6 = market_set(g);
+        for (int32_t t_i4 = 0; t_i4 < t_src6.n; t_i4++) {
+            int32_t t_x5 = t_src6.v[t_i4];
+            if (CARD_tier[t_x5] == CARD_free_tier[v_k] && (CARD_kind[t_x5] != 5 || d_coloured(g, p))) {
+                t_out3.v[t_out3.n] = t_x5;
+                t_out3.n += 1;
             }
         }
-        t_out4;
+        t_out3;
     });
-    for (int32_t t_i3 = 0; t_i3 < t_src2.n; t_i3++) {
-        int32_t t_x1 = t_src2.v[t_i3];
+    for (int32_t t_i2 = 0; t_i2 < t_src7.n; t_i2++) {
+        int32_t t_x1 = t_src7.v[t_i2];
         int32_t v_f = t_x1 & VALUE_MASK;
         mv_begin(out, 10);
         mv_put(out, t_x1);

@@ -15,9 +15,9 @@ from typing import Any, Final
 
 from splendor_rules.generated import orient as _py
 from splendor_rules.generated.native import _orient as _c
+from splendor_rules.generated.native._orient import State
 
 Action = tuple[Any, ...]
-State = _c.State
 
 EDITION: Final = _py.EDITION
 TITLE: Final = _py.TITLE

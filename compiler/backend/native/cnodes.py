@@ -352,7 +352,11 @@ def statement(st: Stmt, indent: int = 1) -> str:
     if isinstance(st, Seq):
         return "".join(statement(s, indent) for s in st.body)
     if isinstance(st, Return):
-        return f"{pad}return;\n" if st.value is None else f"{pad}return {expression(st.value, indent)};\n"
+        return (
+            f"{pad}return;\n"
+            if st.value is None
+            else f"{pad}return {expression(st.value, indent)};\n"
+        )
     if isinstance(st, Comment):
         return f"{pad}/* {_clean(st.text)} */\n"
     if isinstance(st, Raw):

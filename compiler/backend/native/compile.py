@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 from types import ModuleType
 
-OPTIMIZED, QUICK = "-O2", "-O1"  # -O1: many throwaway modules (random editions), built faster
+OPTIMIZED, QUICK = "-O3", "-O1"  # -O1: many throwaway modules (random editions), built faster
 WHAT_STILL_WORKS = "the native engines are not built; the pure-Python engines work"
 
 

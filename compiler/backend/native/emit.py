@@ -48,7 +48,7 @@ class Frame:
     (`g`), the player in context, and the locals."""
 
     state: str = "g"
-    player: c.Expr = c.name("p")
+    player: c.Expr = field(factory=lambda: c.name("p"))
     locals: Mapping[str, c.Expr] = field(factory=dict)
     # definitions read once at the top of the function, by local name
     prebound: Mapping[str, str] = field(factory=dict)
@@ -197,14 +197,19 @@ class _Emission(Visitor):
                 i,
                 0,
                 c.dot(c.name(src), "n"),
-                [c.declare("int32_t", x, c.index(c.dot(c.name(src), "v"), c.name(i))), *body(inner, x)],
+                [
+                    c.declare("int32_t", x, c.index(c.dot(c.name(src), "v"), c.name(i))),
+                    *body(inner, x),
+                ],
             ),
         ]
 
     def visit_Attr(self, e: m.Attr) -> c.Expr:
         def read(subject: c.Expr) -> c.Expr:
             if e.source == "value":
-                values = c.index(c.arrow(self.frame.state, "values"), self.names.value_index[e.attribute])
+                values = c.index(
+                    c.arrow(self.frame.state, "values"), self.names.value_index[e.attribute]
+                )
                 return c.index(values, subject)
             return c.index(c.name(self.names.column(element(e.subject.type), e.attribute)), subject)
 
@@ -270,7 +275,15 @@ class _Emission(Visitor):
         def keep(inner: Frame, x: str) -> list[c.Stmt]:
             condition = self.within(e.condition, inner)
             n = c.dot(c.name(out), "n")
-            return [c.if_(condition, [c.assign(c.index(c.dot(c.name(out), "v"), n), c.name(x)), c.assign(n, c.num(1), "+=")])]
+            return [
+                c.if_(
+                    condition,
+                    [
+                        c.assign(c.index(c.dot(c.name(out), "v"), n), c.name(x)),
+                        c.assign(n, c.num(1), "+="),
+                    ],
+                )
+            ]
 
         body: list[c.Stmt] = [c.declare("Set", out), c.assign(c.dot(c.name(out), "n"), c.num(0))]
         body += self.loop(e.source, e.variable, keep)
@@ -292,7 +305,9 @@ class _Emission(Visitor):
             q = self.frame.temporary("p")
             body = self.within(e.body, self.frame.of(c.name(q)))
             test = c.not_(body) if every else body
-            loop = c.for_(q, 0, c.arrow(self.frame.state, "players"), [c.if_(test, [found, c.Raw("break;")])])
+            loop = c.for_(
+                q, 0, c.arrow(self.frame.state, "players"), [c.if_(test, [found, c.Raw("break;")])]
+            )
             return c.block([c.declare("int32_t", result, c.num(every)), loop], c.name(result))
         assert e.source is not None
         if isinstance(e.source, m.Ref) and e.source.kind == "colours":
@@ -366,7 +381,9 @@ class _Emission(Visitor):
             did = c.index(c.arrow(self.frame.state, "did"), self.frame.player)
             return c.binary(c.binary(did, "&", c.num(bit)), "!=", c.num(0))
         if e.function == "supply":
-            return self.unless_none(arguments[0], lambda k: c.index(c.arrow(self.frame.state, "supply"), k))
+            return self.unless_none(
+                arguments[0], lambda k: c.index(c.arrow(self.frame.state, "supply"), k)
+            )
         if e.function == "tokens":
             held = c.index(c.arrow(self.frame.state, "held"), self.frame.player)
             return self.unless_none(arguments[0], lambda k: c.index(held, k))

@@ -44,7 +44,9 @@ def shown_code(kind: str) -> int:
     return SHOWN.get(kind, 0)
 
 
-class Lowering:
+class Base:
+    """What every part of the lowering shares: the model, names and emitter."""
+
     def __init__(self, edition: m.Edition, root: Path) -> None:
         self.edition = analysis.inline_definitions(edition)
         self.source = Source(root)
@@ -74,6 +76,280 @@ class Lowering:
             "follow": len(self.actions) + len(self.steps),
         }
         return base[kind] + index
+
+    def effects(
+        self, body: tuple[m.Statement, ...], frame: Frame, stop: list[c.Stmt]
+    ) -> tuple[list[c.Stmt], Frame]:
+        raise NotImplementedError
+
+
+class Turns(Base):
+    """Around the actions: the zone aggregates and definitions, the zone
+    hooks (triggers, majorities), the end-of-turn steps, the endings, the
+    ranking and the reveals of setup."""
+
+    # ------------------------------------------------- values and upkeep
+
+    def count_in(self) -> c.Function:
+        """The upkeep of the zone aggregates as an item enters or leaves."""
+        by_zone: dict[str, list[tuple[analysis.Aggregate, int]]] = {}
+        for aggregate, (offset, _) in self.names.aggregates.items():
+            by_zone.setdefault(aggregate[1], []).append((aggregate, offset))
+        body: list[c.Stmt] = [
+            c.do(c.Unary("(void)", c.name(n))) for n in ("g", "p", "item", "sign")
+        ]
+        row = c.index(c.arrow("g", "agg"), c.name("p"))
+        for zone, aggregates in by_zone.items():
+            cards = analysis.zone_content(self.edition, zone) == "cards"
+            upkeep: list[c.Stmt] = []
+            for (kind, _, column), offset in aggregates:
+                if not isinstance(column, str):
+                    upkeep.extend(self.total_upkeep(column, offset))
+                    continue
+                value = c.index(
+                    c.name(c.ident("CARD_" if cards else "TILE_", column)), c.name("item")
+                )
+                if kind == "sum":
+                    added = c.binary(c.name("sign"), "*", value)
+                    upkeep.append(c.assign(c.index(row, offset), added, "+="))
+                    continue
+                place = c.index(row, c.binary(c.num(offset), "+", value))
+                add: c.Stmt = c.assign(place, c.name("sign"), "+=")
+                if column in self.names.none_columns:
+                    add = c.if_(c.binary(value, ">=", c.num(0)), [add])
+                upkeep.append(add)
+            zone_is = c.binary(c.name("zone"), "==", c.num(self.names.zone_index[zone]))
+            body.append(c.if_(zone_is, upkeep))
+        parameters = (STATE, PLAYER, ("int32_t", "zone"), ("int32_t", "item"), ("int32_t", "sign"))
+        return c.Function("void", "count_in", parameters, body)
+
+    def total_upkeep(self, kept: m.Expr, offset: int) -> list[c.Stmt]:
+        """A kept Total (or one per colour) updated for the item."""
+        row = c.index(c.arrow("g", "agg"), c.name("p"))
+        if isinstance(kept, m.Total):
+            return self.contribution(kept, Frame(), c.index(row, offset))
+        assert isinstance(kept, m.PerColour) and isinstance(kept.body, m.Total)
+        body: list[c.Stmt] = []
+        for colour in range(len(self.edition.colours)):
+            frame = Frame().bind(kept.variable, c.num(colour))
+            body.extend(self.contribution(kept.body, frame, c.index(row, offset + colour)))
+        return body
+
+    def contribution(self, total: m.Total, frame: Frame, target: c.Expr) -> list[c.Stmt]:
+        """`target += sign * body` for the item, if it passes the condition."""
+        frame = frame.bind(total.variable, "item")
+        added = c.binary(c.name("sign"), "*", self.expr(total.body, frame))
+        step = c.assign(target, added, "+=")
+        if total.condition is None:
+            return [step]
+        return [c.if_(self.expr(total.condition, frame), [step])]
+
+    def defines(self) -> list[c.Function]:
+        applied = {n.name for n in analysis.nodes(self.edition) if isinstance(n, m.Apply)}
+        found = [
+            self.define(define, self.names.define(define.name))
+            for define in self.edition.defines
+            if not define.parameters or define.name in applied
+        ]
+        found.append(self.define(self.edition.score, "score"))
+        return found
+
+    def define(self, define: m.Define, name: str) -> c.Function:
+        """A definition read for a player."""
+        frame = Frame()
+        parameters: list[tuple[str, str]] = [CONST_STATE, PLAYER]
+        for parameter, type_ in define.parameters:
+            argument = c.ident("a_", parameter)
+            parameters.append((c_type(type_), argument))
+            frame = frame.bind(parameter, argument)
+        body = [
+            self.where(define),
+            c.do(c.Unary("(void)", c.name("p"))),
+            c.Return(self.expr(define.value, frame)),
+        ]
+        return c.Function(c_type(define.value.type), name, tuple(parameters), body)
+
+    # --------------------------------------------------------- zone hooks
+
+    def waits(self, trigger: m.Trigger) -> bool:
+        return any(site.owner is trigger for site in self.sites)
+
+    def hooks(self) -> list[c.Function]:
+        """Triggers that wait for a decision, majorities, and per hooked zone
+        what runs when a card enters it."""
+        found = []
+        card = ("int32_t", "card")
+        g, p = c.name("g"), c.name("p")
+        for trigger in self.edition.triggers:
+            if self.waits(trigger):
+                frame = Frame().bind(trigger.card, "card")
+                effects, _ = self.effects(trigger.body, frame, [c.Return()])
+                name = c.ident("trigger_", trigger.name)
+                found.append(
+                    c.Function("void", name, (STATE, PLAYER, card), [self.where(trigger), *effects])
+                )
+        for majority in self.edition.majorities:
+            found.append(self.measure(majority))
+            found.append(self.contest(majority))
+        for zone in self.hooked:
+            body: list[c.Stmt] = [c.do(c.Unary("(void)", c.name("card")))]
+            for trigger in self.edition.triggers:
+                if trigger.zone == zone and self.waits(trigger):
+                    body.append(
+                        c.do(c.call(c.ident("trigger_", trigger.name), g, p, c.name("card")))
+                    )
+                elif trigger.zone == zone:
+                    body.append(self.where(trigger))
+                    frame = Frame().bind(trigger.card, "card")
+                    effects, _ = self.effects(trigger.body, frame, [c.Return()])
+                    body.append(c.if_(c.num(1), effects))
+            for majority in self.edition.majorities:
+                if majority.event_zone == zone:
+                    body.append(c.do(c.call(c.ident("contest_", majority.name), g, p)))
+            found.append(c.Function("void", c.ident("entered_", zone), (STATE, PLAYER, card), body))
+        return found
+
+    def measure(self, majority: m.Majority) -> c.Function:
+        value = self.expr(majority.measure, Frame())
+        body = [self.where(majority), c.Return(value)]
+        return c.Function(
+            "int32_t", c.ident("measure_", majority.name), (CONST_STATE, PLAYER), body
+        )
+
+    def contest(self, majority: m.Majority) -> c.Function:
+        """Give the majority tile to the player if their measure reaches the
+        threshold and beats the holder's."""
+        measure = c.ident("measure_", majority.name)
+        tile = c.num(self.names.majority_tile[majority.name])
+        zone = c.num(self.names.zone_index[majority.zone])
+        g, p, mine, holder = c.name("g"), c.name("p"), c.name("mine"), c.name("holder")
+        beats = ">" if majority.ties_keep_holder else ">="
+        other = c.logic(
+            "&&", [c.binary(holder, "!=", p), c.binary(mine, beats, c.call(measure, g, holder))]
+        )
+        takes = c.logic("||", [c.binary(holder, "<", c.num(0)), other])
+        body = [
+            self.where(majority),
+            c.declare("int32_t", "mine", c.call(measure, g, p)),
+            c.if_(c.binary(mine, "<", c.num(majority.threshold)), [c.Return()]),
+            c.declare("int32_t", "holder", c.call("holder_of", g, tile, zone)),
+            c.if_(takes, [c.do(c.call("take_tile", g, p, tile, zone))]),
+        ]
+        return c.Function("void", c.ident("contest_", majority.name), (STATE, PLAYER), body)
+
+    # -------------------------------------------------------------- steps
+
+    def step_functions(self) -> list[c.Function]:
+        """Per step: its options, the effect of the option decided, and the
+        step itself (1 if the player must decide)."""
+        found = []
+        for index, step in enumerate(self.steps):
+            found.append(self.step_options(index, step))
+            found.append(self.step_decide(index, step))
+            found.append(self.step_run(index, step))
+        return found
+
+    def step_options(self, index: int, step: m.Step) -> c.Function:
+        g, p, out = c.name("g"), c.name("p"), c.name("out")
+        code = c.num(self.move_code("step", index))
+        body: list[c.Stmt] = [self.where(step)]
+        body += [c.do(c.Unary("(void)", n)) for n in (g, p, out)]
+        if isinstance(step, m.TokenLimit):
+            body.append(c.do(c.call("return_ways", g, p, c.num(step.limit), code, out)))
+        elif isinstance(step, m.Claim):
+            var = c.ident("v_", step.variable)
+            condition = self.expr(step.condition, Frame().bind(step.variable, var))
+            if step.source is not None:  # the player's tiles of the set in that zone
+                faces = identities.tile_numbering(self.edition).set_faces[step.tiles]
+                zone = c.num(self.names.zone_index[step.source])
+                source: c.Expr = c.call("zone_set", g, zone, p)
+                of_set = c.logic("||", [c.binary(c.name(var), "==", c.num(f)) for f in faces])
+                condition = c.logic("&&", [of_set, condition])
+            else:
+                source = c.call("tiles_set", g, c.num(self.names.tile_set_index[step.tiles]))
+            emit = [
+                c.do(c.call("mv_begin", out, code)),
+                c.do(c.call("mv_put", out, c.name(var))),
+                c.do(c.call("mv_end", out)),
+            ]
+            element = c.index(c.dot(c.name("src"), "v"), c.name("i"))
+            loop = [c.declare("int32_t", var, element), c.if_(condition, emit)]
+            body.append(c.declare("Set", "src", source))
+            body.append(c.for_("i", 0, c.dot(c.name("src"), "n"), loop))
+        parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
+        return c.Function("void", f"step_options{index}", parameters, body)
+
+    def step_decide(self, index: int, step: m.Step) -> c.Function:
+        g, p, mv = c.name("g"), c.name("p"), c.name("mv")
+        if isinstance(step, m.TokenLimit):
+            decided: list[c.Stmt] = [c.do(c.call("give_back", g, p, mv))]
+        elif isinstance(step, m.Claim):
+            zone = c.num(self.names.zone_index[step.zone])
+            decided = [c.do(c.call("take_tile", g, p, c.index(mv, 0), zone))]
+        else:
+            decided = [c.do(c.Unary("(void)", n)) for n in (g, p, mv)]
+        parameters = (STATE, PLAYER, ("const int32_t *", "mv"))
+        return c.Function("void", f"step_decide{index}", parameters, decided)
+
+    def step_run(self, index: int, step: m.Step) -> c.Function:
+        g, p = c.name("g"), c.name("p")
+        body: list[c.Stmt] = [self.where(step), c.do(c.Unary("(void)", p))]
+        if isinstance(step, m.EndCheck):
+            for mode, flag in (("once", "last"), ("at_turn_end", "over")):
+                for ending in self.edition.endings:
+                    if ending.mode == mode:
+                        body.append(self.where(ending))
+                        condition = self.expr(ending.condition, Frame())
+                        body.append(c.if_(condition, [c.assign(c.arrow("g", flag), c.num(1))]))
+            body.append(c.Return(c.num(0)))
+        else:
+            if isinstance(step, m.TokenLimit):
+                few = c.binary(c.call("held_total", g, p), "<=", c.num(step.limit))
+                body.append(c.if_(few, [c.Return(c.num(0))]))
+            body.append(c.Return(c.call("run_step", g, p, c.num(index))))
+        return c.Function("int32_t", f"step_run{index}", (STATE, PLAYER), body)
+
+    # -------------------------------------------------------------- the end
+
+    def endings(self) -> list[c.Function]:
+        """When a round's end ends the game, who may win, and the ranking."""
+        conditions = [
+            self.expr(e.condition, Frame())
+            for e in self.edition.endings
+            if e.mode == "at_round_end"
+        ]
+        ends = c.logic("||", conditions) if conditions else c.num(0)
+        round_ends = c.Function("int32_t", "round_ends", (CONST_STATE,), [c.Return(ends)])
+        winners = self.edition.winners
+        among = self.expr(winners.among, Frame()) if winners.among else c.num(1)
+        eligible = [c.do(c.Unary("(void)", c.name("p"))), c.Return(c.binary(among, "!=", c.num(0)))]
+        body: list[c.Stmt] = [self.where(winners), c.do(c.Unary("(void)", c.name("p")))]
+        for position, key in enumerate(winners.keys):
+            value = self.expr(key.value, Frame())
+            if key.order == "lowest":
+                value = c.Unary("-", value)
+            body.append(c.assign(c.index(c.name("keys"), position), value))
+        return [
+            round_ends,
+            c.Function("int32_t", "eligible", (CONST_STATE, PLAYER), eligible),
+            c.Function("void", "rank", (CONST_STATE, PLAYER, ("int32_t *", "keys")), body),
+        ]
+
+    def reveals(self) -> list[c.Stmt]:
+        """The statements of setup that reveal tiles."""
+        body: list[c.Stmt] = []
+        frame = Frame(player=c.num(0))
+        for reveal in self.edition.reveals:
+            index = c.num(self.names.tile_set_index[reveal.tiles])
+            count = self.expr(reveal.count, frame)
+            face = c.num(reveal.random_face)
+            body.append(self.where(reveal))
+            body.append(c.do(c.call("reveal", c.name("g"), c.name("rng"), index, count, face)))
+        return body
+
+
+class Lowering(Turns):
+    """The actions, their effects and follow-ups, and the template's context."""
 
     # ------------------------------------------------------------ choices
 
@@ -209,12 +485,16 @@ class Lowering:
                 body.append(c.declare("Set", gone))
                 body.append(c.assign(c.dot(c.name(gone), "n"), c.num(0)))
                 for name in wild.chosen:
-                    body.append(c.do(c.call("set_add", c.Unary("&", c.name(gone)), frame.locals[name])))
+                    body.append(
+                        c.do(c.call("set_add", c.Unary("&", c.name(gone)), frame.locals[name]))
+                    )
                 for name in wild.chosen_sets:
                     chosen = c.Unary("&", frame.locals[name])
                     body.append(c.do(c.call("set_add_all", c.Unary("&", c.name(gone)), chosen)))
                 body.append(c.declare("Set", copy))
-                cards = c.call("without", cards, c.Unary("&", c.name(copy)), c.Unary("&", c.name(gone)))
+                cards = c.call(
+                    "without", cards, c.Unary("&", c.name(copy)), c.Unary("&", c.name(gone))
+                )
             units = c.num(wild.units)
             found = c.call("card_pay_ways", c.name("g"), c.name("p"), priced, cards, units)
             put = "mv_put_card_pay"
@@ -240,7 +520,7 @@ class Lowering:
                 frame = frame.bind(st.name, var)
             elif isinstance(st, m.Choose):
                 var = c.ident("v_", st.name)
-                read = c.binary(c.index(c.name("mv"), at), "&", c.name("VALUE_MASK"))
+                read: c.Expr = c.binary(c.index(c.name("mv"), at), "&", c.name("VALUE_MASK"))
                 body.append(c.declare("int32_t", var, read))
                 body.append(c.assign(at, c.num(1), "+="))
                 frame = frame.bind(st.name, var)
@@ -403,7 +683,7 @@ class Lowering:
             var = c.ident("v_", site.choice.name)
             parameters = (*parameters, ("const int32_t *", "mv"))
             if isinstance(site.choice, m.Choose):
-                read = c.binary(c.index(c.name("mv"), 0), "&", c.name("VALUE_MASK"))
+                read: c.Expr = c.binary(c.index(c.name("mv"), 0), "&", c.name("VALUE_MASK"))
                 body.append(c.declare("int32_t", var, read))
             else:
                 body.append(c.declare("int32_t", "at", c.num(0)))
@@ -418,247 +698,6 @@ class Lowering:
                 break  # a follow-up choice ends the block: the rest is its own
         name = f"follow_skip{index}" if skip else f"follow_take{index}"
         return c.Function("void", name, parameters, body)
-
-    # ------------------------------------------------- values and upkeep
-
-    def count_in(self) -> c.Function:
-        """The upkeep of the zone aggregates as an item enters or leaves."""
-        by_zone: dict[str, list[tuple[analysis.Aggregate, int]]] = {}
-        for aggregate, (offset, _) in self.names.aggregates.items():
-            by_zone.setdefault(aggregate[1], []).append((aggregate, offset))
-        body: list[c.Stmt] = [c.do(c.Unary("(void)", c.name(n))) for n in ("g", "p", "item", "sign")]
-        row = c.index(c.arrow("g", "agg"), c.name("p"))
-        for zone, aggregates in by_zone.items():
-            cards = analysis.zone_content(self.edition, zone) == "cards"
-            upkeep: list[c.Stmt] = []
-            for (kind, _, column), offset in aggregates:
-                if not isinstance(column, str):
-                    upkeep.extend(self.total_upkeep(column, offset))
-                    continue
-                value = c.index(c.name(c.ident("CARD_" if cards else "TILE_", column)), c.name("item"))
-                if kind == "sum":
-                    added = c.binary(c.name("sign"), "*", value)
-                    upkeep.append(c.assign(c.index(row, offset), added, "+="))
-                    continue
-                place = c.index(row, c.binary(c.num(offset), "+", value))
-                add: c.Stmt = c.assign(place, c.name("sign"), "+=")
-                if column in self.names.none_columns:
-                    add = c.if_(c.binary(value, ">=", c.num(0)), [add])
-                upkeep.append(add)
-            zone_is = c.binary(c.name("zone"), "==", c.num(self.names.zone_index[zone]))
-            body.append(c.if_(zone_is, upkeep))
-        parameters = (STATE, PLAYER, ("int32_t", "zone"), ("int32_t", "item"), ("int32_t", "sign"))
-        return c.Function("void", "count_in", parameters, body)
-
-    def total_upkeep(self, kept: m.Expr, offset: int) -> list[c.Stmt]:
-        """A kept Total (or one per colour) updated for the item."""
-        row = c.index(c.arrow("g", "agg"), c.name("p"))
-        if isinstance(kept, m.Total):
-            return self.contribution(kept, Frame(), c.index(row, offset))
-        assert isinstance(kept, m.PerColour) and isinstance(kept.body, m.Total)
-        body: list[c.Stmt] = []
-        for colour in range(len(self.edition.colours)):
-            frame = Frame().bind(kept.variable, c.num(colour))
-            body.extend(self.contribution(kept.body, frame, c.index(row, offset + colour)))
-        return body
-
-    def contribution(self, total: m.Total, frame: Frame, target: c.Expr) -> list[c.Stmt]:
-        """`target += sign * body` for the item, if it passes the condition."""
-        frame = frame.bind(total.variable, "item")
-        added = c.binary(c.name("sign"), "*", self.expr(total.body, frame))
-        step = c.assign(target, added, "+=")
-        if total.condition is None:
-            return [step]
-        return [c.if_(self.expr(total.condition, frame), [step])]
-
-    def defines(self) -> list[c.Function]:
-        applied = {n.name for n in analysis.nodes(self.edition) if isinstance(n, m.Apply)}
-        found = [
-            self.define(define, self.names.define(define.name))
-            for define in self.edition.defines
-            if not define.parameters or define.name in applied
-        ]
-        found.append(self.define(self.edition.score, "score"))
-        return found
-
-    def define(self, define: m.Define, name: str) -> c.Function:
-        """A definition read for a player."""
-        frame = Frame()
-        parameters: list[tuple[str, str]] = [CONST_STATE, PLAYER]
-        for parameter, type_ in define.parameters:
-            argument = c.ident("a_", parameter)
-            parameters.append((c_type(type_), argument))
-            frame = frame.bind(parameter, argument)
-        body = [self.where(define), c.do(c.Unary("(void)", c.name("p"))), c.Return(self.expr(define.value, frame))]
-        return c.Function(c_type(define.value.type), name, tuple(parameters), body)
-
-    # --------------------------------------------------------- zone hooks
-
-    def waits(self, trigger: m.Trigger) -> bool:
-        return any(site.owner is trigger for site in self.sites)
-
-    def hooks(self) -> list[c.Function]:
-        """Triggers that wait for a decision, majorities, and per hooked zone
-        what runs when a card enters it."""
-        found = []
-        card = ("int32_t", "card")
-        g, p = c.name("g"), c.name("p")
-        for trigger in self.edition.triggers:
-            if self.waits(trigger):
-                frame = Frame().bind(trigger.card, "card")
-                effects, _ = self.effects(trigger.body, frame, [c.Return()])
-                name = c.ident("trigger_", trigger.name)
-                found.append(c.Function("void", name, (STATE, PLAYER, card), [self.where(trigger), *effects]))
-        for majority in self.edition.majorities:
-            found.append(self.measure(majority))
-            found.append(self.contest(majority))
-        for zone in self.hooked:
-            body: list[c.Stmt] = [c.do(c.Unary("(void)", c.name("card")))]
-            for trigger in self.edition.triggers:
-                if trigger.zone == zone and self.waits(trigger):
-                    body.append(c.do(c.call(c.ident("trigger_", trigger.name), g, p, c.name("card"))))
-                elif trigger.zone == zone:
-                    body.append(self.where(trigger))
-                    frame = Frame().bind(trigger.card, "card")
-                    effects, _ = self.effects(trigger.body, frame, [c.Return()])
-                    body.append(c.if_(c.num(1), effects))
-            for majority in self.edition.majorities:
-                if majority.event_zone == zone:
-                    body.append(c.do(c.call(c.ident("contest_", majority.name), g, p)))
-            found.append(c.Function("void", c.ident("entered_", zone), (STATE, PLAYER, card), body))
-        return found
-
-    def measure(self, majority: m.Majority) -> c.Function:
-        value = self.expr(majority.measure, Frame())
-        body = [self.where(majority), c.Return(value)]
-        return c.Function("int32_t", c.ident("measure_", majority.name), (CONST_STATE, PLAYER), body)
-
-    def contest(self, majority: m.Majority) -> c.Function:
-        """Give the majority tile to the player if their measure reaches the
-        threshold and beats the holder's."""
-        measure = c.ident("measure_", majority.name)
-        tile = c.num(self.names.majority_tile[majority.name])
-        zone = c.num(self.names.zone_index[majority.zone])
-        g, p, mine, holder = c.name("g"), c.name("p"), c.name("mine"), c.name("holder")
-        beats = ">" if majority.ties_keep_holder else ">="
-        other = c.logic("&&", [c.binary(holder, "!=", p), c.binary(mine, beats, c.call(measure, g, holder))])
-        takes = c.logic("||", [c.binary(holder, "<", c.num(0)), other])
-        body = [
-            self.where(majority),
-            c.declare("int32_t", "mine", c.call(measure, g, p)),
-            c.if_(c.binary(mine, "<", c.num(majority.threshold)), [c.Return()]),
-            c.declare("int32_t", "holder", c.call("holder_of", g, tile, zone)),
-            c.if_(takes, [c.do(c.call("take_tile", g, p, tile, zone))]),
-        ]
-        return c.Function("void", c.ident("contest_", majority.name), (STATE, PLAYER), body)
-
-    # -------------------------------------------------------------- steps
-
-    def step_functions(self) -> list[c.Function]:
-        """Per step: its options, the effect of the option decided, and the
-        step itself (1 if the player must decide)."""
-        found = []
-        for index, step in enumerate(self.steps):
-            found.append(self.step_options(index, step))
-            found.append(self.step_decide(index, step))
-            found.append(self.step_run(index, step))
-        return found
-
-    def step_options(self, index: int, step: m.Step) -> c.Function:
-        g, p, out = c.name("g"), c.name("p"), c.name("out")
-        code = c.num(self.move_code("step", index))
-        body: list[c.Stmt] = [self.where(step)]
-        body += [c.do(c.Unary("(void)", n)) for n in (g, p, out)]
-        if isinstance(step, m.TokenLimit):
-            body.append(c.do(c.call("return_ways", g, p, c.num(step.limit), code, out)))
-        elif isinstance(step, m.Claim):
-            var = c.ident("v_", step.variable)
-            condition = self.expr(step.condition, Frame().bind(step.variable, var))
-            if step.source is not None:  # the player's tiles of the set in that zone
-                faces = identities.tile_numbering(self.edition).set_faces[step.tiles]
-                zone = c.num(self.names.zone_index[step.source])
-                source: c.Expr = c.call("zone_set", g, zone, p)
-                of_set = c.logic("||", [c.binary(c.name(var), "==", c.num(f)) for f in faces])
-                condition = c.logic("&&", [of_set, condition])
-            else:
-                source = c.call("tiles_set", g, c.num(self.names.tile_set_index[step.tiles]))
-            emit = [
-                c.do(c.call("mv_begin", out, code)),
-                c.do(c.call("mv_put", out, c.name(var))),
-                c.do(c.call("mv_end", out)),
-            ]
-            element = c.index(c.dot(c.name("src"), "v"), c.name("i"))
-            loop = [c.declare("int32_t", var, element), c.if_(condition, emit)]
-            body.append(c.declare("Set", "src", source))
-            body.append(c.for_("i", 0, c.dot(c.name("src"), "n"), loop))
-        parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
-        return c.Function("void", f"step_options{index}", parameters, body)
-
-    def step_decide(self, index: int, step: m.Step) -> c.Function:
-        g, p, mv = c.name("g"), c.name("p"), c.name("mv")
-        if isinstance(step, m.TokenLimit):
-            decided: list[c.Stmt] = [c.do(c.call("give_back", g, p, mv))]
-        elif isinstance(step, m.Claim):
-            zone = c.num(self.names.zone_index[step.zone])
-            decided = [c.do(c.call("take_tile", g, p, c.index(mv, 0), zone))]
-        else:
-            decided = [c.do(c.Unary("(void)", n)) for n in (g, p, mv)]
-        parameters = (STATE, PLAYER, ("const int32_t *", "mv"))
-        return c.Function("void", f"step_decide{index}", parameters, decided)
-
-    def step_run(self, index: int, step: m.Step) -> c.Function:
-        g, p = c.name("g"), c.name("p")
-        body: list[c.Stmt] = [self.where(step), c.do(c.Unary("(void)", p))]
-        if isinstance(step, m.EndCheck):
-            for mode, flag in (("once", "last"), ("at_turn_end", "over")):
-                for ending in self.edition.endings:
-                    if ending.mode == mode:
-                        body.append(self.where(ending))
-                        condition = self.expr(ending.condition, Frame())
-                        body.append(c.if_(condition, [c.assign(c.arrow("g", flag), c.num(1))]))
-            body.append(c.Return(c.num(0)))
-        else:
-            if isinstance(step, m.TokenLimit):
-                few = c.binary(c.call("held_total", g, p), "<=", c.num(step.limit))
-                body.append(c.if_(few, [c.Return(c.num(0))]))
-            body.append(c.Return(c.call("run_step", g, p, c.num(index))))
-        return c.Function("int32_t", f"step_run{index}", (STATE, PLAYER), body)
-
-    # -------------------------------------------------------------- the end
-
-    def endings(self) -> list[c.Function]:
-        """When a round's end ends the game, who may win, and the ranking."""
-        conditions = [
-            self.expr(e.condition, Frame()) for e in self.edition.endings if e.mode == "at_round_end"
-        ]
-        ends = c.logic("||", conditions) if conditions else c.num(0)
-        round_ends = c.Function("int32_t", "round_ends", (CONST_STATE,), [c.Return(ends)])
-        winners = self.edition.winners
-        among = self.expr(winners.among, Frame()) if winners.among else c.num(1)
-        eligible = [c.do(c.Unary("(void)", c.name("p"))), c.Return(c.binary(among, "!=", c.num(0)))]
-        body: list[c.Stmt] = [self.where(winners), c.do(c.Unary("(void)", c.name("p")))]
-        for position, key in enumerate(winners.keys):
-            value = self.expr(key.value, Frame())
-            if key.order == "lowest":
-                value = c.Unary("-", value)
-            body.append(c.assign(c.index(c.name("keys"), position), value))
-        return [
-            round_ends,
-            c.Function("int32_t", "eligible", (CONST_STATE, PLAYER), eligible),
-            c.Function("void", "rank", (CONST_STATE, PLAYER, ("int32_t *", "keys")), body),
-        ]
-
-    def reveals(self) -> list[c.Stmt]:
-        """The statements of setup that reveal tiles."""
-        body: list[c.Stmt] = []
-        frame = Frame(player=c.num(0))
-        for reveal in self.edition.reveals:
-            index = c.num(self.names.tile_set_index[reveal.tiles])
-            count = self.expr(reveal.count, frame)
-            face = c.num(reveal.random_face)
-            body.append(self.where(reveal))
-            body.append(c.do(c.call("reveal", c.name("g"), c.name("rng"), index, count, face)))
-        return body
 
     # ---------------------------------------------------------------- all
 

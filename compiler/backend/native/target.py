@@ -52,7 +52,8 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
     module = ident("", edition.name)
     found["module"] = module
     found["supply_rows"] = [
-        dict(found["supply"]).get(n, (0,) * len(edition.tokens)) for n in range(edition.players[1] + 1)
+        dict(found["supply"]).get(n, (0,) * len(edition.tokens))
+        for n in range(edition.players[1] + 1)
     ]
     found["bound_kinds"] = tuple(
         tuple((identities.value_kind(t), lowering.width(t)) for _, t in site.bound)
