@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from splendor_rules.compiler.runtime.api import Engine
-    from splendor_rules.generated.native import classic
-    from splendor_rules.generated.native import marvel
-    from splendor_rules.generated.native import orient
+    from splendor_rules.generated.native import classic, marvel, orient
 
     _engine_classic: Engine = classic
 

@@ -115,7 +115,7 @@ def _to_python(s: State) -> Any:
     """The Python engine's state with the same parts."""
     parts = _c._export(s)
     players, first, current, turn, over, last, pending = parts[:7]
-    supply, held, zones, decks, market, tiles, hidden, did, values, follow = parts[7:]
+    supply, held, zones, decks, market, tiles, hidden, did = parts[7:15]
     d = _py._Draft(
         players, first, current, turn, over, last, pending, supply, held, zones, decks, market,
         tiles, frozenset(hidden), did, (_py._AGGREGATE_ZERO,) * players,

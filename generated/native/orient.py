@@ -99,16 +99,16 @@ def _to_python(s: State) -> Any:
     """The Python engine's state with the same parts."""
     parts = _c._export(s)
     players, first, current, turn, over, last, pending = parts[:7]
-    supply, held, zones, decks, market, tiles, hidden, did, values, follow = parts[7:]
+    supply, held, zones, decks, market, tiles, hidden, did = parts[7:15]
     d = _py._Draft(
         players, first, current, turn, over, last, pending, supply, held, zones, decks, market,
         tiles, frozenset(hidden), did, (_py._AGGREGATE_ZERO,) * players,
     )
     d.values = tuple(
         tuple(bool(v) for v in row) if kind == "bool" else row
-        for row, kind in zip(values, _py._CARD_VALUE_KINDS, strict=True)
+        for row, kind in zip(parts[15], _py._CARD_VALUE_KINDS, strict=True)
     )
-    d.follow = tuple((site, _bound_to_python(site, raw)) for site, raw in follow)
+    d.follow = tuple((site, _bound_to_python(site, raw)) for site, raw in parts[16])
     for p in range(players):
         for z, rows in enumerate(zones):
             for item in rows[p]:

@@ -82,6 +82,11 @@ class Base:
     ) -> tuple[list[c.Stmt], Frame]:
         raise NotImplementedError
 
+    def choice_loop(
+        self, st: Choice, frame: Frame, body: list[c.Stmt], shown: list[c.Stmt]
+    ) -> tuple[list[c.Stmt], Frame]:
+        raise NotImplementedError
+
 
 class Turns(Base):
     """Around the actions: the zone aggregates and definitions, the zone
@@ -348,7 +353,115 @@ class Turns(Base):
         return body
 
 
-class Lowering(Turns):
+class FollowUps(Turns):
+    """The follow-up choices: the queue of what waits, each one's options,
+    and what runs once it is decided or skipped."""
+
+    # --------------------------------------------------------- follow-ups
+
+    def wait(self, st: Choice, frame: Frame) -> list[c.Stmt]:
+        """Queue a follow-up choice with the values of the names it carries."""
+        index = next(i for i, site in enumerate(self.sites) if site.choice is st)
+        slot = frame.temporary("bound")
+        out: list[c.Stmt] = [
+            c.declare("int32_t *", slot, c.call("wait", c.name("g"), c.num(index)))
+        ]
+        at = 0
+        for name, type_ in self.sites[index].bound:
+            value = frame.locals.get(name)
+            if value is not None:
+                target = c.binary(c.name(slot), "+", c.num(at))
+                if type_.kind == "vector":
+                    out.append(c.do(c.call("vec_store", target, value)))
+                elif type_.kind in ("set", "list"):
+                    out.append(c.do(c.call("set_store", target, c.Unary("&", value))))
+                else:
+                    out.append(c.assign(c.index(c.name(slot), at), value))
+            at += self.width(type_)
+        out.append(c.do(c.Unary("(void)", c.name(slot))))
+        return out
+
+    def width(self, type_: m.Type) -> int:
+        """The slots a name carried by a follow-up takes in its row."""
+        if type_.kind == "vector":
+            return len(self.edition.colours)
+        if type_.kind in ("set", "list"):
+            return 1 + self.set_capacity()
+        return 1
+
+    def set_capacity(self) -> int:
+        count = identities.tile_numbering(self.edition).count
+        return max(len(self.edition.cards.rows), count, len(self.edition.tokens), 4)
+
+    def bound_width(self) -> int:
+        return max([sum(self.width(t) for _, t in site.bound) for site in self.sites] + [1])
+
+    def unpack(
+        self, site: identities.FollowUp, reads: object, frame: Frame
+    ) -> tuple[list[c.Stmt], Frame]:
+        """The names carried that `reads` reads, from `bound`."""
+        body: list[c.Stmt] = [self.where(site.choice), c.do(c.Unary("(void)", c.name("bound")))]
+        at = 0
+        for name, type_ in site.bound:
+            if analysis.uses(reads, name):
+                var = c.ident("v_", name)
+                where = c.binary(c.name("bound"), "+", c.num(at))
+                if type_.kind == "vector":
+                    value: c.Expr = c.call("vec_at", where)
+                elif type_.kind in ("set", "list"):
+                    value = c.call("set_load", where)
+                else:
+                    value = c.index(c.name("bound"), at)
+                body.append(c.declare(c_type(type_), var, value))
+                frame = frame.bind(name, var)
+            at += self.width(type_)
+        return body, frame
+
+    def follow_ups(self) -> list[c.Function]:
+        """Per follow-up: its options, what runs once it is decided, and
+        what runs when it has no option."""
+        found = []
+        bound = ("const int32_t *", "bound")
+        for index, site in enumerate(self.sites):
+            body, frame = self.unpack(site, site.choice, Frame())
+            code = c.num(self.move_code("follow", index))
+            moves: list[c.Stmt] = [c.do(c.call("mv_begin", c.name("out"), code))]
+            inner, _ = self.choice_loop(site.choice, frame, body, moves)
+            moves.append(c.do(c.call("mv_end", c.name("out"))))
+            inner.extend(moves)
+            parameters = (CONST_STATE, PLAYER, bound, ("MoveBuf *", "out"))
+            found.append(c.Function("void", f"follow_options{index}", parameters, body))
+            for skip in (False, True):
+                found.append(self.rest(index, site, skip))
+        return found
+
+    def rest(self, index: int, site: identities.FollowUp, skip: bool) -> c.Function:
+        depth = len(site.path) - (2 if skip else 1)
+        blocks = site.rest(depth)
+        body, frame = self.unpack(site, tuple(st for block in blocks for st in block), Frame())
+        parameters: tuple[tuple[str, str], ...] = (STATE, PLAYER, ("const int32_t *", "bound"))
+        if not skip:
+            var = c.ident("v_", site.choice.name)
+            parameters = (*parameters, ("const int32_t *", "mv"))
+            if isinstance(site.choice, m.Choose):
+                read: c.Expr = c.binary(c.index(c.name("mv"), 0), "&", c.name("VALUE_MASK"))
+                body.append(c.declare("int32_t", var, read))
+            else:
+                body.append(c.declare("int32_t", "at", c.num(0)))
+                read = c.call("mv_read_set", c.name("mv"), c.Unary("&", c.name("at")))
+                body.append(c.declare("Set", var, read))
+            body.append(c.do(c.Unary("(void)", c.name(var))))
+            frame = frame.bind(site.choice.name, var)
+        for block in blocks:
+            effects, frame = self.effects(block, frame, [c.Return()])
+            body.extend(effects)
+            if any(isinstance(st, m.Choose | m.ChooseDistinct) for st in block):
+                break  # a follow-up choice ends the block: the rest is its own
+        name = f"follow_skip{index}" if skip else f"follow_take{index}"
+        return c.Function("void", name, parameters, body)
+
+
+class Lowering(FollowUps):
     """The actions, their effects and follow-ups, and the template's context."""
 
     # ------------------------------------------------------------ choices
@@ -595,109 +708,6 @@ class Lowering(Turns):
                 out.append(c.declare(c_type(st.value.type), var, self.expr(st.value, frame)))
                 frame = frame.bind(st.name, var)
         return out, frame
-
-    # --------------------------------------------------------- follow-ups
-
-    def wait(self, st: Choice, frame: Frame) -> list[c.Stmt]:
-        """Queue a follow-up choice with the values of the names it carries."""
-        index = next(i for i, site in enumerate(self.sites) if site.choice is st)
-        slot = frame.temporary("bound")
-        out: list[c.Stmt] = [
-            c.declare("int32_t *", slot, c.call("wait", c.name("g"), c.num(index)))
-        ]
-        at = 0
-        for name, type_ in self.sites[index].bound:
-            value = frame.locals.get(name)
-            if value is not None:
-                target = c.binary(c.name(slot), "+", c.num(at))
-                if type_.kind == "vector":
-                    out.append(c.do(c.call("vec_store", target, value)))
-                elif type_.kind in ("set", "list"):
-                    out.append(c.do(c.call("set_store", target, c.Unary("&", value))))
-                else:
-                    out.append(c.assign(c.index(c.name(slot), at), value))
-            at += self.width(type_)
-        out.append(c.do(c.Unary("(void)", c.name(slot))))
-        return out
-
-    def width(self, type_: m.Type) -> int:
-        """The slots a name carried by a follow-up takes in its row."""
-        if type_.kind == "vector":
-            return len(self.edition.colours)
-        if type_.kind in ("set", "list"):
-            return 1 + self.set_capacity()
-        return 1
-
-    def set_capacity(self) -> int:
-        count = identities.tile_numbering(self.edition).count
-        return max(len(self.edition.cards.rows), count, len(self.edition.tokens), 4)
-
-    def bound_width(self) -> int:
-        return max([sum(self.width(t) for _, t in site.bound) for site in self.sites] + [1])
-
-    def unpack(
-        self, site: identities.FollowUp, reads: object, frame: Frame
-    ) -> tuple[list[c.Stmt], Frame]:
-        """The names carried that `reads` reads, from `bound`."""
-        body: list[c.Stmt] = [self.where(site.choice), c.do(c.Unary("(void)", c.name("bound")))]
-        at = 0
-        for name, type_ in site.bound:
-            if analysis.uses(reads, name):
-                var = c.ident("v_", name)
-                where = c.binary(c.name("bound"), "+", c.num(at))
-                if type_.kind == "vector":
-                    value: c.Expr = c.call("vec_at", where)
-                elif type_.kind in ("set", "list"):
-                    value = c.call("set_load", where)
-                else:
-                    value = c.index(c.name("bound"), at)
-                body.append(c.declare(c_type(type_), var, value))
-                frame = frame.bind(name, var)
-            at += self.width(type_)
-        return body, frame
-
-    def follow_ups(self) -> list[c.Function]:
-        """Per follow-up: its options, what runs once it is decided, and
-        what runs when it has no option."""
-        found = []
-        bound = ("const int32_t *", "bound")
-        for index, site in enumerate(self.sites):
-            body, frame = self.unpack(site, site.choice, Frame())
-            code = c.num(self.move_code("follow", index))
-            moves: list[c.Stmt] = [c.do(c.call("mv_begin", c.name("out"), code))]
-            inner, _ = self.choice_loop(site.choice, frame, body, moves)
-            moves.append(c.do(c.call("mv_end", c.name("out"))))
-            inner.extend(moves)
-            parameters = (CONST_STATE, PLAYER, bound, ("MoveBuf *", "out"))
-            found.append(c.Function("void", f"follow_options{index}", parameters, body))
-            for skip in (False, True):
-                found.append(self.rest(index, site, skip))
-        return found
-
-    def rest(self, index: int, site: identities.FollowUp, skip: bool) -> c.Function:
-        depth = len(site.path) - (2 if skip else 1)
-        blocks = site.rest(depth)
-        body, frame = self.unpack(site, tuple(st for block in blocks for st in block), Frame())
-        parameters: tuple[tuple[str, str], ...] = (STATE, PLAYER, ("const int32_t *", "bound"))
-        if not skip:
-            var = c.ident("v_", site.choice.name)
-            parameters = (*parameters, ("const int32_t *", "mv"))
-            if isinstance(site.choice, m.Choose):
-                read: c.Expr = c.binary(c.index(c.name("mv"), 0), "&", c.name("VALUE_MASK"))
-                body.append(c.declare("int32_t", var, read))
-            else:
-                body.append(c.declare("int32_t", "at", c.num(0)))
-                read = c.call("mv_read_set", c.name("mv"), c.Unary("&", c.name("at")))
-                body.append(c.declare("Set", var, read))
-            body.append(c.do(c.Unary("(void)", c.name(var))))
-            frame = frame.bind(site.choice.name, var)
-        for block in blocks:
-            effects, frame = self.effects(block, frame, [c.Return()])
-            body.extend(effects)
-            if any(isinstance(st, m.Choose | m.ChooseDistinct) for st in block):
-                break  # a follow-up choice ends the block: the rest is its own
-        name = f"follow_skip{index}" if skip else f"follow_take{index}"
-        return c.Function("void", name, parameters, body)
 
     # ---------------------------------------------------------------- all
 

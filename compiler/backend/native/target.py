@@ -19,6 +19,7 @@ import jinja2
 from splendor_rules.compiler.backend.native.lower import Lowering
 from splendor_rules.compiler.backend.python.literals import wrapped
 from splendor_rules.compiler.backend.python.names import ident
+from splendor_rules.compiler.backend.python.target import engine_imports
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 
@@ -101,7 +102,10 @@ class NativeTarget:
 
     def package_files(self, editions: Sequence[str]) -> dict[str, str]:
         names = [ident("", name) for name in sorted(editions)]
-        return {"__init__.py": _render("package.py.j2", {"editions": names})}
+        imports = engine_imports(NATIVE_PACKAGE, names)
+        return {
+            "__init__.py": _render("package.py.j2", {"editions": names, "engine_imports": imports})
+        }
 
     def is_engine_file(self, path: Path) -> bool:
         return path.suffix in (".c", ".py", ".pyi") and path.name != "__init__.py"

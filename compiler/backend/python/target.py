@@ -41,16 +41,16 @@ def _render(template: str, context: dict[str, Any]) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 
-def _engine_imports(names: list[str]) -> list[str]:
+def engine_imports(package: str, names: list[str]) -> list[str]:
     """The import of the engine modules, as isort writes it (one line if it
     fits in the line width, else one name per line)."""
     if not names:
         return []
-    line = "from splendor_rules.generated import " + ", ".join(names)
+    line = f"from {package} import " + ", ".join(names)
     if len(line) + 4 <= WIDTH + 1:
         return [line]
     return [
-        "from splendor_rules.generated import (",
+        f"from {package} import (",
         *(f"    {name}," for name in names),
         ")",
     ]
@@ -72,7 +72,8 @@ class PythonTarget:
 
     def package_files(self, editions: Sequence[str]) -> dict[str, str]:
         names = [ident("", name) for name in sorted(editions)]
-        context = {"editions": names, "engine_imports": _engine_imports(names)}
+        imports = engine_imports("splendor_rules.generated", names)
+        context = {"editions": names, "engine_imports": imports}
         return {"__init__.py": _render("package.py.j2", context)}
 
     def is_engine_file(self, path: Path) -> bool:
