@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#define PMIN 2
 #define PMAX 4
 #define NK 6
 #define NC 5
@@ -2190,6 +2191,10 @@ static PyObject *py_new_game(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "iLi:new_game", &players, &seed, &first)) {
         return NULL;
     }
+    if (players < PMIN || players > PMAX || first < 0 || first >= players) {
+        PyErr_SetString(PyExc_ValueError, "a player count or first player the edition does not allow");
+        return NULL;
+    }
     StateObject *s = new_state();
     if (s) {
         setup(&s->g, players, seed, first);
@@ -2433,10 +2438,8 @@ static PyObject *py_playout(PyObject *module, PyObject *args)
     memcpy(&next->g, &s->g, sizeof(G));
     uint64_t rng = seed;
     overflow = 0;
-    int64_t moves;
-    Py_BEGIN_ALLOW_THREADS
-    moves = play_out(&next->g, &rng, limit);
-    Py_END_ALLOW_THREADS
+    /* the GIL stays held: the move buffers are the module's own */
+    int64_t moves = play_out(&next->g, &rng, limit);
     if (overflow) {
         Py_DECREF(next);
         PyErr_SetString(PyExc_RuntimeError, "more than 32 follow-up decisions waiting: beyond the native engine");
@@ -2456,9 +2459,12 @@ static PyObject *py_playouts(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "iLKL:playouts", &players, &games, &seed, &first_seed)) {
         return NULL;
     }
+    if (players < PMIN || players > PMAX) {
+        PyErr_Format(PyExc_ValueError, "orient is for %d to %d players, not %d", PMIN, PMAX, players);
+        return NULL;
+    }
     int64_t moves = 0, ended = 0, wins[PMAX] = {0};
     int failed = 0;
-    Py_BEGIN_ALLOW_THREADS
     G g;
     uint64_t rng = seed;
     for (long long i = 0; i < games && !failed; i++) {
@@ -2474,7 +2480,6 @@ static PyObject *py_playouts(PyObject *module, PyObject *args)
             }
         }
     }
-    Py_END_ALLOW_THREADS
     if (failed) {
         PyErr_SetString(PyExc_RuntimeError, "more than 32 follow-up decisions waiting: beyond the native engine");
         return NULL;
