@@ -1,19 +1,31 @@
-"""The generated engine of a checked model, rendered and imported for a test.
+"""The engines of a checked model, rendered and imported for a test.
 
 The one way tests load an engine that is not in generated/ (a variant, an
 edition written by the test): the module's source is written into a folder
 and imported from there under its own name, left out of sys.modules after.
+
+`native_engine_module` does the same for the native target: the C engine
+and its Python face, over the pure-Python engine of the same model, built
+into a package of their own (docs/testing.md, "Native engines").
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import itertools
+import os
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
+
+from splendor_rules.compiler.backend.native.compile import compile_extension, native_available
+from splendor_rules.compiler.backend.native.target import render_files
 from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
@@ -68,3 +80,66 @@ def play_alike(
             assert data == interpreted.to_json(i)
             assert generated.to_json(generated.from_json(data)) == data
             assert interpreted.to_json(interpreted.from_json(data)) == data
+
+
+# ------------------------------------------------------------ native engines
+
+_NATIVE: dict[str, list[tuple[m.Edition, Callable[[str], str] | None, ModuleType]]] = {}
+_NATIVE_KEPT = 8  # models kept per edition name (random editions are all "fuzz")
+_PACKAGES = itertools.count()
+
+
+def native_engine_module(
+    model: m.Edition, tmp_root: Path, mutation: Callable[[str], str] | None = None
+) -> ModuleType:
+    """The native engine of a model: a fresh package under `tmp_root` that
+    holds the pure-Python engine (subpackage `py`, rendered as
+    engine_module does) and the native target's files (`<name>.c` compiled
+    into `_<name>`, quickly, and the engine module `<name>.py`), imported
+    as `<package>.<name>`; its `_py` is the Python engine it wraps.
+
+    The two engines' modules have the same name, so they live in two
+    packages: python_package is `<package>.py`, native_package `<package>`.
+    Each build has a package name of its own (a process cannot load two
+    extension modules under one name). Cached per edition name for the
+    session (an equal model reuses the build). `mutation`, if given,
+    changes the C source before it is compiled (a planted fault). Skips the
+    test, with the reason, where no extension can be built (no C compiler or
+    headers)."""
+    reason = native_available()
+    if reason is not None:
+        pytest.skip(f"no native engine: {reason}")
+    kept = _NATIVE.setdefault(model.name, [])
+    for seen, changed, module in kept:
+        if changed is mutation and (seen is model or seen == model):
+            return module
+    package = f"native_{model.name}_{os.getpid()}_{next(_PACKAGES)}"
+    folder = tmp_root / package
+    (folder / "py").mkdir(parents=True)
+    (folder / "__init__.py").write_text('"""A native engine built by a test."""\n', "utf-8")
+    (folder / "py" / "__init__.py").write_text('"""Its pure-Python engine."""\n', "utf-8")
+    files = render_files(model, ROOT, python_package=f"{package}.py", native_package=package)
+    name = next(n for n in files if n.endswith(".c"))[:-2]
+    if mutation is not None:
+        files[f"{name}.c"] = mutation(files[f"{name}.c"])
+    for file, text in files.items():
+        (folder / file).write_text(text, "utf-8")
+    (folder / "py" / f"{name}.py").write_text(render_engine(model, ROOT), "utf-8")
+    compile_extension(folder / f"{name}.c", f"{package}._{name}", folder, optimize=False)
+    _import_package(package, folder)
+    module = importlib.import_module(f"{package}.{name}")
+    kept.append((model, mutation, module))
+    del kept[:-_NATIVE_KEPT]
+    return module
+
+
+def _import_package(package: str, folder: Path) -> None:
+    """The package in `folder` imported under its name, without putting its
+    parent folder on sys.path (its submodules are found through __path__)."""
+    spec = importlib.util.spec_from_file_location(
+        package, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[package] = module
+    spec.loader.exec_module(module)
