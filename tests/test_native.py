@@ -605,12 +605,6 @@ def run_child(native: ModuleType, code: str) -> subprocess.CompletedProcess[str]
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="native bug: playouts does not check the player count (0 divides by zero, "
-    "more than the edition's most seats reads and writes past its arrays: SIGFPE, "
-    "SIGSEGV or made-up games)",
-)
 def test_playouts_refuses_a_player_count_the_edition_does_not_allow(native_root: Path) -> None:
     """As new_game does: a ValueError for a player count outside PLAYERS."""
     native = engines_of(f"edition:{EDITIONS[0]}", native_root).native
@@ -628,11 +622,6 @@ def test_playouts_refuses_a_player_count_the_edition_does_not_allow(native_root:
     assert done.stdout.split() == [w for p in bad for w in (str(p), "refused")], done.stdout
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="native bug: playouts and playout release the GIL but share one static move "
-    "buffer (PLAY) and flag (overflow): games played in threads at once corrupt each other",
-)
 def test_playouts_in_threads_give_what_they_give_alone(native_root: Path) -> None:
     native = engines_of(f"edition:{EDITIONS[0]}", native_root).native
     done = run_child(native, """
