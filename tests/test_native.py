@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 from edition_facts import EDITIONS
@@ -205,7 +205,7 @@ class Trio:
     def plies(self) -> int:
         return len(self.record.actions)
 
-    def fail(self, what: str, detail: str) -> None:
+    def fail(self, what: str, detail: str) -> NoReturn:
         raise AssertionError(
             f"the engines disagree on {what} after {self.plies} action(s): {detail}\n"
             f"game: {self.record.dumps()}"
@@ -239,8 +239,10 @@ class Trio:
         lists = [e.legal_actions(s) for (_, e), s in zip(self.sides, self.states, strict=True)]
         mine = [shown(a) for a in lists[0]]
         for (label, _), actions in zip(self.sides[1:], lists[1:], strict=True):
+            if type(actions) is not list:
+                self.fail("the legal actions", f"{label} gives a {type(actions).__name__}")
             theirs = [shown(a) for a in actions]
-            if mine != theirs or type(actions) is not list:
+            if mine != theirs or lists[0] != actions:
                 only_mine = [a for a in mine if a not in theirs][:5]
                 only_theirs = [a for a in theirs if a not in mine][:5]
                 self.fail("the legal actions",
