@@ -37,24 +37,26 @@
 #define NMOVES (NA + NSTEPS + NFOLLOW)
 #define MAX1(x) ((x) > 0 ? (x) : 1)
 
-typedef struct { int32_t c[MAX1(NC)]; } Vec;
-typedef struct { int32_t n; int32_t v[SETCAP]; } Set;
+/* A number of the rules: 64 bits (a state's counts are 32). */
+typedef int64_t V;
+typedef struct { V c[MAX1(NC)]; } Vec;
+typedef struct { int32_t n; V v[SETCAP]; } Set;
 
-static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
-static inline int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline V imin(V a, V b) { return a < b ? a : b; }
+static inline V imax(V a, V b) { return a > b ? a : b; }
 
 /* ------------------------------------------------------------------ data */
 
-static const int32_t CARD_tier[MAX1(NCARDS)] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
-static const int32_t CARD_bonus[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 1, 2, 3, 4, -1, -1, -1, -1, -1, 4, 2, 3, 0, 1, 0, 1, 2, 3, 4 };
-static const int32_t CARD_points[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1 };
+static const V CARD_tier[MAX1(NCARDS)] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+static const V CARD_bonus[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 1, 2, 3, 4, -1, -1, -1, -1, -1, 4, 2, 3, 0, 1, 0, 1, 2, 3, 4 };
+static const V CARD_points[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1 };
 static const Vec CARD_cost[MAX1(NCARDS)] = { {{3, 1, 0, 0, 1}}, {{0, 3, 0, 0, 0}}, {{0, 2, 2, 0, 1}}, {{0, 2, 0, 0, 2}}, {{0, 1, 2, 1, 1}}, {{0, 1, 1, 1, 1}}, {{0, 0, 0, 2, 1}}, {{0, 0, 4, 0, 0}}, {{1, 0, 2, 2, 0}}, {{1, 0, 1, 2, 1}}, {{1, 0, 1, 1, 1}}, {{1, 0, 0, 0, 2}}, {{0, 1, 3, 1, 0}}, {{0, 0, 2, 0, 2}}, {{0, 0, 0, 0, 3}}, {{0, 0, 0, 4, 0}}, {{2, 1, 0, 0, 0}}, {{1, 3, 1, 0, 0}}, {{1, 1, 0, 1, 2}}, {{1, 1, 0, 1, 1}}, {{0, 2, 0, 2, 0}}, {{0, 1, 0, 2, 2}}, {{0, 0, 0, 3, 0}}, {{0, 0, 0, 0, 4}}, {{3, 0, 0, 0, 0}}, {{2, 1, 1, 0, 1}}, {{2, 0, 1, 0, 2}}, {{2, 0, 0, 2, 0}}, {{1, 1, 1, 0, 1}}, {{1, 0, 0, 1, 3}}, {{0, 2, 1, 0, 0}}, {{4, 0, 0, 0, 0}}, {{2, 2, 0, 1, 0}}, {{2, 0, 2, 0, 0}}, {{1, 2, 1, 1, 0}}, {{1, 1, 1, 1, 0}}, {{0, 0, 3, 0, 0}}, {{0, 0, 2, 1, 0}}, {{0, 0, 1, 3, 1}}, {{0, 4, 0, 0, 0}}, {{2, 3, 0, 3, 0}}, {{0, 0, 3, 2, 2}}, {{0, 0, 1, 4, 2}}, {{0, 0, 0, 5, 3}}, {{0, 0, 0, 5, 0}}, {{6, 0, 0, 0, 0}}, {{0, 2, 3, 0, 3}}, {{0, 2, 2, 3, 0}}, {{5, 3, 0, 0, 0}}, {{2, 0, 0, 1, 4}}, {{0, 5, 0, 0, 0}}, {{0, 6, 0, 0, 0}}, {{3, 0, 2, 3, 0}}, {{2, 3, 0, 0, 2}}, {{4, 2, 0, 0, 1}}, {{0, 5, 3, 0, 0}}, {{0, 0, 5, 0, 0}}, {{0, 0, 6, 0, 0}}, {{2, 0, 0, 2, 3}}, {{0, 3, 0, 2, 3}}, {{3, 0, 0, 0, 5}}, {{1, 4, 2, 0, 0}}, {{0, 0, 0, 0, 5}}, {{0, 0, 0, 6, 0}}, {{3, 2, 2, 0, 0}}, {{3, 0, 3, 0, 2}}, {{5, 0, 0, 0, 0}}, {{0, 1, 4, 2, 0}}, {{0, 0, 5, 3, 0}}, {{0, 0, 0, 0, 6}}, {{0, 3, 3, 5, 3}}, {{3, 0, 0, 3, 6}}, {{0, 0, 0, 0, 7}}, {{3, 0, 0, 0, 7}}, {{3, 0, 3, 3, 5}}, {{7, 0, 0, 0, 0}}, {{6, 3, 0, 0, 3}}, {{7, 3, 0, 0, 0}}, {{5, 3, 0, 3, 3}}, {{3, 6, 3, 0, 0}}, {{0, 7, 0, 0, 0}}, {{0, 7, 3, 0, 0}}, {{3, 5, 3, 0, 3}}, {{0, 3, 6, 3, 0}}, {{0, 0, 7, 0, 0}}, {{0, 0, 7, 3, 0}}, {{3, 3, 5, 3, 0}}, {{0, 0, 3, 6, 3}}, {{0, 0, 0, 7, 0}}, {{0, 0, 0, 7, 3}}, {{3, 0, 0, 2, 0}}, {{0, 2, 0, 3, 0}}, {{0, 3, 2, 0, 0}}, {{0, 0, 3, 0, 2}}, {{2, 0, 0, 0, 3}}, {{0, 0, 0, 3, 0}}, {{0, 0, 3, 0, 0}}, {{0, 3, 0, 0, 0}}, {{3, 0, 0, 0, 0}}, {{0, 0, 0, 0, 3}}, {{0, 0, 3, 4, 0}}, {{0, 0, 0, 3, 4}}, {{4, 0, 0, 0, 3}}, {{3, 4, 0, 0, 0}}, {{0, 3, 4, 0, 0}}, {{1, 0, 3, 4, 0}}, {{0, 4, 0, 1, 3}}, {{0, 0, 1, 3, 4}}, {{3, 1, 4, 0, 0}}, {{4, 3, 0, 0, 1}}, {{0, 0, 0, 0, 0}}, {{0, 0, 0, 0, 0}}, {{0, 0, 0, 0, 0}}, {{0, 0, 0, 0, 0}}, {{0, 0, 0, 0, 0}}, {{0, 6, 3, 1, 0}}, {{0, 0, 6, 3, 1}}, {{1, 0, 0, 6, 3}}, {{3, 1, 0, 0, 6}}, {{6, 3, 1, 0, 0}} };
-static const int32_t CARD_kind[MAX1(NCARDS)] = { 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 8, 2, 4, 7, 1, 5, 5, 5, 5, 5, 1, 4, 7, 8, 2, 8, 2, 4, 7, 1 };
-static const int32_t CARD_bonuses[MAX1(NCARDS)] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
-static const int32_t CARD_free_tier[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2 };
-static const int32_t CARD_sacrifice_colour[MAX1(NCARDS)] = { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 4, 0, 2, 3, -1, -1, -1, -1, -1 };
-static const int32_t CARD_sacrifice_count[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0 };
-static const int32_t TILE_points[MAX1(NTILES)] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+static const V CARD_kind[MAX1(NCARDS)] = { 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3, 8, 2, 4, 7, 1, 5, 5, 5, 5, 5, 1, 4, 7, 8, 2, 8, 2, 4, 7, 1 };
+static const V CARD_bonuses[MAX1(NCARDS)] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+static const V CARD_free_tier[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2 };
+static const V CARD_sacrifice_colour[MAX1(NCARDS)] = { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 4, 0, 2, 3, -1, -1, -1, -1, -1 };
+static const V CARD_sacrifice_count[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0 };
+static const V TILE_points[MAX1(NTILES)] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
 static const Vec TILE_requires[MAX1(NTILES)] = { {{4, 4, 0, 0, 0}}, {{4, 0, 0, 0, 4}}, {{0, 4, 4, 0, 0}}, {{0, 0, 4, 4, 0}}, {{0, 0, 0, 4, 4}}, {{3, 3, 3, 0, 0}}, {{3, 3, 0, 0, 3}}, {{3, 0, 0, 3, 3}}, {{0, 3, 3, 3, 0}}, {{0, 0, 3, 3, 3}} };
 static const int32_t CARD_DECK[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5 };
 static const int32_t DECK_SIZE[MAX1(ND)] = { 40, 30, 20, 10, 10, 10 };
@@ -75,7 +77,7 @@ static const int32_t ZCAP[NZ] = { 120, 120, 10 };
 static const int32_t TSCAP[MAX1(NS)] = { 10 };
 /* the tile sets' physical tiles, each its faces: per set, its tiles; per tile, its faces */
 static const int32_t TS_FACES[] = { 10, 1, 0, 1, 1, 1, 2, 1, 3, 1, 4, 1, 5, 1, 6, 1, 7, 1, 8, 1, 9, -1 };
-static const int32_t VALUE_INITIAL[MAX1(NV)] = { -1 };
+static const V VALUE_INITIAL[MAX1(NV)] = { -1 };
 static const int32_t REFILL = 1;
 
 /* Offsets of each part in the state's flat arrays. */
@@ -86,7 +88,7 @@ static int32_t ZTOTAL, DTOTAL, FTOTAL, TTOTAL;
 
 typedef struct {
     int32_t site;
-    int32_t bound[BCAP];
+    V bound[BCAP];
 } Waiting;
 
 typedef struct {
@@ -97,13 +99,13 @@ typedef struct {
     int32_t zn[NZ][PMAX];
     int32_t dn[MAX1(ND)];
     int32_t tn[MAX1(NS)];
-    int32_t agg[PMAX][NAGG];
+    V agg[PMAX][NAGG];
     uint64_t hidden[(NCARDS + 64) / 64];
     int16_t zitems[PMAX * (250 + 1)];
     int16_t ditems[NCARDS + 1];
     int16_t market[18 + 1];
     int16_t titems[10 + 1];
-    int32_t values[MAX1(NV)][MAX1(NCARDS)];
+    V values[MAX1(NV)][MAX1(NCARDS)];
     Waiting follow[NFOLLOW ? FMAX : 1];
 } G;
 
@@ -179,7 +181,7 @@ static int zone_has(const G *g, int32_t z, int32_t p, int32_t item)
 
 /* ------------------------------------------------------------------- sets */
 
-static inline int set_has(const Set *s, int32_t x)
+static inline int set_has(const Set *s, V x)
 {
     for (int32_t i = 0; i < s->n; i++) {
         if (s->v[i] == x) {
@@ -189,9 +191,9 @@ static inline int set_has(const Set *s, int32_t x)
     return 0;
 }
 
-static inline void set_add(Set *s, int32_t x) { s->v[s->n++] = x; }
+static inline void set_add(Set *s, V x) { s->v[s->n++] = x; }
 
-static void set_remove(Set *s, int32_t x)
+static void set_remove(Set *s, V x)
 {
     int32_t kept = 0;
     for (int32_t i = 0; i < s->n; i++) {
@@ -229,9 +231,9 @@ static const Set *without(const Set *s, Set *copy, const Set *gone)
     return s;
 }
 
-static inline int32_t set_sum(Set s)
+static inline V set_sum(Set s)
 {
-    int32_t total = 0;
+    V total = 0;
     for (int32_t i = 0; i < s.n; i++) {
         total += s.v[i];
     }
@@ -293,26 +295,26 @@ static inline Set tiles_set(const G *g, int32_t t)
     return s;
 }
 
-static inline Vec vec_at(const int32_t *at)
+static inline Vec vec_at(const V *at)
 {
     Vec v;
-    memcpy(v.c, at, sizeof(int32_t) * NC);
+    memcpy(v.c, at, sizeof(V) * NC);
     return v;
 }
 
-static inline void vec_store(int32_t *at, Vec v) { memcpy(at, v.c, sizeof(int32_t) * NC); }
+static inline void vec_store(V *at, Vec v) { memcpy(at, v.c, sizeof(V) * NC); }
 
-static inline void set_store(int32_t *at, const Set *s)
+static inline void set_store(V *at, const Set *s)
 {
     at[0] = s->n;
-    memcpy(at + 1, s->v, sizeof(int32_t) * (size_t)s->n);
+    memcpy(at + 1, s->v, sizeof(V) * (size_t)s->n);
 }
 
-static inline Set set_load(const int32_t *at)
+static inline Set set_load(const V *at)
 {
     Set s;
-    s.n = at[0];
-    memcpy(s.v, at + 1, sizeof(int32_t) * (size_t)s.n);
+    s.n = (int32_t)at[0];
+    memcpy(s.v, at + 1, sizeof(V) * (size_t)s.n);
     return s;
 }
 
@@ -412,8 +414,9 @@ static inline void mv_put_set(MoveBuf *b, const Set *s)
 {
     mv_reserve(b, s->n + 1);
     b->data[b->used++] = s->n;
-    memcpy(b->data + b->used, s->v, sizeof(int32_t) * (size_t)s->n);
-    b->used += s->n;
+    for (int32_t i = 0; i < s->n; i++) {
+        b->data[b->used++] = (int32_t)s->v[i];
+    }
 }
 
 static inline void mv_end(MoveBuf *b)
@@ -429,7 +432,9 @@ static inline Set mv_read_set(const int32_t *mv, int32_t *at)
 {
     Set s;
     s.n = mv[*at];
-    memcpy(s.v, mv + *at + 1, sizeof(int32_t) * (size_t)s.n);
+    for (int32_t i = 0; i < s.n; i++) {
+        s.v[i] = mv[*at + 1 + i];
+    }
     *at += s.n + 1;
     return s;
 }
@@ -476,17 +481,17 @@ static inline Vec price_of(Vec cost, Vec discount)
     return price;
 }
 
-static void gain(G *g, int32_t p, int32_t kind, int32_t amount)
+static void gain(G *g, int32_t p, V kind, V amount)
 {
     int32_t have = g->held[p][kind];
-    amount = imin(amount, imin(g->supply[kind], CAP[kind] - have));
+    amount = imin(amount, imin(g->supply[kind], (V)CAP[kind] - have));
     if (amount > 0) {
-        g->supply[kind] -= amount;
-        g->held[p][kind] = have + amount;
+        g->supply[kind] -= (int32_t)amount;
+        g->held[p][kind] = have + (int32_t)amount;
     }
 }
 
-static void gain_each(G *g, int32_t p, Set kinds, int32_t amount)
+static void gain_each(G *g, int32_t p, Set kinds, V amount)
 {
     for (int32_t i = 0; i < kinds.n; i++) {
         gain(g, p, kinds.v[i], amount);
@@ -501,34 +506,34 @@ static void give_back(G *g, int32_t p, const int32_t *counts)
     }
 }
 
-static int32_t held_total(const G *g, int32_t p)
+static V held_total(const G *g, int32_t p)
 {
-    int32_t total = 0;
+    V total = 0;
     for (int32_t k = 0; k < NK; k++) {
         total += g->held[p][k];
     }
     return total;
 }
 
-static void pay_split(const int32_t *price, const int32_t *low, int32_t wild, int32_t c, int32_t used, int32_t *w, const Set *spent)
+static void pay_split(const V *price, const V *low, V wild, int32_t c, V used, V *w, const Set *spent)
 {
     if (c == NC) {
         int32_t counts[NK];
         memset(counts, 0, sizeof(counts));
         for (int32_t k = 0; k < NC; k++) {
-            counts[k] = price[k] - w[k];
+            counts[k] = (int32_t)(price[k] - w[k]);
         }
         if (WILD >= 0) {
-            counts[WILD >= 0 ? WILD : 0] = used;
+            counts[WILD >= 0 ? WILD : 0] = (int32_t)used;
         }
         way_add(counts, spent);
         return;
     }
-    int32_t later = 0;
+    V later = 0;
     for (int32_t k = c + 1; k < NC; k++) {
         later += low[k];
     }
-    int32_t top = imin(price[c], wild - used - later);
+    V top = imin(price[c], wild - used - later);
     for (w[c] = low[c]; w[c] <= top; w[c]++) {
         pay_split(price, low, wild, c + 1, used + w[c], w, spent);
     }
@@ -540,13 +545,13 @@ static int32_t token_ways(const G *g, int32_t p, const Vec *price, const Set *sp
 {
     WAYS.n = 0;
     WAYS.used = 0;
-    int32_t low[MAX1(NC)], w[MAX1(NC)], short_ = 0;
+    V low[MAX1(NC)], w[MAX1(NC)], short_ = 0;
     const int32_t *held = g->held[p];
     for (int32_t c = 0; c < NC; c++) {
         low[c] = price->c[c] > held[c] ? price->c[c] - held[c] : 0;
         short_ += low[c];
     }
-    int32_t wild = WILD >= 0 ? held[WILD >= 0 ? WILD : 0] : 0;
+    V wild = WILD >= 0 ? held[WILD >= 0 ? WILD : 0] : 0;
     if (short_ > wild) {
         return 0;
     }
@@ -554,7 +559,7 @@ static int32_t token_ways(const G *g, int32_t p, const Vec *price, const Set *sp
         int32_t counts[NK];
         memset(counts, 0, sizeof(counts));
         for (int32_t c = 0; c < NC; c++) {
-            counts[c] = price->c[c];
+            counts[c] = (int32_t)price->c[c];
         }
         way_add(counts, spent);
         return 1;
@@ -565,7 +570,7 @@ static int32_t token_ways(const G *g, int32_t p, const Vec *price, const Set *sp
 
 static int32_t pay_ways(const G *g, int32_t p, const Vec *price) { return token_ways(g, p, price, NULL); }
 
-static void card_split(const G *g, int32_t p, const Vec *price, const Set *usable, int32_t units, const int32_t *low, int32_t c, int32_t *split)
+static void card_split(const G *g, int32_t p, const Vec *price, const Set *usable, int32_t units, const V *low, int32_t c, V *split)
 {
     if (c < NC) {
         for (split[c] = low[c]; split[c] <= price->c[c]; split[c]++) {
@@ -573,29 +578,29 @@ static void card_split(const G *g, int32_t p, const Vec *price, const Set *usabl
         }
         return;
     }
-    int32_t unpaid = 0, total = 0;
+    V unpaid = 0, total = 0;
     for (int32_t k = 0; k < NC; k++) {
         unpaid += split[k];
         total += price->c[k];
     }
-    int32_t wild = WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0;
-    int32_t top = imin(unpaid, wild);
-    for (int32_t w = 0; w <= top; w++) {
-        int32_t rest = unpaid - w;
-        int32_t count = (rest + units - 1) / units;
+    V wild = WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0;
+    V top = imin(unpaid, wild);
+    for (V w = 0; w <= top; w++) {
+        V rest = unpaid - w;
+        V count = (rest + units - 1) / units;
         if (count > usable->n || (rest % units && (w || unpaid < total))) {
             continue;
         }
         int32_t counts[NK];
         memset(counts, 0, sizeof(counts));
         for (int32_t k = 0; k < NC; k++) {
-            counts[k] = price->c[k] - split[k];
+            counts[k] = (int32_t)(price->c[k] - split[k]);
         }
         if (WILD >= 0) {
-            counts[WILD >= 0 ? WILD : 0] = w;
+            counts[WILD >= 0 ? WILD : 0] = (int32_t)w;
         }
         Comb comb;
-        for (int32_t more = comb_first(&comb, usable->n, count); more; more = comb_next(&comb)) {
+        for (int32_t more = comb_first(&comb, usable->n, (int32_t)count); more; more = comb_next(&comb)) {
             Set spent = comb_set(&comb, usable);
             way_add(counts, &spent);
         }
@@ -612,7 +617,7 @@ static int32_t card_pay_ways(const G *g, int32_t p, const Vec *price, const Set 
     }
     WAYS.n = 0;
     WAYS.used = 0;
-    int32_t low[MAX1(NC)], split[MAX1(NC)], short_ = 0;
+    V low[MAX1(NC)], split[MAX1(NC)], short_ = 0;
     for (int32_t c = 0; c < NC; c++) {
         low[c] = price->c[c] > g->held[p][c] ? price->c[c] - g->held[p][c] : 0;
         short_ += low[c];
@@ -646,9 +651,9 @@ static void return_fill(MoveBuf *out, int32_t code, const int32_t *limits, const
 }
 
 /* Every way to return tokens down to the limit (docs/engine.md). */
-static void return_ways(const G *g, int32_t p, int32_t limit, int32_t code, MoveBuf *out)
+static void return_ways(const G *g, int32_t p, V limit, int32_t code, MoveBuf *out)
 {
-    int32_t excess = held_total(g, p) - limit;
+    int32_t excess = (int32_t)(held_total(g, p) - limit);
     if (excess <= 0) {
         return;
     }
@@ -724,7 +729,7 @@ static void to_box(G *g, int32_t p, const Set *cards)
     }
 }
 
-static void set_value(G *g, int32_t value, int32_t card, int32_t to)
+static void set_value(G *g, int32_t value, int32_t card, V to)
 {
     int32_t holders[NZ * PMAX][2], n = 0;
     for (int32_t z = 0; z < NZ; z++) {
@@ -778,7 +783,7 @@ static int32_t holder_of(const G *g, int32_t tile, int32_t zone)
     return -1;
 }
 
-static int32_t *wait(G *g, int32_t site)
+static V *wait(G *g, int32_t site)
 {
     if (g->fn >= FMAX) {
         overflow = 1;
@@ -791,15 +796,15 @@ static int32_t *wait(G *g, int32_t site)
 }
 
 static void done(G *g, int32_t p, int32_t bit);
-static int32_t score(const G *g, int32_t p);
+static V score(const G *g, int32_t p);
 static int32_t run_step(G *g, int32_t p, int32_t step);
 
 /* ------------------------------------------------------------- the rules */
 
 static void count_in(G * g, int32_t p, int32_t zone, int32_t item, int32_t sign);
 static Vec d_bonus(const G * g, int32_t p);
-static int32_t d_coloured(const G * g, int32_t p);
-static int32_t score(const G * g, int32_t p);
+static V d_coloured(const G * g, int32_t p);
+static V score(const G * g, int32_t p);
 static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out);
 static void legal_take_two(const G * g, int32_t p, MoveBuf * out);
 static void legal_reserve(const G * g, int32_t p, MoveBuf * out);
@@ -824,13 +829,13 @@ static void step_decide2(G * g, int32_t p, const int32_t * mv);
 static int32_t step_run2(G * g, int32_t p);
 static int32_t round_ends(const G * g);
 static int32_t eligible(const G * g, int32_t p);
-static void rank(const G * g, int32_t p, int32_t * keys);
-static void follow_options0(const G * g, int32_t p, const int32_t * bound, MoveBuf * out);
-static void follow_take0(G * g, int32_t p, const int32_t * bound, const int32_t * mv);
-static void follow_skip0(G * g, int32_t p, const int32_t * bound);
-static void follow_options1(const G * g, int32_t p, const int32_t * bound, MoveBuf * out);
-static void follow_take1(G * g, int32_t p, const int32_t * bound, const int32_t * mv);
-static void follow_skip1(G * g, int32_t p, const int32_t * bound);
+static void rank(const G * g, int32_t p, V * keys);
+static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * out);
+static void follow_take0(G * g, int32_t p, const V * bound, const int32_t * mv);
+static void follow_skip0(G * g, int32_t p, const V * bound);
+static void follow_options1(const G * g, int32_t p, const V * bound, MoveBuf * out);
+static void follow_take1(G * g, int32_t p, const V * bound, const int32_t * mv);
+static void follow_skip1(G * g, int32_t p, const V * bound);
 
 static void count_in(G * g, int32_t p, int32_t zone, int32_t item, int32_t sign)
 {
@@ -868,14 +873,14 @@ static Vec d_bonus(const G * g, int32_t p)
     return vec_at(&g->agg[p][0]);
 }
 
-static int32_t d_coloured(const G * g, int32_t p)
+static V d_coloured(const G * g, int32_t p)
 {
     /* editions/orient.rules:39 */
     (void)p;
-    return d_bonus(g, p).c[0] > 0 || d_bonus(g, p).c[1] > 0 || d_bonus(g, p).c[2] > 0 || d_bonus(g, p).c[3] > 0 || d_bonus(g, p).c[4] > 0;
+    return d_bonus(g, p).c[0] > 0LL || d_bonus(g, p).c[1] > 0LL || d_bonus(g, p).c[2] > 0LL || d_bonus(g, p).c[3] > 0LL || d_bonus(g, p).c[4] > 0LL;
 }
 
-static int32_t score(const G * g, int32_t p)
+static V score(const G * g, int32_t p)
 {
     /* editions/classic.rules:92 C-5.1 */
     (void)p;
@@ -890,17 +895,17 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
         t_out1.n = 0;
         Set t_src4 = colours_set();
         for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
-            int32_t t_x3 = t_src4.v[t_i2];
-            if ((t_x3 >= 0 ? g->supply[t_x3] : 0) > 0) {
+            V t_x3 = t_src4.v[t_i2];
+            if ((t_x3 >= 0 ? g->supply[t_x3] : 0) > 0LL) {
                 t_out1.v[t_out1.n] = t_x3;
                 t_out1.n += 1;
             }
         }
         t_out1;
     });
-    if (v_open.n > 0) {
+    if (v_open.n > 0LL) {
         Comb t_comb5;
-        int32_t t_more6 = comb_first(&t_comb5, v_open.n, imin(3, v_open.n));
+        int32_t t_more6 = comb_first(&t_comb5, v_open.n, imin(3LL, v_open.n));
         while (t_more6) {
             Set v_picks = comb_set(&t_comb5, &v_open);
             mv_begin(out, 0);
@@ -916,9 +921,9 @@ static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
     /* editions/classic.rules:58 S-3.3 */
     Set t_src3 = colours_set();
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
-        int32_t t_x1 = t_src3.v[t_i2];
-        int32_t v_c = t_x1 & VALUE_MASK;
-        if ((v_c >= 0 ? g->supply[v_c] : 0) >= 4) {
+        V t_x1 = t_src3.v[t_i2];
+        V v_c = t_x1 & VALUE_MASK;
+        if ((v_c >= 0 ? g->supply[v_c] : 0) >= 4LL) {
             mv_begin(out, 1);
             mv_put(out, t_x1);
             mv_end(out);
@@ -929,19 +934,19 @@ static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
 static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:64 S-3.4 */
-    if (zone_set(g, 1, p).n < 3) {
+    if (zone_set(g, 1, p).n < 3LL) {
         Set t_src3 = market_set(g);
         for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
-            int32_t t_x1 = t_src3.v[t_i2];
-            int32_t v_k = t_x1 & VALUE_MASK;
+            V t_x1 = t_src3.v[t_i2];
+            V v_k = t_x1 & VALUE_MASK;
             mv_begin(out, 2);
             mv_put(out, t_x1);
             mv_end(out);
         }
         Set t_src5 = deck_tops_set(g);
         for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
-            int32_t t_x1 = t_src5.v[t_i4];
-            int32_t v_k = t_x1 & VALUE_MASK;
+            V t_x1 = t_src5.v[t_i4];
+            V v_k = t_x1 & VALUE_MASK;
             mv_begin(out, 2);
             mv_put(out, t_x1);
             mv_end(out);
@@ -953,13 +958,13 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/orient.rules:49 S-3.5 O-3.1 */
     Vec d_bonus_value = d_bonus(g, p);
-    int32_t d_coloured_value = d_coloured(g, p);
+    V d_coloured_value = d_coloured(g, p);
     Set t_spendable9 = ({
         Set t_out10;
         t_out10.n = 0;
         Set t_src13 = zone_set(g, 0, p);
         for (int32_t t_i11 = 0; t_i11 < t_src13.n; t_i11++) {
-            int32_t t_x12 = t_src13.v[t_i11];
+            V t_x12 = t_src13.v[t_i11];
             if (CARD_kind[t_x12] == 3) {
                 t_out10.v[t_out10.n] = t_x12;
                 t_out10.n += 1;
@@ -969,9 +974,9 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     });
     Set t_src3 = market_set(g);
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
-        int32_t t_x1 = t_src3.v[t_i2];
-        int32_t v_k = t_x1 & VALUE_MASK;
-        if (CARD_sacrifice_count[v_k] == 0) {
+        V t_x1 = t_src3.v[t_i2];
+        V v_k = t_x1 & VALUE_MASK;
+        if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
                 Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
                 Set t_gone14;
@@ -990,9 +995,9 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     }
     Set t_src5 = zone_set(g, 1, p);
     for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
-        int32_t t_x1 = t_src5.v[t_i4];
-        int32_t v_k = t_x1 & VALUE_MASK;
-        if (CARD_sacrifice_count[v_k] == 0) {
+        V t_x1 = t_src5.v[t_i4];
+        V v_k = t_x1 & VALUE_MASK;
+        if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
                 Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
                 Set t_gone14;
@@ -1016,15 +1021,15 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
     /* editions/orient.rules:59 O-3.5 */
     Set t_src3 = market_set(g);
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
-        int32_t t_x1 = t_src3.v[t_i2];
-        int32_t v_k = t_x1 & VALUE_MASK;
-        if (CARD_sacrifice_count[v_k] > 0) {
+        V t_x1 = t_src3.v[t_i2];
+        V v_k = t_x1 & VALUE_MASK;
+        if (CARD_sacrifice_count[v_k] > 0LL) {
             Set v_offered = ({
                 Set t_out6;
                 t_out6.n = 0;
                 Set t_src9 = zone_set(g, 0, p);
                 for (int32_t t_i7 = 0; t_i7 < t_src9.n; t_i7++) {
-                    int32_t t_x8 = t_src9.v[t_i7];
+                    V t_x8 = t_src9.v[t_i7];
                     if ((CARD_kind[t_x8] == 5 ? g->values[0][t_x8] : CARD_bonus[t_x8]) == CARD_sacrifice_colour[v_k]) {
                         t_out6.v[t_out6.n] = t_x8;
                         t_out6.n += 1;
@@ -1048,15 +1053,15 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
     }
     Set t_src5 = zone_set(g, 1, p);
     for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
-        int32_t t_x1 = t_src5.v[t_i4];
-        int32_t v_k = t_x1 & VALUE_MASK;
-        if (CARD_sacrifice_count[v_k] > 0) {
+        V t_x1 = t_src5.v[t_i4];
+        V v_k = t_x1 & VALUE_MASK;
+        if (CARD_sacrifice_count[v_k] > 0LL) {
             Set v_offered = ({
                 Set t_out6;
                 t_out6.n = 0;
                 Set t_src9 = zone_set(g, 0, p);
                 for (int32_t t_i7 = 0; t_i7 < t_src9.n; t_i7++) {
-                    int32_t t_x8 = t_src9.v[t_i7];
+                    V t_x8 = t_src9.v[t_i7];
                     if ((CARD_kind[t_x8] == 5 ? g->values[0][t_x8] : CARD_bonus[t_x8]) == CARD_sacrifice_colour[v_k]) {
                         t_out6.v[t_out6.n] = t_x8;
                         t_out6.n += 1;
@@ -1089,8 +1094,8 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
         t_out1.n = 0;
         Set t_src4 = colours_set();
         for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
-            int32_t t_x3 = t_src4.v[t_i2];
-            if ((t_x3 >= 0 ? g->supply[t_x3] : 0) > 0) {
+            V t_x3 = t_src4.v[t_i2];
+            if ((t_x3 >= 0 ? g->supply[t_x3] : 0) > 0LL) {
                 t_out1.v[t_out1.n] = t_x3;
                 t_out1.n += 1;
             }
@@ -1099,7 +1104,7 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
     });
     Set v_picks = mv_read_set(mv, &at);
     (void)at;
-    gain_each(g, p, v_picks, 1);
+    gain_each(g, p, v_picks, 1LL);
     done(g, p, 1);
     return;
 }
@@ -1108,11 +1113,11 @@ static void apply_take_two(G * g, int32_t p, const int32_t * mv)
 {
     /* editions/classic.rules:58 S-3.3 */
     int32_t at = 0;
-    int32_t v_c = mv[at] & VALUE_MASK;
+    V v_c = mv[at] & VALUE_MASK;
     at += 1;
     (void)at;
     if (v_c >= 0) {
-        gain(g, p, v_c, 2);
+        gain(g, p, v_c, 2LL);
     }
     done(g, p, 2);
     return;
@@ -1122,12 +1127,12 @@ static void apply_reserve(G * g, int32_t p, const int32_t * mv)
 {
     /* editions/classic.rules:64 S-3.4 */
     int32_t at = 0;
-    int32_t v_k = mv[at] & VALUE_MASK;
+    V v_k = mv[at] & VALUE_MASK;
     at += 1;
     (void)at;
     move_card(g, p, v_k, 1);
-    if (g->supply[5] > 0) {
-        gain(g, p, 5, 1);
+    if (g->supply[5] > 0LL) {
+        gain(g, p, 5, 1LL);
     }
     done(g, p, 4);
     return;
@@ -1137,7 +1142,7 @@ static void apply_buy(G * g, int32_t p, const int32_t * mv)
 {
     /* editions/orient.rules:49 S-3.5 O-3.1 */
     int32_t at = 0;
-    int32_t v_k = mv[at] & VALUE_MASK;
+    V v_k = mv[at] & VALUE_MASK;
     at += 1;
     const int32_t * pay = mv + at;
     at += NK;
@@ -1155,14 +1160,14 @@ static void apply_sacrifice(G * g, int32_t p, const int32_t * mv)
 {
     /* editions/orient.rules:59 O-3.5 */
     int32_t at = 0;
-    int32_t v_k = mv[at] & VALUE_MASK;
+    V v_k = mv[at] & VALUE_MASK;
     at += 1;
     Set v_offered = ({
         Set t_out1;
         t_out1.n = 0;
         Set t_src4 = zone_set(g, 0, p);
         for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
-            int32_t t_x3 = t_src4.v[t_i2];
+            V t_x3 = t_src4.v[t_i2];
             if ((CARD_kind[t_x3] == 5 ? g->values[0][t_x3] : CARD_bonus[t_x3]) == CARD_sacrifice_colour[v_k]) {
                 t_out1.v[t_out1.n] = t_x3;
                 t_out1.n += 1;
@@ -1183,7 +1188,7 @@ static void trigger_joker_colour(G * g, int32_t p, int32_t card)
 {
     /* editions/orient.rules:70 O-3.3 */
     if (CARD_kind[card] == 5) {
-        int32_t * t_bound1 = wait(g, 0);
+        V * t_bound1 = wait(g, 0);
         t_bound1[0] = card;
         (void)t_bound1;
         return;
@@ -1193,8 +1198,8 @@ static void trigger_joker_colour(G * g, int32_t p, int32_t card)
 static void trigger_free_card(G * g, int32_t p, int32_t card)
 {
     /* editions/orient.rules:78 O-3.4 */
-    if (CARD_free_tier[card] > 0) {
-        int32_t * t_bound1 = wait(g, 1);
+    if (CARD_free_tier[card] > 0LL) {
+        V * t_bound1 = wait(g, 1);
         t_bound1[0] = card;
         (void)t_bound1;
         return;
@@ -1240,7 +1245,7 @@ static void step_options1(const G * g, int32_t p, MoveBuf * out)
     (void)out;
     Set src = tiles_set(g, 0);
     for (int32_t i = 0; i < src.n; i++) {
-        int32_t v_n = src.v[i];
+        V v_n = src.v[i];
         if (d_bonus(g, p).c[0] >= TILE_requires[v_n].c[0] && d_bonus(g, p).c[1] >= TILE_requires[v_n].c[1] && d_bonus(g, p).c[2] >= TILE_requires[v_n].c[2] && d_bonus(g, p).c[3] >= TILE_requires[v_n].c[3] && d_bonus(g, p).c[4] >= TILE_requires[v_n].c[4]) {
             mv_begin(out, 7);
             mv_put(out, v_n);
@@ -1284,7 +1289,7 @@ static int32_t step_run2(G * g, int32_t p)
     if (({
         int32_t t_q1 = 0;
         for (int32_t t_p2 = 0; t_p2 < g->players; t_p2++) {
-            if (score(g, t_p2) >= 15) {
+            if (score(g, t_p2) >= 15LL) {
                 t_q1 = 1;
                 break;
             }
@@ -1316,7 +1321,7 @@ static int32_t eligible(const G * g, int32_t p)
     return 1 != 0;
 }
 
-static void rank(const G * g, int32_t p, int32_t * keys)
+static void rank(const G * g, int32_t p, V * keys)
 {
     /* editions/orient.rules:87 C-5.3 O-4.2 */
     (void)p;
@@ -1324,7 +1329,7 @@ static void rank(const G * g, int32_t p, int32_t * keys)
     keys[1] = -zone_set(g, 0, p).n;
 }
 
-static void follow_options0(const G * g, int32_t p, const int32_t * bound, MoveBuf * out)
+static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * out)
 {
     /* editions/orient.rules:72 O-3.3 */
     (void)bound;
@@ -1333,8 +1338,8 @@ static void follow_options0(const G * g, int32_t p, const int32_t * bound, MoveB
         t_out3.n = 0;
         Set t_src6 = colours_set();
         for (int32_t t_i4 = 0; t_i4 < t_src6.n; t_i4++) {
-            int32_t t_x5 = t_src6.v[t_i4];
-            if ((t_x5 >= 0 ? d_bonus(g, p).c[t_x5] : 0) > 0) {
+            V t_x5 = t_src6.v[t_i4];
+            if ((t_x5 >= 0 ? d_bonus(g, p).c[t_x5] : 0) > 0LL) {
                 t_out3.v[t_out3.n] = t_x5;
                 t_out3.n += 1;
             }
@@ -1342,41 +1347,41 @@ static void follow_options0(const G * g, int32_t p, const int32_t * bound, MoveB
         t_out3;
     });
     for (int32_t t_i2 = 0; t_i2 < t_src7.n; t_i2++) {
-        int32_t t_x1 = t_src7.v[t_i2];
-        int32_t v_c = t_x1 & VALUE_MASK;
+        V t_x1 = t_src7.v[t_i2];
+        V v_c = t_x1 & VALUE_MASK;
         mv_begin(out, 9);
         mv_put(out, t_x1);
         mv_end(out);
     }
 }
 
-static void follow_take0(G * g, int32_t p, const int32_t * bound, const int32_t * mv)
+static void follow_take0(G * g, int32_t p, const V * bound, const int32_t * mv)
 {
     /* editions/orient.rules:72 O-3.3 */
     (void)bound;
-    int32_t v_k = bound[0];
-    int32_t v_c = mv[0] & VALUE_MASK;
+    V v_k = bound[0];
+    V v_c = mv[0] & VALUE_MASK;
     (void)v_c;
     set_value(g, 0, v_k, v_c);
 }
 
-static void follow_skip0(G * g, int32_t p, const int32_t * bound)
+static void follow_skip0(G * g, int32_t p, const V * bound)
 {
     /* editions/orient.rules:72 O-3.3 */
     (void)bound;
 }
 
-static void follow_options1(const G * g, int32_t p, const int32_t * bound, MoveBuf * out)
+static void follow_options1(const G * g, int32_t p, const V * bound, MoveBuf * out)
 {
     /* editions/orient.rules:80 O-3.4 */
     (void)bound;
-    int32_t v_k = bound[0];
+    V v_k = bound[0];
     Set t_src7 = ({
         Set t_out3;
         t_out3.n = 0;
         Set t_src6 = market_set(g);
         for (int32_t t_i4 = 0; t_i4 < t_src6.n; t_i4++) {
-            int32_t t_x5 = t_src6.v[t_i4];
+            V t_x5 = t_src6.v[t_i4];
             if (CARD_tier[t_x5] == CARD_free_tier[v_k] && (CARD_kind[t_x5] != 5 || d_coloured(g, p))) {
                 t_out3.v[t_out3.n] = t_x5;
                 t_out3.n += 1;
@@ -1385,25 +1390,25 @@ static void follow_options1(const G * g, int32_t p, const int32_t * bound, MoveB
         t_out3;
     });
     for (int32_t t_i2 = 0; t_i2 < t_src7.n; t_i2++) {
-        int32_t t_x1 = t_src7.v[t_i2];
-        int32_t v_f = t_x1 & VALUE_MASK;
+        V t_x1 = t_src7.v[t_i2];
+        V v_f = t_x1 & VALUE_MASK;
         mv_begin(out, 10);
         mv_put(out, t_x1);
         mv_end(out);
     }
 }
 
-static void follow_take1(G * g, int32_t p, const int32_t * bound, const int32_t * mv)
+static void follow_take1(G * g, int32_t p, const V * bound, const int32_t * mv)
 {
     /* editions/orient.rules:80 O-3.4 */
     (void)bound;
-    int32_t v_f = mv[0] & VALUE_MASK;
+    V v_f = mv[0] & VALUE_MASK;
     (void)v_f;
     move_card(g, p, v_f, 0);
     entered_bought(g, p, v_f);
 }
 
-static void follow_skip1(G * g, int32_t p, const int32_t * bound)
+static void follow_skip1(G * g, int32_t p, const V * bound)
 {
     /* editions/orient.rules:80 O-3.4 */
     (void)bound;
@@ -1414,9 +1419,9 @@ static void follow_skip1(G * g, int32_t p, const int32_t * bound)
 typedef void (*LegalFn)(const G *, int32_t, MoveBuf *);
 typedef void (*ApplyFn)(G *, int32_t, const int32_t *);
 typedef int32_t (*StepFn)(G *, int32_t);
-typedef void (*FollowOptionsFn)(const G *, int32_t, const int32_t *, MoveBuf *);
-typedef void (*FollowFn)(G *, int32_t, const int32_t *, const int32_t *);
-typedef void (*SkipFn)(G *, int32_t, const int32_t *);
+typedef void (*FollowOptionsFn)(const G *, int32_t, const V *, MoveBuf *);
+typedef void (*FollowFn)(G *, int32_t, const V *, const int32_t *);
+typedef void (*SkipFn)(G *, int32_t, const V *);
 
 static const LegalFn LEGAL[MAX1(NA)] = { legal_take_distinct, legal_take_two, legal_reserve, legal_buy, NULL, legal_sacrifice };
 static const ApplyFn APPLY[MAX1(NA)] = { apply_take_distinct, apply_take_two, apply_reserve, apply_buy, NULL, apply_sacrifice };
@@ -1645,7 +1650,7 @@ static void mt_shuffle(Twister *r, int32_t *x, int32_t n)
     }
 }
 
-static void reveal(G *g, Twister *rng, int32_t set, int32_t count, int32_t random_face)
+static void reveal(G *g, Twister *rng, int32_t set, V count, int32_t random_face)
 {
     const int32_t *at = TS_FACES;
     for (int32_t t = 0; t < set; t++) {
@@ -1665,7 +1670,7 @@ static void reveal(G *g, Twister *rng, int32_t set, int32_t count, int32_t rando
         order[i] = i;
     }
     mt_shuffle(rng, order, tiles);
-    int32_t kept = imin(imax(0, count), tiles);
+    int32_t kept = (int32_t)imin(imax(0, count), tiles);
     g->tn[set] = kept;
     for (int32_t i = 0; i < kept; i++) {
         const int32_t *tile = faces[order[i]];
@@ -1706,13 +1711,13 @@ static void setup(G *g, int32_t players, int64_t seed, int32_t first)
         }
     }
     /* editions/classic.rules:44 C-2.3 */
-    reveal(g, rng, 0, g->players + 1, 0);
+    reveal(g, rng, 0, g->players + 1LL, 0);
     (void)rng;
 }
 
 /* ------------------------------------------------------------- winners */
 
-static int rank_better(const int32_t *a, const int32_t *b)
+static int rank_better(const V *a, const V *b)
 {
     for (int32_t i = 0; i < 2; i++) {
         if (a[i] != b[i]) {
@@ -1728,7 +1733,8 @@ static int32_t winner_bits(const G *g)
     if (!g->over) {
         return 0;
     }
-    int32_t best[NRANK], keys[NRANK], bits = 0, any = 0;
+    V best[NRANK], keys[NRANK];
+    int32_t bits = 0, any = 0;
     for (int32_t p = 0; p < g->players; p++) {
         if (!eligible(g, p)) {
             continue;
@@ -2159,7 +2165,7 @@ static PyObject *py_scores(PyObject *module, PyObject *arg)
     }
     PyObject *t = PyTuple_New(s->g.players);
     for (int32_t p = 0; t && p < s->g.players; p++) {
-        PyTuple_SET_ITEM(t, p, PyLong_FromLong(score(&s->g, p)));
+        PyTuple_SET_ITEM(t, p, PyLong_FromLongLong(score(&s->g, p)));
     }
     return t;
 }
@@ -2213,6 +2219,15 @@ static PyObject *ints(const int32_t *values, int32_t n)
     return t;
 }
 
+static PyObject *longs(const V *values, int32_t n)
+{
+    PyObject *t = PyTuple_New(n);
+    for (int32_t i = 0; t && i < n; i++) {
+        PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(values[i]));
+    }
+    return t;
+}
+
 static PyObject *shorts(const int16_t *values, int32_t n)
 {
     PyObject *t = PyTuple_New(n);
@@ -2247,10 +2262,10 @@ static PyObject *export_state(const G *g)
         PyTuple_SET_ITEM(tiles, t, shorts(g->titems + TOFF[t], g->tn[t]));
     }
     for (int32_t v = 0; v < NV; v++) {
-        PyTuple_SET_ITEM(values, v, ints(g->values[v], NCARDS));
+        PyTuple_SET_ITEM(values, v, longs(g->values[v], NCARDS));
     }
     for (int32_t i = 0; i < g->fn; i++) {
-        PyTuple_SET_ITEM(follow, i, Py_BuildValue("(iN)", g->follow[i].site, ints(g->follow[i].bound, BCAP)));
+        PyTuple_SET_ITEM(follow, i, Py_BuildValue("(iN)", g->follow[i].site, longs(g->follow[i].bound, BCAP)));
     }
     for (int32_t k = 0; k < NCARDS; k++) {
         if (hidden_has(g, k)) {
@@ -2272,7 +2287,10 @@ static PyObject *py_export(PyObject *module, PyObject *arg)
     return s ? export_state(&s->g) : NULL;
 }
 
-static int read_ints(PyObject *seq, int32_t *out, int32_t cap, int32_t *n, const char *what)
+/* Numbers of a state read into `out`: at most `cap`, each from `low` to
+ * `high` (the native engine's counts are 32 bits, its values 64), else a
+ * ValueError that says so. */
+static int read_numbers(PyObject *seq, V *out, int32_t cap, int32_t *n, const char *what, V low, V high)
 {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) {
@@ -2285,17 +2303,40 @@ static int read_ints(PyObject *seq, int32_t *out, int32_t cap, int32_t *n, const
         return -1;
     }
     for (Py_ssize_t i = 0; i < length; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        int overflow_ = 0;
+        long long v = PyLong_AsLongLongAndOverflow(PySequence_Fast_GET_ITEM(fast, i), &overflow_);
         if (v == -1 && PyErr_Occurred()) {
             Py_DECREF(fast);
             return -1;
         }
-        out[i] = (int32_t)v;
+        if (overflow_ || v < low || v > high) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "%s: %R is beyond the numbers the native engine holds (%lld to %lld)",
+                         what, PySequence_Fast_GET_ITEM(fast, i), (long long)low, (long long)high);
+            return -1;
+        }
+        out[i] = v;
     }
     if (n) {
         *n = (int32_t)length;
     }
     Py_DECREF(fast);
+    return 0;
+}
+
+static int read_ints(PyObject *seq, int32_t *out, int32_t cap, int32_t *n, const char *what)
+{
+    V buffer[NCARDS + NTILES + PMAX + NK + 64];
+    int32_t length = 0;
+    if (read_numbers(seq, buffer, cap, &length, what, INT32_MIN, INT32_MAX) < 0) {
+        return -1;
+    }
+    for (int32_t i = 0; i < length; i++) {
+        out[i] = (int32_t)buffer[i];
+    }
+    if (n) {
+        *n = length;
+    }
     return 0;
 }
 
@@ -2313,15 +2354,20 @@ static int read_items(PyObject *seq, int16_t *out, int32_t cap, int32_t *n, cons
 
 static PyObject *py_import(PyObject *module, PyObject *data)
 {
-    int players, first, current, turn, over, last, pending;
+    int players, first, current, over, last, pending;
+    long long turn;
     PyObject *supply, *held, *zones, *decks, *market, *tiles, *hidden, *did, *values, *follow;
-    if (!PyArg_ParseTuple(data, "iiiippiOOOOOOOOOO:_import", &players, &first, &current, &turn,
+    if (!PyArg_ParseTuple(data, "iiiLppiOOOOOOOOOO:_import", &players, &first, &current, &turn,
                           &over, &last, &pending, &supply, &held, &zones, &decks, &market,
                           &tiles, &hidden, &did, &values, &follow)) {
         return NULL;
     }
     if (players < 1 || players > PMAX) {
         PyErr_SetString(PyExc_ValueError, "a player count beyond the edition's");
+        return NULL;
+    }
+    if (turn < 0 || turn > INT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "turn: %lld is beyond the turns the native engine counts (0 to %d)", turn, INT32_MAX);
         return NULL;
     }
     StateObject *s = new_state();
@@ -2333,7 +2379,7 @@ static PyObject *py_import(PyObject *module, PyObject *data)
     g->players = players;
     g->first = first;
     g->current = current;
-    g->turn = turn;
+    g->turn = (int32_t)turn;
     g->over = over;
     g->last = last;
     g->pending = pending;
@@ -2356,7 +2402,7 @@ static PyObject *py_import(PyObject *module, PyObject *data)
         bad = read_items(PyTuple_GetItem(tiles, t), g->titems + TOFF[t], TSCAP[t], &g->tn[t], "tiles") < 0;
     }
     for (int32_t v = 0; !bad && v < NV; v++) {
-        bad = read_ints(PyTuple_GetItem(values, v), g->values[v], NCARDS, &n, "values") < 0;
+        bad = read_numbers(PyTuple_GetItem(values, v), g->values[v], NCARDS, &n, "values", INT64_MIN, INT64_MAX) < 0;
     }
     if (!bad && read_ints(hidden, buffer, NCARDS, &n, "hidden") == 0) {
         for (int32_t i = 0; i < n; i++) {
@@ -2374,7 +2420,7 @@ static PyObject *py_import(PyObject *module, PyObject *data)
         PyObject *entry = PySequence_GetItem(follow, i);
         int site;
         PyObject *bound;
-        bad = !entry || !PyArg_ParseTuple(entry, "iO", &site, &bound) || read_ints(bound, g->follow[i].bound, BCAP, &n, "follow") < 0;
+        bad = !entry || !PyArg_ParseTuple(entry, "iO", &site, &bound) || read_numbers(bound, g->follow[i].bound, BCAP, &n, "follow", INT64_MIN, INT64_MAX) < 0;
         if (!bad) {
             g->follow[i].site = site;
             g->fn = (int32_t)(i + 1);

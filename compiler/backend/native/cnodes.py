@@ -42,6 +42,7 @@ class Name(Expr):
 @frozen
 class Num(Expr):
     value: int
+    wide: bool = False  # a number of the rules: written as a 64-bit constant (LL)
 
 
 @frozen
@@ -283,7 +284,8 @@ def expression(e: Expr, indent: int = 0) -> str:
     if isinstance(e, Name):
         return e.name
     if isinstance(e, Num):
-        return str(e.value) if e.value >= 0 else f"({e.value})"
+        text = f"{e.value}LL" if e.wide else str(e.value)
+        return text if e.value >= 0 else f"({text})"
     if isinstance(e, Call):
         return f"{e.function}({', '.join(expression(a, indent) for a in e.arguments)})"
     if isinstance(e, Index):

@@ -2,7 +2,7 @@
 
 The C twin of the Python target's emitter. Every value of the model is a C
 value: numbers, conditions, colours, cards, tiles and texts (by their code
-in the edition's text table) are `int32_t`; a number per colour is a `Vec`;
+in the edition's text table) are `V` (`int64_t`); a number per colour is a `Vec`;
 a set or list is a `Set` (a count and the elements). A value computed with a
 loop is a GNU statement expression, so an expression stays an expression.
 """
@@ -26,7 +26,7 @@ def c_type(t: m.Type) -> str:
         return "Vec"
     if t.kind in ("set", "list"):
         return "Set"
-    return "int32_t"
+    return "V"
 
 
 def element(t: m.Type) -> m.Type:
@@ -177,7 +177,7 @@ class _Emission(Visitor):
             return c.num(-1)
         if isinstance(e.value, str):
             return c.num(self.names.texts[e.value])
-        return c.num(e.value)
+        return c.Num(int(e.value), wide=isinstance(e.value, int) and not isinstance(e.value, bool))
 
     def loop(
         self,
@@ -198,7 +198,7 @@ class _Emission(Visitor):
                 0,
                 c.dot(c.name(src), "n"),
                 [
-                    c.declare("int32_t", x, c.index(c.dot(c.name(src), "v"), c.name(i))),
+                    c.declare("V", x, c.index(c.dot(c.name(src), "v"), c.name(i))),
                     *body(inner, x),
                 ],
             ),
@@ -335,7 +335,7 @@ class _Emission(Visitor):
             return [c.if_(self.within(e.condition, inner), [added])]
 
         return c.block(
-            [c.declare("int32_t", total, c.num(0)), *self.loop(e.source, e.variable, add)],
+            [c.declare("V", total, c.num(0)), *self.loop(e.source, e.variable, add)],
             c.name(total),
         )
 

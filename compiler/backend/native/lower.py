@@ -218,7 +218,7 @@ class Turns(Base):
         value = self.expr(majority.measure, Frame())
         body = [self.where(majority), c.Return(value)]
         return c.Function(
-            "int32_t", c.ident("measure_", majority.name), (CONST_STATE, PLAYER), body
+            "V", c.ident("measure_", majority.name), (CONST_STATE, PLAYER), body
         )
 
     def contest(self, majority: m.Majority) -> c.Function:
@@ -235,7 +235,7 @@ class Turns(Base):
         takes = c.logic("||", [c.binary(holder, "<", c.num(0)), other])
         body = [
             self.where(majority),
-            c.declare("int32_t", "mine", c.call(measure, g, p)),
+            c.declare("V", "mine", c.call(measure, g, p)),
             c.if_(c.binary(mine, "<", c.num(majority.threshold)), [c.Return()]),
             c.declare("int32_t", "holder", c.call("holder_of", g, tile, zone)),
             c.if_(takes, [c.do(c.call("take_tile", g, p, tile, zone))]),
@@ -278,7 +278,7 @@ class Turns(Base):
                 c.do(c.call("mv_end", out)),
             ]
             element = c.index(c.dot(c.name("src"), "v"), c.name("i"))
-            loop = [c.declare("int32_t", var, element), c.if_(condition, emit)]
+            loop = [c.declare("V", var, element), c.if_(condition, emit)]
             body.append(c.declare("Set", "src", source))
             body.append(c.for_("i", 0, c.dot(c.name("src"), "n"), loop))
         parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
@@ -337,7 +337,7 @@ class Turns(Base):
         return [
             round_ends,
             c.Function("int32_t", "eligible", (CONST_STATE, PLAYER), eligible),
-            c.Function("void", "rank", (CONST_STATE, PLAYER, ("int32_t *", "keys")), body),
+            c.Function("void", "rank", (CONST_STATE, PLAYER, ("V *", "keys")), body),
         ]
 
     def reveals(self) -> list[c.Stmt]:
@@ -364,7 +364,7 @@ class FollowUps(Turns):
         index = next(i for i, site in enumerate(self.sites) if site.choice is st)
         slot = frame.temporary("bound")
         out: list[c.Stmt] = [
-            c.declare("int32_t *", slot, c.call("wait", c.name("g"), c.num(index)))
+            c.declare("V *", slot, c.call("wait", c.name("g"), c.num(index)))
         ]
         at = 0
         for name, type_ in self.sites[index].bound:
@@ -421,7 +421,7 @@ class FollowUps(Turns):
         """Per follow-up: its options, what runs once it is decided, and
         what runs when it has no option."""
         found = []
-        bound = ("const int32_t *", "bound")
+        bound = ("const V *", "bound")
         for index, site in enumerate(self.sites):
             body, frame = self.unpack(site, site.choice, Frame())
             code = c.num(self.move_code("follow", index))
@@ -439,13 +439,13 @@ class FollowUps(Turns):
         depth = len(site.path) - (2 if skip else 1)
         blocks = site.rest(depth)
         body, frame = self.unpack(site, tuple(st for block in blocks for st in block), Frame())
-        parameters: tuple[tuple[str, str], ...] = (STATE, PLAYER, ("const int32_t *", "bound"))
+        parameters: tuple[tuple[str, str], ...] = (STATE, PLAYER, ("const V *", "bound"))
         if not skip:
             var = c.ident("v_", site.choice.name)
             parameters = (*parameters, ("const int32_t *", "mv"))
             if isinstance(site.choice, m.Choose):
                 read: c.Expr = c.binary(c.index(c.name("mv"), 0), "&", c.name("VALUE_MASK"))
-                body.append(c.declare("int32_t", var, read))
+                body.append(c.declare("V", var, read))
             else:
                 body.append(c.declare("int32_t", "at", c.num(0)))
                 read = c.call("mv_read_set", c.name("mv"), c.Unary("&", c.name("at")))
@@ -499,12 +499,12 @@ class Lowering(FollowUps):
             i = frame.temporary("i")
             src, declared = source_set(self.expr(source, frame), frame)
             element = c.index(c.dot(c.name(src), "v"), c.name(i))
-            head: list[c.Stmt] = [c.declare("int32_t", x, element)]
+            head: list[c.Stmt] = [c.declare("V", x, element)]
             if seen is not None:
                 known = c.call("set_has", c.Unary("&", c.name(seen)), c.name(x))
                 head.append(c.if_(known, [c.Raw("continue;")]))
                 head.append(c.do(c.call("set_add", c.Unary("&", c.name(seen)), c.name(x))))
-            head.append(c.declare("int32_t", var, c.binary(c.name(x), "&", c.name("VALUE_MASK"))))
+            head.append(c.declare("V", var, c.binary(c.name(x), "&", c.name("VALUE_MASK"))))
             body.extend(declared)
             body.append(c.for_(i, 0, c.dot(c.name(src), "n"), [*head, c.Seq(inner)]))
         shown.append(c.do(c.call("mv_put", c.name("out"), c.name(x))))
@@ -634,7 +634,7 @@ class Lowering(FollowUps):
             elif isinstance(st, m.Choose):
                 var = c.ident("v_", st.name)
                 read: c.Expr = c.binary(c.index(c.name("mv"), at), "&", c.name("VALUE_MASK"))
-                body.append(c.declare("int32_t", var, read))
+                body.append(c.declare("V", var, read))
                 body.append(c.assign(at, c.num(1), "+="))
                 frame = frame.bind(st.name, var)
             elif isinstance(st, m.ChooseDistinct):
@@ -805,4 +805,4 @@ class Lowering(FollowUps):
             return "-1" if v is None else str(int(v))
 
         cells = [scalar(v) for v in values] or ["0"]
-        return {"name": c.ident(prefix, name), "type": "int32_t", "cells": cells}
+        return {"name": c.ident(prefix, name), "type": "V", "cells": cells}
