@@ -40,7 +40,7 @@
 /* A number of the rules: 64 bits (a state's counts are 32). */
 typedef int64_t V;
 typedef struct { V c[MAX1(NC)]; } Vec;
-typedef struct { int32_t n; V v[SETCAP]; } Set;
+typedef struct { int32_t n; int32_t v[SETCAP]; } Set;
 
 static inline V imin(V a, V b) { return a < b ? a : b; }
 static inline V imax(V a, V b) { return a > b ? a : b; }
@@ -307,14 +307,18 @@ static inline void vec_store(V *at, Vec v) { memcpy(at, v.c, sizeof(V) * NC); }
 static inline void set_store(V *at, const Set *s)
 {
     at[0] = s->n;
-    memcpy(at + 1, s->v, sizeof(V) * (size_t)s->n);
+    for (int32_t i = 0; i < s->n; i++) {
+        at[1 + i] = s->v[i];
+    }
 }
 
 static inline Set set_load(const V *at)
 {
     Set s;
     s.n = (int32_t)at[0];
-    memcpy(s.v, at + 1, sizeof(V) * (size_t)s.n);
+    for (int32_t i = 0; i < s.n; i++) {
+        s.v[i] = at[1 + i];
+    }
     return s;
 }
 
@@ -869,28 +873,25 @@ static V score(const G * g, int32_t p)
 static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:50 S-3.1 */
-    Set v_open = ({
-        Set t_out1;
-        t_out1.n = 0;
-        Set t_src4 = colours_set();
-        for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
-            V t_x3 = t_src4.v[t_i2];
-            if (g->supply[t_x3] > 0LL) {
-                t_out1.v[t_out1.n] = t_x3;
-                t_out1.n += 1;
-            }
+    Set v_open;
+    v_open.n = 0;
+    Set t_src3 = colours_set();
+    for (int32_t t_i1 = 0; t_i1 < t_src3.n; t_i1++) {
+        V t_x2 = t_src3.v[t_i1];
+        if (g->supply[t_x2] > 0LL) {
+            v_open.v[v_open.n] = t_x2;
+            v_open.n += 1;
         }
-        t_out1;
-    });
+    }
     if (v_open.n > 0LL) {
-        Comb t_comb5;
-        int32_t t_more6 = comb_first(&t_comb5, v_open.n, imin(3LL, v_open.n));
-        while (t_more6) {
-            Set v_picks = comb_set(&t_comb5, &v_open);
+        Comb t_comb4;
+        int32_t t_more5 = comb_first(&t_comb4, v_open.n, imin(3LL, v_open.n));
+        while (t_more5) {
+            Set v_picks = comb_set(&t_comb4, &v_open);
             mv_begin(out, 0);
             mv_put_set(out, &v_picks);
             mv_end(out);
-            t_more6 = comb_next(&t_comb5);
+            t_more5 = comb_next(&t_comb4);
         }
     }
 }
@@ -969,19 +970,16 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
 {
     /* editions/classic.rules:50 S-3.1 */
     int32_t at = 0;
-    Set v_open = ({
-        Set t_out1;
-        t_out1.n = 0;
-        Set t_src4 = colours_set();
-        for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
-            V t_x3 = t_src4.v[t_i2];
-            if (g->supply[t_x3] > 0LL) {
-                t_out1.v[t_out1.n] = t_x3;
-                t_out1.n += 1;
-            }
+    Set v_open;
+    v_open.n = 0;
+    Set t_src3 = colours_set();
+    for (int32_t t_i1 = 0; t_i1 < t_src3.n; t_i1++) {
+        V t_x2 = t_src3.v[t_i1];
+        if (g->supply[t_x2] > 0LL) {
+            v_open.v[v_open.n] = t_x2;
+            v_open.n += 1;
         }
-        t_out1;
-    });
+    }
     Set v_picks = mv_read_set(mv, &at);
     (void)at;
     gain_each(g, p, v_picks, 1LL);

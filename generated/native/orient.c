@@ -40,7 +40,7 @@
 /* A number of the rules: 64 bits (a state's counts are 32). */
 typedef int64_t V;
 typedef struct { V c[MAX1(NC)]; } Vec;
-typedef struct { int32_t n; V v[SETCAP]; } Set;
+typedef struct { int32_t n; int32_t v[SETCAP]; } Set;
 
 static inline V imin(V a, V b) { return a < b ? a : b; }
 static inline V imax(V a, V b) { return a > b ? a : b; }
@@ -307,14 +307,18 @@ static inline void vec_store(V *at, Vec v) { memcpy(at, v.c, sizeof(V) * NC); }
 static inline void set_store(V *at, const Set *s)
 {
     at[0] = s->n;
-    memcpy(at + 1, s->v, sizeof(V) * (size_t)s->n);
+    for (int32_t i = 0; i < s->n; i++) {
+        at[1 + i] = s->v[i];
+    }
 }
 
 static inline Set set_load(const V *at)
 {
     Set s;
     s.n = (int32_t)at[0];
-    memcpy(s.v, at + 1, sizeof(V) * (size_t)s.n);
+    for (int32_t i = 0; i < s.n; i++) {
+        s.v[i] = at[1 + i];
+    }
     return s;
 }
 
@@ -890,28 +894,25 @@ static V score(const G * g, int32_t p)
 static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:50 S-3.1 */
-    Set v_open = ({
-        Set t_out1;
-        t_out1.n = 0;
-        Set t_src4 = colours_set();
-        for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
-            V t_x3 = t_src4.v[t_i2];
-            if ((t_x3 >= 0 ? g->supply[t_x3] : 0) > 0LL) {
-                t_out1.v[t_out1.n] = t_x3;
-                t_out1.n += 1;
-            }
+    Set v_open;
+    v_open.n = 0;
+    Set t_src3 = colours_set();
+    for (int32_t t_i1 = 0; t_i1 < t_src3.n; t_i1++) {
+        V t_x2 = t_src3.v[t_i1];
+        if ((t_x2 >= 0 ? g->supply[t_x2] : 0) > 0LL) {
+            v_open.v[v_open.n] = t_x2;
+            v_open.n += 1;
         }
-        t_out1;
-    });
+    }
     if (v_open.n > 0LL) {
-        Comb t_comb5;
-        int32_t t_more6 = comb_first(&t_comb5, v_open.n, imin(3LL, v_open.n));
-        while (t_more6) {
-            Set v_picks = comb_set(&t_comb5, &v_open);
+        Comb t_comb4;
+        int32_t t_more5 = comb_first(&t_comb4, v_open.n, imin(3LL, v_open.n));
+        while (t_more5) {
+            Set v_picks = comb_set(&t_comb4, &v_open);
             mv_begin(out, 0);
             mv_put_set(out, &v_picks);
             mv_end(out);
-            t_more6 = comb_next(&t_comb5);
+            t_more5 = comb_next(&t_comb4);
         }
     }
 }
@@ -959,19 +960,16 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     /* editions/orient.rules:49 S-3.5 O-3.1 */
     Vec d_bonus_value = d_bonus(g, p);
     V d_coloured_value = d_coloured(g, p);
-    Set t_spendable9 = ({
-        Set t_out10;
-        t_out10.n = 0;
-        Set t_src13 = zone_set(g, 0, p);
-        for (int32_t t_i11 = 0; t_i11 < t_src13.n; t_i11++) {
-            V t_x12 = t_src13.v[t_i11];
-            if (CARD_kind[t_x12] == 3) {
-                t_out10.v[t_out10.n] = t_x12;
-                t_out10.n += 1;
-            }
+    Set t_spendable9;
+    t_spendable9.n = 0;
+    Set t_src12 = zone_set(g, 0, p);
+    for (int32_t t_i10 = 0; t_i10 < t_src12.n; t_i10++) {
+        V t_x11 = t_src12.v[t_i10];
+        if (CARD_kind[t_x11] == 3) {
+            t_spendable9.v[t_spendable9.n] = t_x11;
+            t_spendable9.n += 1;
         }
-        t_out10;
-    });
+    }
     Set t_src3 = market_set(g);
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
@@ -979,11 +977,11 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
         if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
                 Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
-                Set t_gone14;
-                t_gone14.n = 0;
-                set_add(&t_gone14, v_k);
-                Set t_copy15;
-                int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable9, &t_copy15, &t_gone14), 2);
+                Set t_gone13;
+                t_gone13.n = 0;
+                set_add(&t_gone13, v_k);
+                Set t_copy14;
+                int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable9, &t_copy14, &t_gone13), 2);
                 for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
                     mv_begin(out, 3);
                     mv_put(out, t_x1);
@@ -1000,11 +998,11 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
         if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
                 Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
-                Set t_gone14;
-                t_gone14.n = 0;
-                set_add(&t_gone14, v_k);
-                Set t_copy15;
-                int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable9, &t_copy15, &t_gone14), 2);
+                Set t_gone13;
+                t_gone13.n = 0;
+                set_add(&t_gone13, v_k);
+                Set t_copy14;
+                int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable9, &t_copy14, &t_gone13), 2);
                 for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
                     mv_begin(out, 3);
                     mv_put(out, t_x1);
@@ -1024,29 +1022,26 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
         V t_x1 = t_src3.v[t_i2];
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] > 0LL) {
-            Set v_offered = ({
-                Set t_out6;
-                t_out6.n = 0;
-                Set t_src9 = zone_set(g, 0, p);
-                for (int32_t t_i7 = 0; t_i7 < t_src9.n; t_i7++) {
-                    V t_x8 = t_src9.v[t_i7];
-                    if ((CARD_kind[t_x8] == 5 ? g->values[0][t_x8] : CARD_bonus[t_x8]) == CARD_sacrifice_colour[v_k]) {
-                        t_out6.v[t_out6.n] = t_x8;
-                        t_out6.n += 1;
-                    }
+            Set v_offered;
+            v_offered.n = 0;
+            Set t_src8 = zone_set(g, 0, p);
+            for (int32_t t_i6 = 0; t_i6 < t_src8.n; t_i6++) {
+                V t_x7 = t_src8.v[t_i6];
+                if ((CARD_kind[t_x7] == 5 ? g->values[0][t_x7] : CARD_bonus[t_x7]) == CARD_sacrifice_colour[v_k]) {
+                    v_offered.v[v_offered.n] = t_x7;
+                    v_offered.n += 1;
                 }
-                t_out6;
-            });
+            }
             if (v_offered.n >= CARD_sacrifice_count[v_k]) {
-                Comb t_comb10;
-                int32_t t_more11 = comb_first(&t_comb10, v_offered.n, CARD_sacrifice_count[v_k]);
-                while (t_more11) {
-                    Set v_given = comb_set(&t_comb10, &v_offered);
+                Comb t_comb9;
+                int32_t t_more10 = comb_first(&t_comb9, v_offered.n, CARD_sacrifice_count[v_k]);
+                while (t_more10) {
+                    Set v_given = comb_set(&t_comb9, &v_offered);
                     mv_begin(out, 5);
                     mv_put(out, t_x1);
                     mv_put_set(out, &v_given);
                     mv_end(out);
-                    t_more11 = comb_next(&t_comb10);
+                    t_more10 = comb_next(&t_comb9);
                 }
             }
         }
@@ -1056,29 +1051,26 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
         V t_x1 = t_src5.v[t_i4];
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] > 0LL) {
-            Set v_offered = ({
-                Set t_out6;
-                t_out6.n = 0;
-                Set t_src9 = zone_set(g, 0, p);
-                for (int32_t t_i7 = 0; t_i7 < t_src9.n; t_i7++) {
-                    V t_x8 = t_src9.v[t_i7];
-                    if ((CARD_kind[t_x8] == 5 ? g->values[0][t_x8] : CARD_bonus[t_x8]) == CARD_sacrifice_colour[v_k]) {
-                        t_out6.v[t_out6.n] = t_x8;
-                        t_out6.n += 1;
-                    }
+            Set v_offered;
+            v_offered.n = 0;
+            Set t_src8 = zone_set(g, 0, p);
+            for (int32_t t_i6 = 0; t_i6 < t_src8.n; t_i6++) {
+                V t_x7 = t_src8.v[t_i6];
+                if ((CARD_kind[t_x7] == 5 ? g->values[0][t_x7] : CARD_bonus[t_x7]) == CARD_sacrifice_colour[v_k]) {
+                    v_offered.v[v_offered.n] = t_x7;
+                    v_offered.n += 1;
                 }
-                t_out6;
-            });
+            }
             if (v_offered.n >= CARD_sacrifice_count[v_k]) {
-                Comb t_comb10;
-                int32_t t_more11 = comb_first(&t_comb10, v_offered.n, CARD_sacrifice_count[v_k]);
-                while (t_more11) {
-                    Set v_given = comb_set(&t_comb10, &v_offered);
+                Comb t_comb9;
+                int32_t t_more10 = comb_first(&t_comb9, v_offered.n, CARD_sacrifice_count[v_k]);
+                while (t_more10) {
+                    Set v_given = comb_set(&t_comb9, &v_offered);
                     mv_begin(out, 5);
                     mv_put(out, t_x1);
                     mv_put_set(out, &v_given);
                     mv_end(out);
-                    t_more11 = comb_next(&t_comb10);
+                    t_more10 = comb_next(&t_comb9);
                 }
             }
         }
@@ -1089,19 +1081,16 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
 {
     /* editions/classic.rules:50 S-3.1 */
     int32_t at = 0;
-    Set v_open = ({
-        Set t_out1;
-        t_out1.n = 0;
-        Set t_src4 = colours_set();
-        for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
-            V t_x3 = t_src4.v[t_i2];
-            if ((t_x3 >= 0 ? g->supply[t_x3] : 0) > 0LL) {
-                t_out1.v[t_out1.n] = t_x3;
-                t_out1.n += 1;
-            }
+    Set v_open;
+    v_open.n = 0;
+    Set t_src3 = colours_set();
+    for (int32_t t_i1 = 0; t_i1 < t_src3.n; t_i1++) {
+        V t_x2 = t_src3.v[t_i1];
+        if ((t_x2 >= 0 ? g->supply[t_x2] : 0) > 0LL) {
+            v_open.v[v_open.n] = t_x2;
+            v_open.n += 1;
         }
-        t_out1;
-    });
+    }
     Set v_picks = mv_read_set(mv, &at);
     (void)at;
     gain_each(g, p, v_picks, 1LL);
@@ -1162,19 +1151,16 @@ static void apply_sacrifice(G * g, int32_t p, const int32_t * mv)
     int32_t at = 0;
     V v_k = mv[at] & VALUE_MASK;
     at += 1;
-    Set v_offered = ({
-        Set t_out1;
-        t_out1.n = 0;
-        Set t_src4 = zone_set(g, 0, p);
-        for (int32_t t_i2 = 0; t_i2 < t_src4.n; t_i2++) {
-            V t_x3 = t_src4.v[t_i2];
-            if ((CARD_kind[t_x3] == 5 ? g->values[0][t_x3] : CARD_bonus[t_x3]) == CARD_sacrifice_colour[v_k]) {
-                t_out1.v[t_out1.n] = t_x3;
-                t_out1.n += 1;
-            }
+    Set v_offered;
+    v_offered.n = 0;
+    Set t_src3 = zone_set(g, 0, p);
+    for (int32_t t_i1 = 0; t_i1 < t_src3.n; t_i1++) {
+        V t_x2 = t_src3.v[t_i1];
+        if ((CARD_kind[t_x2] == 5 ? g->values[0][t_x2] : CARD_bonus[t_x2]) == CARD_sacrifice_colour[v_k]) {
+            v_offered.v[v_offered.n] = t_x2;
+            v_offered.n += 1;
         }
-        t_out1;
-    });
+    }
     Set v_given = mv_read_set(mv, &at);
     (void)at;
     to_box(g, p, &v_given);
@@ -1333,21 +1319,18 @@ static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * o
 {
     /* editions/orient.rules:72 O-3.3 */
     (void)bound;
-    Set t_src7 = ({
-        Set t_out3;
-        t_out3.n = 0;
-        Set t_src6 = colours_set();
-        for (int32_t t_i4 = 0; t_i4 < t_src6.n; t_i4++) {
-            V t_x5 = t_src6.v[t_i4];
-            if ((t_x5 >= 0 ? d_bonus(g, p).c[t_x5] : 0) > 0LL) {
-                t_out3.v[t_out3.n] = t_x5;
-                t_out3.n += 1;
-            }
+    Set t_src3;
+    t_src3.n = 0;
+    Set t_src6 = colours_set();
+    for (int32_t t_i4 = 0; t_i4 < t_src6.n; t_i4++) {
+        V t_x5 = t_src6.v[t_i4];
+        if ((t_x5 >= 0 ? d_bonus(g, p).c[t_x5] : 0) > 0LL) {
+            t_src3.v[t_src3.n] = t_x5;
+            t_src3.n += 1;
         }
-        t_out3;
-    });
-    for (int32_t t_i2 = 0; t_i2 < t_src7.n; t_i2++) {
-        V t_x1 = t_src7.v[t_i2];
+    }
+    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
+        V t_x1 = t_src3.v[t_i2];
         V v_c = t_x1 & VALUE_MASK;
         mv_begin(out, 9);
         mv_put(out, t_x1);
@@ -1376,21 +1359,18 @@ static void follow_options1(const G * g, int32_t p, const V * bound, MoveBuf * o
     /* editions/orient.rules:80 O-3.4 */
     (void)bound;
     V v_k = bound[0];
-    Set t_src7 = ({
-        Set t_out3;
-        t_out3.n = 0;
-        Set t_src6 = market_set(g);
-        for (int32_t t_i4 = 0; t_i4 < t_src6.n; t_i4++) {
-            V t_x5 = t_src6.v[t_i4];
-            if (CARD_tier[t_x5] == CARD_free_tier[v_k] && (CARD_kind[t_x5] != 5 || d_coloured(g, p))) {
-                t_out3.v[t_out3.n] = t_x5;
-                t_out3.n += 1;
-            }
+    Set t_src3;
+    t_src3.n = 0;
+    Set t_src6 = market_set(g);
+    for (int32_t t_i4 = 0; t_i4 < t_src6.n; t_i4++) {
+        V t_x5 = t_src6.v[t_i4];
+        if (CARD_tier[t_x5] == CARD_free_tier[v_k] && (CARD_kind[t_x5] != 5 || d_coloured(g, p))) {
+            t_src3.v[t_src3.n] = t_x5;
+            t_src3.n += 1;
         }
-        t_out3;
-    });
-    for (int32_t t_i2 = 0; t_i2 < t_src7.n; t_i2++) {
-        V t_x1 = t_src7.v[t_i2];
+    }
+    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
+        V t_x1 = t_src3.v[t_i2];
         V v_f = t_x1 & VALUE_MASK;
         mv_begin(out, 10);
         mv_put(out, t_x1);

@@ -128,15 +128,6 @@ def text_codes(edition: m.Edition) -> dict[str, int]:
     return {text: code for code, text in enumerate(sorted(found))}
 
 
-def source_set(value: c.Expr, frame: Frame) -> tuple[str, list[c.Stmt]]:
-    """A collection to loop over, by name: a local as it is (no copy of its
-    elements), anything else in a new local."""
-    if isinstance(value, c.Name):
-        return value.name, []
-    src = frame.temporary("src")
-    return src, [c.declare("Set", src, value)]
-
-
 class Emitter:
     def __init__(self, names: Names) -> None:
         self.names = names
@@ -144,12 +135,40 @@ class Emitter:
     def emit(self, e: m.Expr, frame: Frame) -> c.Expr:
         return _Emission(self, frame).expr(e)
 
+    def declare(self, name: str, e: m.Expr, frame: Frame) -> list[c.Stmt]:
+        """`name` declared with the value of e. A collection or vector built
+        by a loop is built in `name` itself: no copy of the whole value."""
+        value = _Emission(self, frame, into=(name, e)).expr(e)
+        if isinstance(value, c.Block) and value.value == c.name(name):
+            return list(value.body)
+        return [c.declare(c_type(e.type), name, value)]
+
+    def source(self, e: m.Expr, frame: Frame) -> tuple[str, list[c.Stmt]]:
+        """A collection to loop over, by name: a local as it is (no copy of
+        its elements), anything else built in a new local."""
+        if isinstance(e, m.Ref) and e.kind == "variable":
+            value = frame.locals[e.name]
+            if isinstance(value, c.Name):
+                return value.name, []
+        src = frame.temporary("src")
+        return src, self.declare(src, e, frame)
+
 
 class _Emission(Visitor):
-    def __init__(self, emitter: Emitter, frame: Frame) -> None:
+    def __init__(
+        self, emitter: Emitter, frame: Frame, into: tuple[str, m.Expr] | None = None
+    ) -> None:
         self.emitter = emitter
         self.names = emitter.names
         self.frame = frame
+        self.into = into  # (name, e): the value of e, built by a loop, goes in name
+
+    def result(self, e: m.Expr, hint: str) -> str:
+        """The local a value built by a loop is built in: the declared name
+        for the expression being declared, else a new temporary."""
+        if self.into is not None and self.into[1] is e:
+            return self.into[0]
+        return self.frame.temporary(hint)
 
     @property
     def g(self) -> c.Expr:
@@ -190,7 +209,7 @@ class _Emission(Visitor):
         i = self.frame.temporary("i")
         x = self.frame.temporary("x")
         inner = self.frame.bind(variable, x)
-        src, declared = source_set(self.expr(source), self.frame)
+        src, declared = self.emitter.source(source, self.frame)
         return [
             *declared,
             c.for_(
@@ -217,12 +236,12 @@ class _Emission(Visitor):
             return read(self.expr(e.subject))
         if e.type.element is not None and e.type.element.kind == "vector":
             return self.expr(e.subject)  # a list of vectors is only ever counted
-        out = self.frame.temporary("out")
-        src = self.frame.temporary("src")
+        out = self.result(e, "out")
+        src, declared = self.emitter.source(e.subject, self.frame)
         i = self.frame.temporary("i")
         return c.block(
             [
-                c.declare("Set", src, self.expr(e.subject)),
+                *declared,
                 c.declare("Set", out),
                 c.assign(c.dot(c.name(out), "n"), c.dot(c.name(src), "n")),
                 c.for_(
@@ -270,7 +289,7 @@ class _Emission(Visitor):
         return c.Conditional(self.expr(e.condition), self.expr(e.then), self.expr(e.otherwise))
 
     def visit_Filter(self, e: m.Filter) -> c.Expr:
-        out = self.frame.temporary("out")
+        out = self.result(e, "out")
 
         def keep(inner: Frame, x: str) -> list[c.Stmt]:
             condition = self.within(e.condition, inner)
@@ -290,7 +309,7 @@ class _Emission(Visitor):
         return c.block(body, c.name(out))
 
     def visit_PerColour(self, e: m.PerColour) -> c.Expr:
-        out = self.frame.temporary("vec")
+        out = self.result(e, "vec")
         body: list[c.Stmt] = [c.declare("Vec", out)]
         for colour in range(len(self.names.edition.colours)):
             value = self.within(e.body, self.frame.bind(e.variable, c.num(colour)))

@@ -20,7 +20,7 @@ from typing import Any
 
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.native import cnodes as c
-from splendor_rules.compiler.backend.native.emit import Emitter, Frame, Names, c_type, source_set
+from splendor_rules.compiler.backend.native.emit import Emitter, Frame, Names, c_type
 from splendor_rules.compiler.backend.python.base import Source, comment_text
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.names import Names as PythonNames
@@ -217,9 +217,7 @@ class Turns(Base):
     def measure(self, majority: m.Majority) -> c.Function:
         value = self.expr(majority.measure, Frame())
         body = [self.where(majority), c.Return(value)]
-        return c.Function(
-            "V", c.ident("measure_", majority.name), (CONST_STATE, PLAYER), body
-        )
+        return c.Function("V", c.ident("measure_", majority.name), (CONST_STATE, PLAYER), body)
 
     def contest(self, majority: m.Majority) -> c.Function:
         """Give the majority tile to the player if their measure reaches the
@@ -363,9 +361,7 @@ class FollowUps(Turns):
         """Queue a follow-up choice with the values of the names it carries."""
         index = next(i for i, site in enumerate(self.sites) if site.choice is st)
         slot = frame.temporary("bound")
-        out: list[c.Stmt] = [
-            c.declare("V *", slot, c.call("wait", c.name("g"), c.num(index)))
-        ]
+        out: list[c.Stmt] = [c.declare("V *", slot, c.call("wait", c.name("g"), c.num(index)))]
         at = 0
         for name, type_ in self.sites[index].bound:
             value = frame.locals.get(name)
@@ -477,7 +473,7 @@ class Lowering(FollowUps):
             comb, more = frame.temporary("comb"), frame.temporary("more")
             combination = c.Unary("&", c.name(comb))
             count = self.expr(st.count, frame)
-            src, declared = source_set(self.expr(st.source, frame), frame)
+            src, declared = self.emitter.source(st.source, frame)
             first = c.call("comb_first", combination, c.dot(c.name(src), "n"), count)
             body.extend(declared)
             body.append(c.declare("Comb", comb))
@@ -497,7 +493,7 @@ class Lowering(FollowUps):
             body.append(c.assign(c.dot(c.name(seen), "n"), c.num(0)))
         for source in st.sources:
             i = frame.temporary("i")
-            src, declared = source_set(self.expr(source, frame), frame)
+            src, declared = self.emitter.source(source, frame)
             element = c.index(c.dot(c.name(src), "v"), c.name(i))
             head: list[c.Stmt] = [c.declare("V", x, element)]
             if seen is not None:
@@ -537,7 +533,7 @@ class Lowering(FollowUps):
         for st in part:
             if isinstance(st, m.Let):
                 var = c.ident("v_", st.name)
-                body.append(c.declare(c_type(st.value.type), var, self.expr(st.value, frame)))
+                body.extend(self.emitter.declare(var, st.value, frame))
                 frame = frame.bind(st.name, var)
                 loop_vars.add(st.name)
             elif isinstance(st, m.Choose | m.ChooseDistinct):
@@ -589,9 +585,7 @@ class Lowering(FollowUps):
         else:
             spendable = frame.temporary("spendable")
             varies = any(analysis.uses(wild.cards, v) for v in loop_vars)
-            (body if varies else hoisted).append(
-                c.declare("Set", spendable, self.expr(wild.cards, frame))
-            )
+            (body if varies else hoisted).extend(self.emitter.declare(spendable, wild.cards, frame))
             cards: c.Expr = c.Unary("&", c.name(spendable))
             if wild.chosen or wild.chosen_sets:  # the cards the action chose are not spent
                 gone, copy = frame.temporary("gone"), frame.temporary("copy")
@@ -629,7 +623,7 @@ class Lowering(FollowUps):
         for st in statements:
             if isinstance(st, m.Let):
                 var = c.ident("v_", st.name)
-                body.append(c.declare(c_type(st.value.type), var, self.expr(st.value, frame)))
+                body.extend(self.emitter.declare(var, st.value, frame))
                 frame = frame.bind(st.name, var)
             elif isinstance(st, m.Choose):
                 var = c.ident("v_", st.name)
@@ -705,7 +699,7 @@ class Lowering(FollowUps):
                 break
             elif isinstance(st, m.Let) and st.name not in frame.locals:
                 var = frame.temporary(st.name)
-                out.append(c.declare(c_type(st.value.type), var, self.expr(st.value, frame)))
+                out.extend(self.emitter.declare(var, st.value, frame))
                 frame = frame.bind(st.name, var)
         return out, frame
 
@@ -778,6 +772,7 @@ class Lowering(FollowUps):
                 self.column("TILE_", col.name, tile_kinds[col.name], col.values)
                 for col in python["tile_columns"]
             ],
+            "set_element": self.set_element(),
             "card_count": len(e.cards.rows),
             "deck_count": len(decks.tiers),
             "deck_sizes": [len(cards) for cards in decks.deck_cards],
@@ -791,6 +786,19 @@ class Lowering(FollowUps):
             "token_count": len(e.tokens),
             "value_count": len(e.card_values),
         }
+
+    def set_element(self) -> str:
+        """The C type of a set's or list's elements: 32 bits, unless a list
+        of numbers may hold more (a number card value, a data cell past 32 bits)."""
+        if any(v.type == "int" for v in self.edition.card_values):
+            return "V"
+        for table in (self.edition.cards, *self.edition.tile_sets):
+            for column in table.columns:
+                if column.type == "int":
+                    cells = [row.get(column.name) for row in table.rows]
+                    if any(isinstance(x, int) and not -(2**31) <= x < 2**31 for x in cells):
+                        return "V"
+        return "int32_t"
 
     def column(self, prefix: str, name: str, kind: str, values: tuple[Any, ...]) -> dict[str, Any]:
         """A column of a data table: its C name, type and cells."""
