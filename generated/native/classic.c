@@ -480,6 +480,26 @@ static inline Vec price_of(Vec cost, Vec discount)
     return price;
 }
 
+/* The means to pay with: `discount` plus the tokens held, colour by colour. */
+static inline void add_held(Vec *means, const G *g, int32_t p)
+{
+    for (int32_t c = 0; c < NC; c++) {
+        means->c[c] += g->held[p][c];
+    }
+}
+
+static inline V wild_held(const G *g, int32_t p) { return WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0; }
+
+/* What a cost lacks beyond the means, in all colours. */
+static inline V shortfall(const Vec *cost, const Vec *means)
+{
+    V lack = 0;
+    for (int32_t c = 0; c < NC; c++) {
+        lack += cost->c[c] > means->c[c] ? cost->c[c] - means->c[c] : 0;
+    }
+    return lack;
+}
+
 static void gain(G *g, int32_t p, V kind, V amount)
 {
     int32_t have = g->held[p][kind];
@@ -921,30 +941,40 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:73 S-3.5 */
     Vec d_bonus_value = d_bonus(g, p);
+    Vec t_means9 = d_bonus_value;
+    add_held(&t_means9, g, p);
     Set t_src3 = market_set(g);
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
         V v_k = t_x1 & VALUE_MASK;
-        Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
-        int32_t t_ways7 = pay_ways(g, p, &t_price6);
-        for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
-            mv_begin(out, 3);
-            mv_put(out, t_x1);
-            mv_put_pay(out, t_w8);
-            mv_end(out);
+        Vec t_cost10 = CARD_cost[v_k];
+        V t_reach11 = wild_held(g, p);
+        if (shortfall(&t_cost10, &t_means9) <= t_reach11) {
+            Vec t_price6 = price_of(t_cost10, d_bonus_value);
+            int32_t t_ways7 = pay_ways(g, p, &t_price6);
+            for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
+                mv_begin(out, 3);
+                mv_put(out, t_x1);
+                mv_put_pay(out, t_w8);
+                mv_end(out);
+            }
         }
     }
     Set t_src5 = zone_set(g, 1, p);
     for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
         V t_x1 = t_src5.v[t_i4];
         V v_k = t_x1 & VALUE_MASK;
-        Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
-        int32_t t_ways7 = pay_ways(g, p, &t_price6);
-        for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
-            mv_begin(out, 3);
-            mv_put(out, t_x1);
-            mv_put_pay(out, t_w8);
-            mv_end(out);
+        Vec t_cost10 = CARD_cost[v_k];
+        V t_reach11 = wild_held(g, p);
+        if (shortfall(&t_cost10, &t_means9) <= t_reach11) {
+            Vec t_price6 = price_of(t_cost10, d_bonus_value);
+            int32_t t_ways7 = pay_ways(g, p, &t_price6);
+            for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
+                mv_begin(out, 3);
+                mv_put(out, t_x1);
+                mv_put_pay(out, t_w8);
+                mv_end(out);
+            }
         }
     }
 }

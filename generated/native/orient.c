@@ -485,6 +485,26 @@ static inline Vec price_of(Vec cost, Vec discount)
     return price;
 }
 
+/* The means to pay with: `discount` plus the tokens held, colour by colour. */
+static inline void add_held(Vec *means, const G *g, int32_t p)
+{
+    for (int32_t c = 0; c < NC; c++) {
+        means->c[c] += g->held[p][c];
+    }
+}
+
+static inline V wild_held(const G *g, int32_t p) { return WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0; }
+
+/* What a cost lacks beyond the means, in all colours. */
+static inline V shortfall(const Vec *cost, const Vec *means)
+{
+    V lack = 0;
+    for (int32_t c = 0; c < NC; c++) {
+        lack += cost->c[c] > means->c[c] ? cost->c[c] - means->c[c] : 0;
+    }
+    return lack;
+}
+
 static void gain(G *g, int32_t p, V kind, V amount)
 {
     int32_t have = g->held[p][kind];
@@ -960,14 +980,16 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     /* editions/orient.rules:49 S-3.5 O-3.1 */
     Vec d_bonus_value = d_bonus(g, p);
     V d_coloured_value = d_coloured(g, p);
-    Set t_spendable9;
-    t_spendable9.n = 0;
-    Set t_src12 = zone_set(g, 0, p);
-    for (int32_t t_i10 = 0; t_i10 < t_src12.n; t_i10++) {
-        V t_x11 = t_src12.v[t_i10];
-        if (CARD_kind[t_x11] == 3) {
-            t_spendable9.v[t_spendable9.n] = t_x11;
-            t_spendable9.n += 1;
+    Vec t_means9 = d_bonus_value;
+    add_held(&t_means9, g, p);
+    Set t_spendable12;
+    t_spendable12.n = 0;
+    Set t_src15 = zone_set(g, 0, p);
+    for (int32_t t_i13 = 0; t_i13 < t_src15.n; t_i13++) {
+        V t_x14 = t_src15.v[t_i13];
+        if (CARD_kind[t_x14] == 3) {
+            t_spendable12.v[t_spendable12.n] = t_x14;
+            t_spendable12.n += 1;
         }
     }
     Set t_src3 = market_set(g);
@@ -976,17 +998,21 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
-                Set t_gone13;
-                t_gone13.n = 0;
-                set_add(&t_gone13, v_k);
-                Set t_copy14;
-                int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable9, &t_copy14, &t_gone13), 2);
-                for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
-                    mv_begin(out, 3);
-                    mv_put(out, t_x1);
-                    mv_put_card_pay(out, t_w8);
-                    mv_end(out);
+                Vec t_cost10 = CARD_cost[v_k];
+                V t_reach11 = wild_held(g, p) + 2 * t_spendable12.n;
+                if (shortfall(&t_cost10, &t_means9) <= t_reach11) {
+                    Vec t_price6 = price_of(t_cost10, d_bonus_value);
+                    Set t_gone16;
+                    t_gone16.n = 0;
+                    set_add(&t_gone16, v_k);
+                    Set t_copy17;
+                    int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable12, &t_copy17, &t_gone16), 2);
+                    for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
+                        mv_begin(out, 3);
+                        mv_put(out, t_x1);
+                        mv_put_card_pay(out, t_w8);
+                        mv_end(out);
+                    }
                 }
             }
         }
@@ -997,17 +1023,21 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
-                Set t_gone13;
-                t_gone13.n = 0;
-                set_add(&t_gone13, v_k);
-                Set t_copy14;
-                int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable9, &t_copy14, &t_gone13), 2);
-                for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
-                    mv_begin(out, 3);
-                    mv_put(out, t_x1);
-                    mv_put_card_pay(out, t_w8);
-                    mv_end(out);
+                Vec t_cost10 = CARD_cost[v_k];
+                V t_reach11 = wild_held(g, p) + 2 * t_spendable12.n;
+                if (shortfall(&t_cost10, &t_means9) <= t_reach11) {
+                    Vec t_price6 = price_of(t_cost10, d_bonus_value);
+                    Set t_gone16;
+                    t_gone16.n = 0;
+                    set_add(&t_gone16, v_k);
+                    Set t_copy17;
+                    int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable12, &t_copy17, &t_gone16), 2);
+                    for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
+                        mv_begin(out, 3);
+                        mv_put(out, t_x1);
+                        mv_put_card_pay(out, t_w8);
+                        mv_end(out);
+                    }
                 }
             }
         }

@@ -574,18 +574,36 @@ class Lowering(FollowUps):
         """Append the loop over the ways to pay; its body. The cards that may
         be spent are found once, at the top, unless a choice changes them."""
         price, ways, w = (frame.temporary(n) for n in ("price", "ways", "w"))
-        cost = self.expr(st.cost, frame)
-        discount = self.expr(st.discount, frame)
-        body.append(c.declare("Vec", price, c.call("price_of", cost, discount)))
-        priced = c.Unary("&", c.name(price))
+        means, cost, reach = (frame.temporary(n) for n in ("means", "cost", "reach"))
+        # What the player can pay with per colour (tokens and discount), and
+        # beyond it (wild tokens, cards): found once unless a choice changes it.
+        varies = any(analysis.uses(st.discount, v) for v in loop_vars)
+        (body if varies else hoisted).extend(self.emitter.declare(means, st.discount, frame))
+        (body if varies else hoisted).append(
+            c.do(c.call("add_held", c.Unary("&", c.name(means)), c.name("g"), c.name("p")))
+        )
         wild = st.wild_cards
+        room: c.Expr = c.call("wild_held", c.name("g"), c.name("p"))
+        if wild is not None:
+            spendable = frame.temporary("spendable")
+            varies = any(analysis.uses(wild.cards, v) for v in loop_vars)
+            (body if varies else hoisted).extend(self.emitter.declare(spendable, wild.cards, frame))
+            count = c.dot(c.name(spendable), "n")
+            room = c.binary(room, "+", c.binary(c.num(wild.units), "*", count))
+        body.extend(self.emitter.declare(cost, st.cost, frame))
+        # a cost beyond the means is no move: no payment is enumerated
+        shortfall = c.call("shortfall", c.Unary("&", c.name(cost)), c.Unary("&", c.name(means)))
+        body.append(c.declare("V", reach, room))
+        inner_body: list[c.Stmt] = []
+        body.append(c.if_(c.binary(shortfall, "<=", c.name(reach)), inner_body))
+        body = inner_body
+        discount = self.expr(st.discount, frame)
+        body.append(c.declare("Vec", price, c.call("price_of", c.name(cost), discount)))
+        priced = c.Unary("&", c.name(price))
         if wild is None:
             found = c.call("pay_ways", c.name("g"), c.name("p"), priced)
             put = "mv_put_pay"
         else:
-            spendable = frame.temporary("spendable")
-            varies = any(analysis.uses(wild.cards, v) for v in loop_vars)
-            (body if varies else hoisted).extend(self.emitter.declare(spendable, wild.cards, frame))
             cards: c.Expr = c.Unary("&", c.name(spendable))
             if wild.chosen or wild.chosen_sets:  # the cards the action chose are not spent
                 gone, copy = frame.temporary("gone"), frame.temporary("copy")
