@@ -594,11 +594,15 @@ static int32_t token_ways(const G *g, int32_t p, const Vec *price, const Set *sp
 
 static int32_t pay_ways(const G *g, int32_t p, const Vec *price) { return token_ways(g, p, price, NULL); }
 
-static void card_split(const G *g, int32_t p, const Vec *price, const Set *usable, int32_t units, const V *low, int32_t c, V *split)
+/* `budget`: what tokens may leave unpaid (the wild tokens and the cards'
+ * units); `left`: what the splits so far leave unpaid; `later`: the least the
+ * colours after c leave. A split that leaves more than the budget has no
+ * way to pay, nor has any later one of that colour (they leave more). */
+static void card_split(const G *g, int32_t p, const Vec *price, const Set *usable, int32_t units, const V *low, int32_t c, V *split, V budget, V left, const V *later)
 {
     if (c < NC) {
-        for (split[c] = low[c]; split[c] <= price->c[c]; split[c]++) {
-            card_split(g, p, price, usable, units, low, c + 1, split);
+        for (split[c] = low[c]; split[c] <= price->c[c] && left + split[c] + later[c] <= budget; split[c]++) {
+            card_split(g, p, price, usable, units, low, c + 1, split, budget, left + split[c], later);
         }
         return;
     }
@@ -650,7 +654,13 @@ static int32_t card_pay_ways(const G *g, int32_t p, const Vec *price, const Set 
     if (short_ > (WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0) + units * usable->n) {
         return 0;
     }
-    card_split(g, p, price, usable, units, low, 0, split);
+    V later[MAX1(NC)], least = 0;
+    for (int32_t c = NC - 1; c >= 0; c--) {
+        later[c] = least;
+        least += low[c];
+    }
+    V budget = (WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0) + (V)units * usable->n;
+    card_split(g, p, price, usable, units, low, 0, split, budget, 0, later);
     return WAYS.n;
 }
 
