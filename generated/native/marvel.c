@@ -1275,13 +1275,15 @@ static void end_turn(G *g, int32_t p, int32_t start)
 static void follow_ups(G *g, int32_t p)
 {
 #if NFOLLOW
+    /* the options are found in a buffer of their own: taking one runs
+     * effects, which find no moves (nothing else writes this buffer) */
+    static MoveBuf options;
     while (g->fn > 0 && !overflow) {
         Waiting first = g->follow[0];
-        MoveBuf options = {0};
+        options.n = 0;
+        options.used = 0;
         FOLLOW_OPTIONS[first.site](g, p, first.bound, &options);
         if (options.n > 1) {
-            PyMem_RawFree(options.data);
-            PyMem_RawFree(options.start);
             return;
         }
         memmove(g->follow, g->follow + 1, sizeof(Waiting) * (size_t)(g->fn - 1));
@@ -1291,8 +1293,6 @@ static void follow_ups(G *g, int32_t p)
         } else {
             FOLLOW_SKIP[first.site](g, p, first.bound);
         }
-        PyMem_RawFree(options.data);
-        PyMem_RawFree(options.start);
     }
 #endif
     end_turn(g, p, 0);
