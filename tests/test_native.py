@@ -44,6 +44,7 @@ import pickle
 import random
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import textwrap
 import time
@@ -77,6 +78,8 @@ from test_differential import (
     rule_prefix,
 )
 
+from splendor_rules import generated
+from splendor_rules.compiler.backend.native.compile import native_available
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file, editions_folder
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
@@ -843,3 +846,23 @@ def test_random_editions_summary(capsys: pytest.CaptureFixture[str]) -> None:
               f"{DRAWN.plies} actions, {DRAWN.probes} illegal actions refused alike; "
               f"{DRAWN.seconds:.1f} s ({build:.2f} s per edition to build)")
     assert DRAWN.games == DRAWN.editions * RANDOM_EDITION_GAMES
+
+
+def test_the_native_sources_compile_without_warnings(tmp_path: Path) -> None:
+    """Generated C is a product too: the committed engines compile with gcc's
+    (or clang's) -Wall -Wextra and no warning at all."""
+    reason = native_available()
+    if reason is not None:
+        pytest.skip(reason)
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()
+    include = sysconfig.get_paths()["include"]
+    flags = ["-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter"]
+    flags.append("-Wno-missing-field-initializers")  # PyTypeObject's, left to their zeros
+    for source in sorted((Path(generated.__file__).parent / "native").glob("*.c")):
+        done = subprocess.run(
+            [*compiler, *flags, f"-I{include}", str(source)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, f"{source.name}:\n{done.stderr}"

@@ -948,7 +948,6 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
         Set t_src3 = market_set(g);
         for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
             V t_x1 = t_src3.v[t_i2];
-            V v_k = t_x1 & VALUE_MASK;
             mv_begin(out, 2);
             mv_put(out, t_x1);
             mv_end(out);
@@ -956,7 +955,6 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
         Set t_src5 = deck_tops_set(g);
         for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
             V t_x1 = t_src5.v[t_i4];
-            V v_k = t_x1 & VALUE_MASK;
             mv_begin(out, 2);
             mv_put(out, t_x1);
             mv_end(out);

@@ -969,7 +969,6 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
         Set t_src3 = market_set(g);
         for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
             V t_x1 = t_src3.v[t_i2];
-            V v_k = t_x1 & VALUE_MASK;
             mv_begin(out, 2);
             mv_put(out, t_x1);
             mv_end(out);
@@ -977,7 +976,6 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
         Set t_src5 = deck_tops_set(g);
         for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
             V t_x1 = t_src5.v[t_i4];
-            V v_k = t_x1 & VALUE_MASK;
             mv_begin(out, 2);
             mv_put(out, t_x1);
             mv_end(out);
@@ -1371,7 +1369,6 @@ static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * o
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
-        V v_c = t_x1 & VALUE_MASK;
         mv_begin(out, 9);
         mv_put(out, t_x1);
         mv_end(out);
@@ -1411,7 +1408,6 @@ static void follow_options1(const G * g, int32_t p, const V * bound, MoveBuf * o
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
-        V v_f = t_x1 & VALUE_MASK;
         mv_begin(out, 10);
         mv_put(out, t_x1);
         mv_end(out);

@@ -463,11 +463,16 @@ class Lowering(FollowUps):
     # ------------------------------------------------------------ choices
 
     def choice_loop(
-        self, st: Choice, frame: Frame, body: list[c.Stmt], shown: list[c.Stmt]
+        self,
+        st: Choice,
+        frame: Frame,
+        body: list[c.Stmt],
+        shown: list[c.Stmt],
+        later: object = (),
     ) -> tuple[list[c.Stmt], Frame]:
         """Append to `body` the loops over a choice's values: the inner body
-        (where the value is bound) and its frame. `shown` receives the
-        statement that writes the value into the move."""
+        (where the value is bound, if `later` reads it) and its frame. `shown`
+        receives the statement that writes the value into the move."""
         var = c.ident("v_", st.name)
         if isinstance(st, m.ChooseDistinct):
             comb, more = frame.temporary("comb"), frame.temporary("more")
@@ -500,7 +505,8 @@ class Lowering(FollowUps):
                 known = c.call("set_has", c.Unary("&", c.name(seen)), c.name(x))
                 head.append(c.if_(known, [c.Raw("continue;")]))
                 head.append(c.do(c.call("set_add", c.Unary("&", c.name(seen)), c.name(x))))
-            head.append(c.declare("V", var, c.binary(c.name(x), "&", c.name("VALUE_MASK"))))
+            if analysis.uses(later, st.name):
+                head.append(c.declare("V", var, c.binary(c.name(x), "&", c.name("VALUE_MASK"))))
             body.extend(declared)
             body.append(c.for_(i, 0, c.dot(c.name(src), "n"), [*head, c.Seq(inner)]))
         shown.append(c.do(c.call("mv_put", c.name("out"), c.name(x))))
@@ -530,14 +536,15 @@ class Lowering(FollowUps):
         code = c.num(self.move_code("action", index))
         moves: list[c.Stmt] = [c.do(c.call("mv_begin", c.name("out"), code))]
         loop_vars: set[str] = set()  # names bound by the function: what reads them stays inside
-        for st in part:
+        for index, st in enumerate(part):
             if isinstance(st, m.Let):
                 var = c.ident("v_", st.name)
                 body.extend(self.emitter.declare(var, st.value, frame))
                 frame = frame.bind(st.name, var)
                 loop_vars.add(st.name)
             elif isinstance(st, m.Choose | m.ChooseDistinct):
-                body, frame = self.choice_loop(st, frame, body, moves)
+                later = tuple(part[index + 1 :])
+                body, frame = self.choice_loop(st, frame, body, moves, later)
                 loop_vars.add(st.name)
             elif isinstance(st, m.Require):
                 inner: list[c.Stmt] = []
@@ -638,8 +645,10 @@ class Lowering(FollowUps):
         body: list[c.Stmt] = [self.where(action), c.declare("int32_t", "at", c.num(0))]
         done = [c.do(c.call("done", c.name("g"), c.name("p"), c.num(1 << index))), c.Return()]
         statements = action.body or ()
-        for st in statements:
+        for index, st in enumerate(statements):
             if isinstance(st, m.Let):
+                if not analysis.uses(statements[index + 1 :], st.name):
+                    continue  # read only by the requirements, which the move met
                 var = c.ident("v_", st.name)
                 body.extend(self.emitter.declare(var, st.value, frame))
                 frame = frame.bind(st.name, var)
@@ -676,7 +685,7 @@ class Lowering(FollowUps):
         A follow-up choice queues itself and ends the block with `stop`."""
         g, p = c.name("g"), c.name("p")
         out: list[c.Stmt] = []
-        for st in body:
+        for index, st in enumerate(body):
             if isinstance(st, m.Gain):
                 token = self.expr(st.token, frame)
                 gain: c.Stmt = c.do(c.call("gain", g, p, token, self.expr(st.amount, frame)))
@@ -715,7 +724,11 @@ class Lowering(FollowUps):
                 out.extend(self.wait(st, frame))
                 out.extend(stop)
                 break
-            elif isinstance(st, m.Let) and st.name not in frame.locals:
+            elif (
+                isinstance(st, m.Let)
+                and st.name not in frame.locals
+                and analysis.uses(body[index + 1 :], st.name)
+            ):
                 var = frame.temporary(st.name)
                 out.extend(self.emitter.declare(var, st.value, frame))
                 frame = frame.bind(st.name, var)
