@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from splendor_rules.compiler.cli import main
-from splendor_rules.compiler.runtime.loading import load_engine
+from splendor_rules.compiler.runtime.loading import EngineUnavailable, load_engine
 from splendor_rules.compiler.tools import bench, random_games
 
 
@@ -29,12 +29,27 @@ def test_random_games_are_determined_by_their_seeds() -> None:
 
 
 def test_bench_prints_one_row_per_engine_and_player_count() -> None:
-    result = run("classic", "-g", "1", "-p", "2", "-p", "3")
+    result = run("classic", "-g", "1", "-p", "2", "-p", "3", "--engine", "generated")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "classic: 1 random games per player count, seeds 0..0"
     rows = [line.split() for line in lines[3:]]
     assert [(row[0], row[1]) for row in rows] == [("generated", "2"), ("generated", "3")]
+
+
+def test_bench_by_default_times_the_native_engine_too_once_built() -> None:
+    """The default is the generated engine, and the native one (with its
+    playouts) beside it when it is built."""
+    result = run("classic", "-g", "1", "-p", "2")
+    assert result.exit_code == 0, result.output
+    rows = [line.split()[:2] for line in result.stdout.splitlines()[3:]]
+    try:
+        load_engine("classic", "native")
+    except EngineUnavailable:
+        assert rows == [["generated", "2"]]
+        return
+    assert ["generated", "2"] in rows and ["native", "2"] in rows and ["playouts", "2"] in rows
+    assert "native engine is" in result.stdout
 
 
 def test_bench_of_both_engines_compares_them() -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sys
 import time
@@ -38,12 +39,15 @@ def _engines(edition: str, kinds: tuple[str, ...]) -> dict[EngineKind, Engine]:
             find_edition(edition)
         except UnknownEdition as error:
             raise click.BadParameter(str(error), param_hint="EDITION") from error
-    engines = {}
+    engines: dict[EngineKind, Engine] = {}
     for kind in cast(tuple[EngineKind, ...], kinds or ("generated",)):
         try:
             engines[kind] = load_engine(edition, kind)
         except (EngineUnavailable, ImportError) as error:
             raise click.BadParameter(str(error), param_hint="EDITION") from error
+    if not kinds:  # by default the native engine too, beside the generated one, once built
+        with contextlib.suppress(EngineUnavailable, ImportError):
+            engines["native"] = load_engine(edition, "native")
     return engines
 
 
@@ -151,7 +155,8 @@ def _counted(
     type=click.Choice(ALL_ENGINE_KINDS),
     multiple=True,
     help="Engine(s) to time (repeatable): the generated Python module, the interpreter, or "
-    "the native engine (splendor-rules build compiles it); default: generated.",
+    "the native engine (splendor-rules build compiles it); default: generated, and native "
+    "with its playouts when it is built.",
 )
 @click.option(
     "--instructions",
