@@ -77,7 +77,8 @@ def test_instructions_without_valgrind_exit_1_saying_so(monkeypatch: pytest.Monk
 def test_instructions_per_action_under_valgrind() -> None:
     result = run("classic", "--instructions", "-g", "1", "-p", "2")
     assert result.exit_code == 0, result.output
-    row = result.stdout.splitlines()[-1].split()
+    rows = [line.split() for line in result.stdout.splitlines()]
+    row = next(row for row in rows if row[:1] == ["generated"])
     plies = random_games.play_random_game(load_engine("classic"), 2, 0)
     assert row[:3] == ["generated", "2", str(plies)]
     instructions, per_action = (int(value.replace(",", "")) for value in row[3:5])
