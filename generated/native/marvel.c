@@ -985,9 +985,9 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
             }
         }
     }
-    Set t_src5 = zone_set(g, 1, p);
-    for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
-        V t_x1 = t_src5.v[t_i4];
+    const int16_t * t_items5 = zone_view(g, 1, p);
+    for (int32_t t_i4 = 0; t_i4 < g->zn[1][p]; t_i4++) {
+        V t_x1 = t_items5[t_i4];
         V v_k = t_x1 & VALUE_MASK;
         Vec t_cost10 = CARD_cost[v_k];
         V t_reach11 = wild_held(g, p);

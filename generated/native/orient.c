@@ -992,9 +992,9 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     add_held(&t_means9, g, p);
     Set t_spendable12;
     t_spendable12.n = 0;
-    Set t_src15 = zone_set(g, 0, p);
-    for (int32_t t_i13 = 0; t_i13 < t_src15.n; t_i13++) {
-        V t_x14 = t_src15.v[t_i13];
+    const int16_t * t_items15 = zone_view(g, 0, p);
+    for (int32_t t_i13 = 0; t_i13 < g->zn[0][p]; t_i13++) {
+        V t_x14 = t_items15[t_i13];
         if (CARD_kind[t_x14] == 3) {
             t_spendable12.v[t_spendable12.n] = t_x14;
             t_spendable12.n += 1;
@@ -1025,9 +1025,9 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
             }
         }
     }
-    Set t_src5 = zone_set(g, 1, p);
-    for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
-        V t_x1 = t_src5.v[t_i4];
+    const int16_t * t_items5 = zone_view(g, 1, p);
+    for (int32_t t_i4 = 0; t_i4 < g->zn[1][p]; t_i4++) {
+        V t_x1 = t_items5[t_i4];
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
@@ -1062,9 +1062,9 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
         if (CARD_sacrifice_count[v_k] > 0LL) {
             Set v_offered;
             v_offered.n = 0;
-            Set t_src8 = zone_set(g, 0, p);
-            for (int32_t t_i6 = 0; t_i6 < t_src8.n; t_i6++) {
-                V t_x7 = t_src8.v[t_i6];
+            const int16_t * t_items8 = zone_view(g, 0, p);
+            for (int32_t t_i6 = 0; t_i6 < g->zn[0][p]; t_i6++) {
+                V t_x7 = t_items8[t_i6];
                 if ((CARD_kind[t_x7] == 5 ? g->values[0][t_x7] : CARD_bonus[t_x7]) == CARD_sacrifice_colour[v_k]) {
                     v_offered.v[v_offered.n] = t_x7;
                     v_offered.n += 1;
@@ -1084,16 +1084,16 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
             }
         }
     }
-    Set t_src5 = zone_set(g, 1, p);
-    for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
-        V t_x1 = t_src5.v[t_i4];
+    const int16_t * t_items5 = zone_view(g, 1, p);
+    for (int32_t t_i4 = 0; t_i4 < g->zn[1][p]; t_i4++) {
+        V t_x1 = t_items5[t_i4];
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] > 0LL) {
             Set v_offered;
             v_offered.n = 0;
-            Set t_src8 = zone_set(g, 0, p);
-            for (int32_t t_i6 = 0; t_i6 < t_src8.n; t_i6++) {
-                V t_x7 = t_src8.v[t_i6];
+            const int16_t * t_items8 = zone_view(g, 0, p);
+            for (int32_t t_i6 = 0; t_i6 < g->zn[0][p]; t_i6++) {
+                V t_x7 = t_items8[t_i6];
                 if ((CARD_kind[t_x7] == 5 ? g->values[0][t_x7] : CARD_bonus[t_x7]) == CARD_sacrifice_colour[v_k]) {
                     v_offered.v[v_offered.n] = t_x7;
                     v_offered.n += 1;
@@ -1191,9 +1191,9 @@ static void apply_sacrifice(G * g, int32_t p, const int32_t * mv)
     at += 1;
     Set v_offered;
     v_offered.n = 0;
-    Set t_src3 = zone_set(g, 0, p);
-    for (int32_t t_i1 = 0; t_i1 < t_src3.n; t_i1++) {
-        V t_x2 = t_src3.v[t_i1];
+    const int16_t * t_items3 = zone_view(g, 0, p);
+    for (int32_t t_i1 = 0; t_i1 < g->zn[0][p]; t_i1++) {
+        V t_x2 = t_items3[t_i1];
         if ((CARD_kind[t_x2] == 5 ? g->values[0][t_x2] : CARD_bonus[t_x2]) == CARD_sacrifice_colour[v_k]) {
             v_offered.v[v_offered.n] = t_x2;
             v_offered.n += 1;

@@ -143,15 +143,38 @@ class Emitter:
             return list(value.body)
         return [c.declare(c_type(e.type), name, value)]
 
-    def source(self, e: m.Expr, frame: Frame) -> tuple[str, list[c.Stmt]]:
-        """A collection to loop over, by name: a local as it is (no copy of
-        its elements), anything else built in a new local."""
+    def source(self, e: m.Expr, frame: Frame, as_set: bool = False) -> Source:
+        """A collection to loop over: a local as it is, a zone of the state
+        read in place (no copy of its elements, unless `as_set`), anything
+        else built in a new local."""
         if isinstance(e, m.Ref) and e.kind == "variable":
             value = frame.locals[e.name]
             if isinstance(value, c.Name):
-                return value.name, []
+                return Source([], c.dot(value, "n"), c.dot(value, "v"), value.name)
+        if isinstance(e, m.Ref) and e.kind == "zone" and not as_set:
+            items = frame.temporary("items")
+            zone = c.num(self.names.zone_index[e.name])
+            view = c.call("zone_view", c.name(frame.state), zone, frame.player)
+            count = c.index(c.arrow(frame.state, "zn"), zone, frame.player)
+            return Source([c.declare("const int16_t *", items, view)], count, c.name(items))
         src = frame.temporary("src")
-        return src, self.declare(src, e, frame)
+        return Source(
+            self.declare(src, e, frame), c.dot(c.name(src), "n"), c.dot(c.name(src), "v"), src
+        )
+
+
+@frozen
+class Source:
+    """A collection looped over: what declares it, its size, its elements
+    (an array), and its name when it is a `Set` local."""
+
+    declared: list[c.Stmt]
+    count: c.Expr
+    items: c.Expr
+    name: str = ""
+
+    def at(self, i: c.Expr) -> c.Expr:
+        return c.index(self.items, i)
 
 
 class _Emission(Visitor):
@@ -209,19 +232,9 @@ class _Emission(Visitor):
         i = self.frame.temporary("i")
         x = self.frame.temporary("x")
         inner = self.frame.bind(variable, x)
-        src, declared = self.emitter.source(source, self.frame)
-        return [
-            *declared,
-            c.for_(
-                i,
-                0,
-                c.dot(c.name(src), "n"),
-                [
-                    c.declare("V", x, c.index(c.dot(c.name(src), "v"), c.name(i))),
-                    *body(inner, x),
-                ],
-            ),
-        ]
+        src = self.emitter.source(source, self.frame)
+        element = [c.declare("V", x, src.at(c.name(i))), *body(inner, x)]
+        return [*src.declared, c.for_(i, 0, src.count, element)]
 
     def visit_Attr(self, e: m.Attr) -> c.Expr:
         def read(subject: c.Expr) -> c.Expr:
@@ -237,27 +250,16 @@ class _Emission(Visitor):
         if e.type.element is not None and e.type.element.kind == "vector":
             return self.expr(e.subject)  # a list of vectors is only ever counted
         out = self.result(e, "out")
-        src, declared = self.emitter.source(e.subject, self.frame)
-        i = self.frame.temporary("i")
-        return c.block(
-            [
-                *declared,
-                c.declare("Set", out),
-                c.assign(c.dot(c.name(out), "n"), c.dot(c.name(src), "n")),
-                c.for_(
-                    i,
-                    0,
-                    c.dot(c.name(src), "n"),
-                    [
-                        c.assign(
-                            c.index(c.dot(c.name(out), "v"), c.name(i)),
-                            read(c.index(c.dot(c.name(src), "v"), c.name(i))),
-                        )
-                    ],
-                ),
-            ],
-            c.name(out),
-        )
+        src = self.emitter.source(e.subject, self.frame)
+        i = c.name(self.frame.temporary("i"))
+        each = [c.assign(c.index(c.dot(c.name(out), "v"), i), read(src.at(i)))]
+        body = [
+            *src.declared,
+            c.declare("Set", out),
+            c.assign(c.dot(c.name(out), "n"), src.count),
+            c.for_(i.name, 0, src.count, each),
+        ]
+        return c.block(body, c.name(out))
 
     def unless_none(self, kind: m.Expr, read: Callable[[c.Expr], c.Expr]) -> c.Expr:
         index = self.expr(kind)

@@ -478,12 +478,12 @@ class Lowering(FollowUps):
             comb, more = frame.temporary("comb"), frame.temporary("more")
             combination = c.Unary("&", c.name(comb))
             count = self.expr(st.count, frame)
-            src, declared = self.emitter.source(st.source, frame)
-            first = c.call("comb_first", combination, c.dot(c.name(src), "n"), count)
-            body.extend(declared)
+            src = self.emitter.source(st.source, frame, as_set=True)
+            first = c.call("comb_first", combination, src.count, count)
+            body.extend(src.declared)
             body.append(c.declare("Comb", comb))
             body.append(c.declare("int32_t", more, first))
-            chosen = c.call("comb_set", combination, c.Unary("&", c.name(src)))
+            chosen = c.call("comb_set", combination, c.Unary("&", c.name(src.name)))
             inner: list[c.Stmt] = [c.declare("Set", var, chosen)]
             next_ = c.assign(more, c.call("comb_next", combination))
             body.append(c.While(c.name(more), [c.Seq(inner), next_]))
@@ -498,17 +498,16 @@ class Lowering(FollowUps):
             body.append(c.assign(c.dot(c.name(seen), "n"), c.num(0)))
         for source in st.sources:
             i = frame.temporary("i")
-            src, declared = self.emitter.source(source, frame)
-            element = c.index(c.dot(c.name(src), "v"), c.name(i))
-            head: list[c.Stmt] = [c.declare("V", x, element)]
+            src = self.emitter.source(source, frame)
+            head: list[c.Stmt] = [c.declare("V", x, src.at(c.name(i)))]
             if seen is not None:
                 known = c.call("set_has", c.Unary("&", c.name(seen)), c.name(x))
                 head.append(c.if_(known, [c.Raw("continue;")]))
                 head.append(c.do(c.call("set_add", c.Unary("&", c.name(seen)), c.name(x))))
             if analysis.uses(later, st.name):
                 head.append(c.declare("V", var, c.binary(c.name(x), "&", c.name("VALUE_MASK"))))
-            body.extend(declared)
-            body.append(c.for_(i, 0, c.dot(c.name(src), "n"), [*head, c.Seq(inner)]))
+            body.extend(src.declared)
+            body.append(c.for_(i, 0, src.count, [*head, c.Seq(inner)]))
         shown.append(c.do(c.call("mv_put", c.name("out"), c.name(x))))
         return inner, frame.bind(st.name, var)
 
