@@ -2,7 +2,7 @@
 
 - the committed engines in generated/ are exactly what the compiler renders
   now (golden), and `splendor-rules build --check` says so;
-- rendering is deterministic: twice, from another working directory, under
+- rendering (both targets) is deterministic: twice, from another working directory, under
   another hash seed;
 - every rule id an edition states is tied to its source by a comment
   `# editions/<file>.rules:<line> <ids>` (rule ids on declarations that the
@@ -33,6 +33,7 @@ from click.testing import CliRunner
 import splendor_rules.compiler.cli as cli
 from splendor_rules import generated
 from splendor_rules.compiler.backend.build import render_engines
+from splendor_rules.compiler.backend.native.target import NATIVE
 from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import (
@@ -91,9 +92,16 @@ def _render_all() -> dict[str, str]:
     return {p.name: t for p, t in render_engines(editions_folder(), generated_folder()).items()}
 
 
+def _render_native() -> dict[str, str]:
+    """The native target's files (C sources, stubs, engine modules) by name."""
+    out = generated_folder() / "native"
+    return {p.name: t for p, t in render_engines(editions_folder(), out, NATIVE).items()}
+
+
 def test_rendering_twice_gives_the_same_text(fresh: dict[Path, str]):
     again = _render_all()
     assert again == {p.name: t for p, t in fresh.items()}
+    assert _render_native() == _render_native()
     for name in EDITIONS:
         model = compile_file(editions_folder() / f"{name}.rules").model
         assert model is not None
@@ -103,8 +111,10 @@ def test_rendering_twice_gives_the_same_text(fresh: dict[Path, str]):
 def test_rendering_does_not_depend_on_the_working_directory(
     fresh: dict[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
+    native = _render_native()
     monkeypatch.chdir(tmp_path)
     assert _render_all() == {p.name: t for p, t in fresh.items()}
+    assert _render_native() == native
 
 
 def test_rendering_does_not_depend_on_the_hash_seed(fresh: dict[Path, str]):
@@ -112,14 +122,18 @@ def test_rendering_does_not_depend_on_the_hash_seed(fresh: dict[Path, str]):
     script = (
         "import hashlib, generated, pathlib\n"
         "from splendor_rules.compiler.backend.build import render_engines\n"
+        "from splendor_rules.compiler.backend.native.target import NATIVE\n"
         "from splendor_rules.compiler.frontend.pipeline import editions_folder\n"
         "out = pathlib.Path(generated.__file__).resolve().parent\n"
         "for p, t in sorted(render_engines(editions_folder(), out).items()):\n"
         "    print(p.name, hashlib.sha256(t.encode()).hexdigest())\n"
+        "native = render_engines(editions_folder(), out / 'native', NATIVE)\n"
+        "for p, t in sorted(native.items()):\n"
+        "    print(p.name, hashlib.sha256(t.encode()).hexdigest())\n"
     )
-    expected = "".join(
-        f"{p.name} {hashlib.sha256(t.encode()).hexdigest()}\n" for p, t in sorted(fresh.items())
-    )
+    native = render_engines(editions_folder(), generated_folder() / "native", NATIVE)
+    both = [*sorted(fresh.items()), *sorted(native.items())]
+    expected = "".join(f"{p.name} {hashlib.sha256(t.encode()).hexdigest()}\n" for p, t in both)
     for seed in ("1", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
         out = subprocess.run(
