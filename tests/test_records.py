@@ -131,6 +131,21 @@ def test_a_native_engine_not_built_says_how_to_build_it(
     assert HOW_TO_BUILD in result.output and "1 record: 0 ok, 0 failed, 1 bad" in result.output
 
 
+def test_an_engine_module_that_does_not_load_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A native module there but not loadable (built from another source):
+    exit 2 with the import error, no traceback."""
+
+    def broken(edition: str, kind: str) -> Any:
+        raise ImportError(
+            f"dynamic module does not define module export function (PyInit__{edition})"
+        )
+
+    monkeypatch.setattr(catalog_module, "load_engine", broken)
+    refused = run(play, ["classic", "-p", "2", "--engine", "native"])
+    assert refused.exit_code == 2
+    assert "the native engine of 'classic' does not load (dynamic module" in refused.output
+
+
 def test_play_is_determined_by_the_seed_and_writes_to_a_file(tmp_path: Path) -> None:
     out = tmp_path / "game.json"
     first = run(play, ["classic", "-p", "3", "-s", "7", "--out", str(out)])

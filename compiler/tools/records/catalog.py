@@ -120,3 +120,8 @@ def engine(edition: str, kind: str = "generated") -> Engine:
         # the native loader's message names the kind and how to build it
         said = str(error) if kind == "native" else f"the {kind} engine is not available: {error}"
         raise EngineNotAvailable(said) from error
+    except ImportError as error:  # a module there that does not load (built for another source)
+        raise EngineNotAvailable(
+            f"the {kind} engine of {brief(edition)} does not load ({error}): "
+            "run splendor-rules build"
+        ) from error
