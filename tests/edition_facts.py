@@ -15,13 +15,34 @@ import csv
 import pytest
 
 from splendor_rules.compiler.frontend.pipeline import edition_files, editions_folder
-from splendor_rules.compiler.runtime.loading import ENGINE_KINDS, EngineKind
+from splendor_rules.compiler.runtime.api import Engine
+from splendor_rules.compiler.runtime.loading import (
+    ALL_ENGINE_KINDS,
+    EngineKind,
+    EngineUnavailable,
+    load_engine,
+)
 
 EDITIONS: tuple[str, ...] = tuple(path.stem for path in edition_files())
+# The engine kinds the API tests run on: generated, interpreted and native
+# (a native case skips where its engine is not built: `engine_or_skip`).
+KINDS: tuple[EngineKind, ...] = ALL_ENGINE_KINDS
 # Every engine of every edition: (edition, kind).
 ENGINES: tuple[tuple[str, EngineKind], ...] = tuple(
-    (edition, kind) for edition in EDITIONS for kind in ENGINE_KINDS
+    (edition, kind) for edition in EDITIONS for kind in KINDS
 )
+
+
+def engine_or_skip(edition: str, kind: EngineKind) -> Engine:
+    """The engine of that edition and kind; a native engine that is not
+    built (no C compiler, no Python headers) skips the test, saying why."""
+    try:
+        return load_engine(edition, kind)
+    except EngineUnavailable as error:
+        if kind != "native":
+            raise
+        pytest.skip(f"no native engine: {error}")
+
 
 DATA = editions_folder() / "data"
 # RULES.md section 1: the payable colours in order, and the data's colour words.

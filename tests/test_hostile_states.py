@@ -7,15 +7,16 @@ number or a flag belongs, a card or a tile in two places, card -1, ten
 players, a seat or a step out of range, an unknown key, kind, card or tile,
 a seat over a kind's cap; and, with `complete=True`, tokens or cards that are
 nowhere) is refused with a ValueError naming what is wrong, and the
-generated engine and the interpreter refuse the same states in the same
-words (docs/engine.md, "JSON form of a state").
+generated engine, the interpreter and the native engine (where it is built)
+refuse the same states in the same words (docs/engine.md, "JSON form of a
+state").
 
 The corpus, tests/hostile/states/*.json, holds one broken state per file,
 as edits of a valid state of the edition (`base_state`, which has a card in
 each kind of zone, a hidden card, a tile won, tokens held and an action
 done), with the fragment of the refusal it must get; see its README.md.
-A Hypothesis test breaks one thing at random in a valid state's JSON: both
-engines refuse it, or both accept it and then behave identically.
+A Hypothesis test breaks one thing at random in a valid state's JSON: all
+engines refuse it, or all accept it and then behave identically.
 
 States are immutable in fact: no attribute of a state can be set, nothing
 mutable is reachable from one, and what the API returns (lists, dicts) is
@@ -36,7 +37,7 @@ from typing import Any
 
 import attrs
 import pytest
-from edition_facts import EDITIONS, ENGINES
+from edition_facts import EDITIONS, ENGINES, engine_or_skip
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
@@ -44,7 +45,7 @@ from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.runtime.interpreter import load_interpreted
-from splendor_rules.compiler.runtime.loading import EngineKind, load_engine
+from splendor_rules.compiler.runtime.loading import EngineKind, EngineUnavailable, load_engine
 
 Json = dict[str, Any]
 CORPUS = Path(__file__).resolve().parent / "hostile" / "states"
@@ -53,6 +54,14 @@ CASES = sorted(path.stem for path in CORPUS.glob("*.json"))
 
 def engine_of(edition: str, kind: EngineKind) -> Engine:
     return load_engine(edition, kind)
+
+
+def native_of(edition: str) -> Engine | None:
+    """The native engine of the edition; None where it is not built."""
+    try:
+        return load_engine(edition, "native")
+    except EngineUnavailable:
+        return None
 
 
 @cache
@@ -217,7 +226,7 @@ def outcome(engine: Engine, data: Any, complete: bool = False) -> tuple[Any, str
 
 @pytest.fixture(params=ENGINES, ids="-".join)
 def engine(request: pytest.FixtureRequest) -> Engine:
-    return engine_of(*request.param)
+    return engine_or_skip(*request.param)
 
 
 def test_the_corpus_is_well_formed():
@@ -259,7 +268,7 @@ def test_a_broken_state_is_refused_naming_what_is_broken(engine: Engine, name: s
 
 @pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("name", CASES)
-def test_both_engines_refuse_in_the_same_words(edition: str, name: str):
+def test_every_engine_refuses_in_the_same_words(edition: str, name: str):
     case = load_case(name)
     if not applies(case, edition):
         pytest.skip(f"{edition} has no {', '.join(case['needs'])}")
@@ -268,6 +277,9 @@ def test_both_engines_refuse_in_the_same_words(edition: str, name: str):
     _, generated = outcome(engine_of(edition, "generated"), data, complete)
     _, interpreted = outcome(engine_of(edition, "interpreted"), data, complete)
     assert generated == interpreted
+    native = native_of(edition)
+    if native is not None:
+        assert outcome(native, data, complete)[1] == generated
 
 
 def test_from_json_takes_complete_by_keyword_only(engine: Engine):
@@ -518,9 +530,8 @@ def _rule_ids(error: Exception) -> str:
     return head if type(error).__name__ == "IllegalAction" and "-" in head else ""
 
 
-def _same_behaviour(edition: str, ga: Any, ia: Any, plies: int = 3) -> None:
-    """Both engines answer alike on the states, and after each legal action."""
-    g, i = engine_of(edition, "generated"), engine_of(edition, "interpreted")
+def _same_behaviour(g: Engine, i: Engine, ga: Any, ia: Any, plies: int = 3) -> None:
+    """Two engines answer alike on the states, and after each legal action."""
     for depth in range(plies):
         assert g.to_json(ga) == i.to_json(ia)
         players = g.to_json(ga)["players"]
@@ -553,18 +564,27 @@ def _same_behaviour(edition: str, ga: Any, ia: Any, plies: int = 3) -> None:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(data=st.data(), complete=st.booleans())
-def test_a_random_corruption_is_refused_by_both_or_accepted_by_both_alike(
+def test_a_random_corruption_is_refused_by_all_or_accepted_by_all_alike(
     edition: str, data: st.DataObject, complete: bool
 ):
+    """The generated engine and the interpreter, and the native engine where
+    it is built (compared with the generated one)."""
     _, broken, what = data.draw(corruptions(edition))
     note(f"{what}: {json.dumps(broken)[:3000]}")
     g, i = engine_of(edition, "generated"), engine_of(edition, "interpreted")
+    native = native_of(edition)
     ga, g_refusal = outcome(g, broken, complete)
     ia, i_refusal = outcome(i, broken, complete)
     assert g_refusal == i_refusal
-    event("refused by both" if g_refusal is not None else "accepted by both")
+    if native is not None:
+        na, n_refusal = outcome(native, broken, complete)
+        assert n_refusal == g_refusal
+    event("refused by all" if g_refusal is not None else "accepted by all")
     if g_refusal is not None:
         return
-    _same_behaviour(edition, ga, ia)
+    _same_behaviour(g, i, ga, ia)
     again_g = g.from_json(g.to_json(ga), complete=complete)
     assert again_g == ga and i.from_json(i.to_json(ia), complete=complete) == ia
+    if native is not None:
+        _same_behaviour(g, native, ga, na)
+        assert native.from_json(native.to_json(na), complete=complete) == na

@@ -5,6 +5,8 @@ the file named, never a traceback), the short action form and setup patches."""
 from __future__ import annotations
 
 import copy
+import importlib
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -12,10 +14,16 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from edition_facts import EDITIONS
+from edition_facts import EDITIONS, KINDS, engine_or_skip
 
 from splendor_rules.compiler.cli import play as play_command
 from splendor_rules.compiler.cli import replay as replay_command
+from splendor_rules.compiler.runtime.loading import (
+    HOW_TO_BUILD,
+    NATIVE_PACKAGE,
+    EngineKind,
+    load_engine,
+)
 from splendor_rules.compiler.tools import records
 from splendor_rules.compiler.tools.records import (
     RecordError,
@@ -27,6 +35,8 @@ from splendor_rules.compiler.tools.records import (
 
 play = play_command.command
 replay = replay_command.command
+# the module (its name in the package is the function `catalog`)
+catalog_module = importlib.import_module("splendor_rules.compiler.tools.records.catalog")
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -73,6 +83,68 @@ def test_play_then_replay_reproduces_the_game(tmp_path: Path, edition: str, play
     replayed = run(replay, [str(path)])
     assert replayed.exit_code == 0, replayed.output
     assert f"{path}: ok ({len(record['actions'])} steps)" in replayed.stdout
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_play_and_replay_on_the_native_engine(tmp_path: Path, edition: str) -> None:
+    """`--engine native`: the native engine plays the game the generated one
+    plays (the same record, byte for byte), and replays it."""
+    native = engine_or_skip(edition, "native")
+    assert engine(edition, "native") is native
+    args = [edition, "-p", "3", "-s", "11"]
+    played = run(play, [*args, "--engine", "native"])
+    assert played.exit_code == 0, played.output
+    assert played.stdout == run(play, args).stdout
+    path = write(tmp_path, "game.json", played.stdout)
+    for kind in KINDS:
+        replayed = run(replay, ["--engine", kind, str(path)])
+        assert replayed.exit_code == 0, (kind, replayed.output)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_engine_kind_gets_its_own_engine(kind: EngineKind) -> None:
+    expected = engine_or_skip("classic", kind)
+    assert engine("classic", kind) is expected
+
+
+def test_a_native_engine_not_built_says_how_to_build_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the extension module is missing (no C compiler at install),
+    play and replay --engine native exit 2 naming the command that builds it."""
+    find_spec = importlib.util.find_spec
+
+    def no_extension(name: str, *args: Any) -> Any:
+        return None if name.startswith(f"{NATIVE_PACKAGE}._") else find_spec(name, *args)
+
+    monkeypatch.setattr(importlib.util, "find_spec", no_extension)
+    monkeypatch.setattr(catalog_module, "load_engine", load_engine.__wrapped__)  # uncached
+    refused = run(play, ["classic", "-p", "2", "--engine", "native"])
+    assert refused.exit_code == 2
+    assert "Invalid value for --engine: the native engine of 'classic' is not built" in (
+        refused.output
+    )
+    assert HOW_TO_BUILD in refused.output
+    path = write(tmp_path, "game.json", run(play, ["classic", "-p", "2"]).stdout)
+    result = run(replay, ["--engine", "native", str(path)])
+    assert result.exit_code == 2
+    assert f"{path}: error: the native engine of 'classic' is not built" in result.output
+    assert HOW_TO_BUILD in result.output and "1 record: 0 ok, 0 failed, 1 bad" in result.output
+
+
+def test_an_engine_module_that_does_not_load_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A native module there but not loadable (built from another source):
+    exit 2 with the import error, no traceback."""
+
+    def broken(edition: str, kind: str) -> Any:
+        raise ImportError(
+            f"dynamic module does not define module export function (PyInit__{edition})"
+        )
+
+    monkeypatch.setattr(catalog_module, "load_engine", broken)
+    refused = run(play, ["classic", "-p", "2", "--engine", "native"])
+    assert refused.exit_code == 2
+    assert "the native engine of 'classic' does not load (dynamic module" in refused.output
 
 
 def test_play_is_determined_by_the_seed_and_writes_to_a_file(tmp_path: Path) -> None:

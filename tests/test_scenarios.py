@@ -1,4 +1,5 @@
-"""The rule-by-rule scenarios of tests/scenarios/, replayed on the engines.
+"""The rule-by-rule scenarios of tests/scenarios/, replayed on the engines
+(generated, interpreted, and native where the native engine is built).
 
 Each scenario is a game record (docs/records.md) naming the rule ids of
 editions/RULES.md it checks. Every id must have a scenario in each edition it
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from splendor_rules.compiler.runtime.loading import EngineUnavailable, load_engine
 from splendor_rules.compiler.tools.records import (
     RecordError,
     check_file,
@@ -119,9 +121,22 @@ def test_scenario_holds_on_the_interpreter(path: Path) -> None:
     assert failure is None, f"{path.name} fails at step {failure.step}: {failure.problems}"
 
 
+@pytest.mark.parametrize("path", _params("native"))
+def test_scenario_holds_on_the_native_engine(path: Path) -> None:
+    edition = str(_data(path)["edition"])
+    try:
+        load_engine(edition, "native")
+    except EngineUnavailable as error:
+        pytest.skip(f"no native engine: {error}")
+    _, failure = check_file(path, "native")
+    assert failure is None, f"{path.name} fails at step {failure.step}: {failure.problems}"
+
+
 def test_there_are_scenarios_and_a_known_failures_list() -> None:
     assert len(FILES) >= 40
-    listed = set(known_failures("generated")) | set(known_failures("interpreted"))
+    listed = {
+        name for kind in ("generated", "interpreted", "native") for name in known_failures(kind)
+    }
     assert listed <= {p.name for p in FILES}, (
         "KNOWN_FAILURES.md names a scenario that does not exist"
     )

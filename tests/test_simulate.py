@@ -8,14 +8,20 @@ import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from edition_facts import EDITIONS, has_facts
+from click.testing import CliRunner, Result
+from edition_facts import EDITIONS, engine_or_skip, has_facts
 
 from splendor_rules.compiler.cli import main
 from splendor_rules.compiler.runtime.api import Engine, Json
-from splendor_rules.compiler.runtime.loading import load_engine
+from splendor_rules.compiler.runtime.loading import HOW_TO_BUILD, EngineUnavailable, load_engine
+from splendor_rules.compiler.tools.simulate import engines as simulate_engines
 from splendor_rules.compiler.tools.simulate import stats
 from splendor_rules.compiler.tools.simulate.bots import BadBotSpec, GreedyBot, parse_bots
+from splendor_rules.compiler.tools.simulate.engines import (
+    edition_source,
+    engine_named,
+    native_built,
+)
 from splendor_rules.compiler.tools.simulate.games import GameResult, play_game
 from splendor_rules.compiler.tools.simulate.hidden import (
     Dealer,
@@ -317,6 +323,72 @@ def test_simulate_writes_a_report(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == sorted(  # no temporary file left
         ["summary.json", "games.csv", "win_rate.png", "length.png", "scores.png", "report.html"]
     )
+
+
+def _simulate(*arguments: str) -> Result:
+    return CliRunner().invoke(main, ["simulate", *arguments], catch_exceptions=False)
+
+
+def test_the_summary_is_byte_identical_on_the_generated_and_the_native_engine(
+    tmp_path: Path,
+) -> None:
+    """The engines agree move by move, so the bots play the same games on
+    either: the same summary.json and games.csv, byte for byte."""
+    engine_or_skip("classic", "native")
+    written = {}
+    for kind in ("generated", "native"):
+        out = tmp_path / kind
+        result = _simulate(
+            "classic", "--games", "40", "--bots", "random,greedy", "--jobs", "1",
+            "--engine", kind, "--report", str(out),
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert result.stderr.splitlines()[0] == (
+            f"classic on the {kind} engine: 40 games, bots random,greedy, seed 0, 1 job"
+        )
+        written[kind] = [(out / name).read_bytes() for name in ("summary.json", "games.csv")]
+    assert written["generated"] == written["native"]
+
+
+def test_simulate_plays_on_the_native_engine_by_default_where_it_is_built() -> None:
+    native = native_built("classic")
+    source = edition_source("classic")
+    assert source.kind == ("native" if native else "generated")
+    house = edition_source(str(ROOT / "tests/variants/house.rules"))
+    assert house.source is not None and engine_named(house).endswith("of the rule file")
+    result = _simulate(
+        "classic", str(ROOT / "tests/variants/house.rules"), "--games", "2", "--jobs", "1"
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0].startswith(
+        f"classic on the {source.kind} engine, house on the generated engine of the rule file: "
+        "2 games each,"
+    )
+
+
+def test_simulate_engine_native_is_refused_where_there_is_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rule_file = _simulate("tests/variants/house.rules", "--engine", "native", "--games", "1")
+    assert rule_file.exit_code == 2
+    assert "is a rule file: it is played by the generated engine" in rule_file.output
+
+    def not_built(edition: str, kind: str = "generated") -> Engine:
+        if kind == "native":
+            raise EngineUnavailable(
+                f"the native engine of {edition!r} is not built: {HOW_TO_BUILD}"
+            )
+        return load_engine(edition, kind)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(simulate_engines, "load_engine", not_built)
+    refused = _simulate("classic", "--engine", "native", "--games", "1")
+    assert refused.exit_code == 2
+    assert "Invalid value for --engine: the native engine of 'classic' is not built" in (
+        refused.output
+    )
+    fallback = _simulate("classic", "--games", "1", "--jobs", "1")
+    assert fallback.exit_code == 0
+    assert fallback.stderr.startswith("classic on the generated engine: 1 game,")
 
 
 @pytest.mark.parametrize(

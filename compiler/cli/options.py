@@ -6,16 +6,17 @@ from pathlib import Path
 
 import click
 
-from splendor_rules.compiler.runtime.loading import ENGINE_KINDS
+from splendor_rules.compiler.runtime.loading import ALL_ENGINE_KINDS
 from splendor_rules.compiler.tools.conformance import UnknownEdition, edition_path
 
 engine_option = click.option(
     "--engine",
     "kind",
-    type=click.Choice(ENGINE_KINDS),
+    type=click.Choice(ALL_ENGINE_KINDS),
     default="generated",
     show_default=True,
-    help="The engine to run: the generated module or the reference interpreter.",
+    help="The engine to run: the generated module, the reference interpreter, or the native "
+    "engine (compiled by splendor-rules build, which needs a C compiler).",
 )
 
 first_seed_option = click.option(

@@ -15,6 +15,7 @@ from splendor_rules.compiler.runtime.api import Action, Engine, State
 from splendor_rules.compiler.tools.records import (
     BOT_KINDS,
     Bot,
+    EngineNotAvailable,
     GameStopped,
     RecordError,
     StopGame,
@@ -134,6 +135,8 @@ def command(
     """
     try:
         eng = engine(edition, kind)
+    except EngineNotAvailable as error:
+        raise click.BadParameter(error.message, param_hint="--engine") from error
     except RecordError as error:
         raise click.BadParameter(error.message, param_hint="EDITION") from error
     if players not in eng.PLAYERS:

@@ -16,8 +16,14 @@ from typing import Any
 
 import click
 
+from splendor_rules.compiler.cli.options import plural
+from splendor_rules.compiler.runtime.loading import EngineKind
 from splendor_rules.compiler.tools.simulate.bots import BadBotSpec, parse_bots
-from splendor_rules.compiler.tools.simulate.engines import edition_source
+from splendor_rules.compiler.tools.simulate.engines import (
+    NoEngineOfThatKind,
+    edition_source,
+    engine_named,
+)
 from splendor_rules.compiler.tools.simulate.games import RunawayGame
 from splendor_rules.compiler.tools.simulate.report import tables, write_report
 from splendor_rules.compiler.tools.simulate.runner import (
@@ -93,11 +99,13 @@ def _print_tables(summary: dict[str, Any]) -> None:
         console.print(table)
 
 
-def _sources(editions: tuple[str, ...]) -> list[EditionSource]:
+def _sources(editions: tuple[str, ...], kind: EngineKind | None) -> list[EditionSource]:
     found = []
     for edition in editions:
         try:
-            found.append(edition_source(edition))
+            found.append(edition_source(edition, kind))
+        except NoEngineOfThatKind as error:
+            raise click.BadParameter(str(error), param_hint="--engine") from error
         except SimulateError as error:
             if edition.endswith(".rules") or Path(edition).is_file():
                 click.echo(str(error), err=True)
@@ -133,6 +141,21 @@ def _play(runs: list[Run], jobs: int, backend: str, address: str | None) -> Outc
         sys.exit(1)
     finally:
         bar.stop()
+
+
+def _header(
+    sources: list[EditionSource],
+    games: int,
+    seats: tuple[str, ...],
+    seed: int,
+    jobs: int,
+    backend: str,
+) -> str:
+    """The run's first line: what is played, and which engine plays it."""
+    played = ", ".join(f"{s.name} on {engine_named(s)}" for s in sources)
+    where = "ray" if backend == "ray" else plural(jobs, "job")
+    each = " each" if len(sources) > 1 else ""
+    return f"{played}: {plural(games, 'game')}{each}, bots {','.join(seats)}, seed {seed}, {where}"
 
 
 _PLAYERS = click.option(
@@ -187,6 +210,16 @@ _BACKEND = click.option(
     help="Where the games run.",
 )
 
+_ENGINE = click.option(
+    "--engine",
+    "kind",
+    type=click.Choice(["generated", "native"]),
+    default=None,
+    help="The engine that plays an edition named by its name (a rule file is played by the "
+    "generated engine rendered from it); the bots and the results are the same on both.  "
+    "[default: native where it is built, else generated]",
+)
+
 _ADDRESS = click.option("--address", default=None, help="The Ray cluster to join (ray backend).")
 
 _REPORT = click.option(
@@ -205,6 +238,7 @@ _REPORT = click.option(
 @_BOTS
 @_SEED
 @_JOBS
+@_ENGINE
 @_BACKEND
 @_ADDRESS
 @_REPORT
@@ -215,6 +249,7 @@ def command(
     bots: str,
     seed: int,
     jobs: int | None,
+    kind: EngineKind | None,
     backend: str,
     address: str | None,
     report: Path | None,
@@ -223,15 +258,17 @@ def command(
     and report the statistics: win rates with 95% intervals, lengths,
     scores, endings, actions, cards and tiles; two or more editions side by
     side, with tests of the differences."""
-    sources = _sources(editions)
+    sources = _sources(editions, kind)
     count = _players(sources, players, bots)
     try:
         seats = parse_bots(bots, count)
     except BadBotSpec as error:
         raise click.BadParameter(str(error), param_hint="--bots") from error
     runs = [Run(source, seats, seed, games) for source in sources]
+    workers = jobs or default_jobs()
+    click.echo(_header(sources, games, seats, seed, workers, backend), err=True)
     started = time.perf_counter()
-    outcome = _play(runs, jobs or default_jobs(), backend, address)
+    outcome = _play(runs, workers, backend, address)
     elapsed = time.perf_counter() - started
     summary = document([s.name for s in sources], seats, seed, outcome.results, outcome.interrupted)
     _print_tables(summary)

@@ -3,8 +3,8 @@
 A record is the portable, engine-independent form of a game: the setup
 (edition, players, seed, first player, optionally a patched or a full
 starting state), the actions in order and what must hold along the way. The
-same record can be replayed on the generated engine and on the interpreter,
-which is what makes it useful as a test: docs/records.md is the reference.
+same record can be replayed on the generated engine, on the interpreter and
+on the native engine, which is what makes it useful as a test: docs/records.md is the reference.
 
 The package is a library: it returns results and raises RecordError for a
 record that cannot be read; the command line (compiler/cli) prints and
@@ -23,6 +23,7 @@ from splendor_rules.compiler.tools.records.actions import (
 )
 from splendor_rules.compiler.tools.records.catalog import (
     Catalog,
+    EngineNotAvailable,
     catalog,
     catalog_of,
     editions,
@@ -65,6 +66,7 @@ __all__ = [
     "STEP_KEYS",
     "Bot",
     "Catalog",
+    "EngineNotAvailable",
     "Failure",
     "GameStopped",
     "Record",

@@ -19,12 +19,19 @@ from splendor_rules.compiler.frontend.lookup import UnknownEdition, find_edition
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.runtime.loading import (
-    ENGINE_KINDS,
+    ALL_ENGINE_KINDS,
+    EngineKind,
     EngineUnavailable,
     generated_editions,
     load_engine,
 )
 from splendor_rules.compiler.tools.records.form import RecordError, brief
+
+
+class EngineNotAvailable(RecordError):
+    """The edition is known, but the engine of the kind asked for is not
+    there (a native engine not built): the message says why and how to
+    build it."""
 
 
 @frozen
@@ -94,20 +101,27 @@ def catalog(edition: str) -> Catalog:
 
 def engine(edition: str, kind: str = "generated") -> Engine:
     """The engine of an edition of the editions folder (the generated module,
-    or the interpreter), once its rule file is found and checks. RecordError,
-    saying why, if there is none."""
+    the interpreter or the native engine: each kind its own), once its rule
+    file is found and checks. RecordError, saying why, if there is none (a
+    native engine that is not built says how to build it)."""
     if edition not in editions():
         try:
             find_edition(edition)
         except UnknownEdition as error:
             raise RecordError(str(error)) from error
         raise RecordError(f"edition {brief(edition)} has no engine yet: run splendor-rules build")
-    if kind not in ENGINE_KINDS:
-        raise RecordError(f"unknown engine kind {kind!r}: {' or '.join(ENGINE_KINDS)}")
+    known: dict[str, EngineKind] = {k: k for k in ALL_ENGINE_KINDS}
+    if kind not in known:
+        raise RecordError(f"unknown engine kind {kind!r}: {' or '.join(ALL_ENGINE_KINDS)}")
     catalog(edition)
-    if kind == "generated":
-        return load_engine(edition, "generated")
     try:
-        return load_engine(edition, "interpreted")
+        return load_engine(edition, known[kind])
     except EngineUnavailable as error:
-        raise RecordError(f"the interpreted engine is not available: {error}") from error
+        # the native loader's message names the kind and how to build it
+        said = str(error) if kind == "native" else f"the {kind} engine is not available: {error}"
+        raise EngineNotAvailable(said) from error
+    except ImportError as error:  # a module there that does not load (built for another source)
+        raise EngineNotAvailable(
+            f"the {kind} engine of {brief(edition)} does not load ({error}): "
+            "run splendor-rules build"
+        ) from error

@@ -1,10 +1,13 @@
-"""The editions a simulation names: a generated engine, or a rule file built
-on the fly.
+"""The editions a simulation names: an engine by name (the native engine, or
+the generated one), or a rule file built on the fly.
 
 An argument naming an existing file (or ending in `.rules`) is a rule file:
 it is checked, and its engine rendered by the Python target into a module
 that each worker imports from a temporary file. Anything else is the name of
-an edition with a generated engine.
+an edition with a generated engine; it is played by the engine asked for,
+or by default by its native engine where that is built, else by the
+generated one. The bots choose the same moves on either (the engines agree
+move by move), so the results do not depend on the engine.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pathlib import Path
 
 from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.frontend.pipeline import compile_file
-from splendor_rules.compiler.runtime.loading import EngineUnavailable, load_engine
+from splendor_rules.compiler.runtime.loading import EngineKind, EngineUnavailable, load_engine
 from splendor_rules.compiler.tools.simulate.runner import EditionSource, SimulateError
 from splendor_rules.dsl.diagnostics import Sources, display_path, has_errors, render
 
@@ -29,17 +32,51 @@ def engine_source(path: Path) -> tuple[str, str]:
     return compiled.model.name, render_engine(compiled.model, path.parent)
 
 
-def edition_source(argument: str) -> EditionSource:
-    """What a simulation argument names (see the module); SimulateError if
-    it names nothing that can be played."""
+class NoEngineOfThatKind(SimulateError):
+    """The edition exists, but not with the engine asked for (a native engine
+    not built, or a rule file, which only the Python target renders)."""
+
+
+def edition_source(argument: str, kind: EngineKind | None = None) -> EditionSource:
+    """What a simulation argument names (see the module), played by the
+    engine of that kind (None: native where built, else generated);
+    SimulateError if it names nothing that can be played."""
     path = Path(argument)
     if path.is_file() or argument.endswith(".rules"):
         if not path.is_file():
             raise SimulateError(f"no rule file {display_path(path)}")
         name, source = engine_source(path)
+        if kind == "native":
+            raise NoEngineOfThatKind(
+                f"{display_path(path)} is a rule file: it is played by the generated engine "
+                "rendered from it (--engine generated), not by a native engine"
+            )
         return EditionSource(name, source, argument)
     try:
         load_engine(argument)
     except (EngineUnavailable, ImportError) as error:
         raise SimulateError(str(error)) from error
-    return EditionSource(argument, None, argument)
+    if kind is None:
+        kind = "native" if native_built(argument) else "generated"
+    elif kind == "native":
+        try:
+            load_engine(argument, "native")
+        except (EngineUnavailable, ImportError) as error:
+            raise NoEngineOfThatKind(str(error)) from error
+    return EditionSource(argument, None, argument, kind)
+
+
+def native_built(edition: str) -> bool:
+    """Whether the edition's native engine is there (built)."""
+    try:
+        load_engine(edition, "native")
+    except (EngineUnavailable, ImportError):
+        return False
+    return True
+
+
+def engine_named(source: EditionSource) -> str:
+    """Which engine plays an edition, as the run's header says it."""
+    if source.source is not None:
+        return "the generated engine of the rule file"
+    return f"the {source.kind} engine"

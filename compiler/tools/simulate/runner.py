@@ -25,7 +25,7 @@ from typing import Any
 from attrs import field, frozen
 
 from splendor_rules.compiler.runtime.api import Engine
-from splendor_rules.compiler.runtime.loading import load_engine
+from splendor_rules.compiler.runtime.loading import EngineKind, load_engine
 from splendor_rules.compiler.tools.simulate.games import GameResult, play_games
 
 Progress = Callable[[int], None]  # called with the number of games just finished
@@ -37,16 +37,19 @@ class SimulateError(Exception):
 
 @frozen
 class EditionSource:
-    """An edition to simulate: a generated engine by name, or the source of an
-    engine module rendered from a rule file (`engine_source`), which each
-    worker imports from a temporary file."""
+    """An edition to simulate: an engine by name, generated or native (`kind`),
+    or the source of an engine module rendered from a rule file
+    (`engine_source`), which each worker imports from a temporary file."""
 
     name: str
     source: str | None = None
     label: str = ""  # how the user named it
+    kind: EngineKind = "generated"  # the engine that plays, for an edition by name
 
     def engine(self) -> Engine:
-        return load_engine(self.name) if self.source is None else _module(self.name, self.source)
+        if self.source is None:
+            return load_engine(self.name, self.kind)
+        return _module(self.name, self.source)
 
 
 _MODULES: dict[str, Engine] = {}
