@@ -968,14 +968,13 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     Vec d_bonus_value = d_bonus(g, p);
     Vec t_means9 = d_bonus_value;
     add_held(&t_means9, g, p);
+    V t_reach11 = wild_held(g, p);
     Set t_src3 = market_set(g);
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
         V v_k = t_x1 & VALUE_MASK;
-        Vec t_cost10 = CARD_cost[v_k];
-        V t_reach11 = wild_held(g, p);
-        if (shortfall(&t_cost10, &t_means9) <= t_reach11) {
-            Vec t_price6 = price_of(t_cost10, d_bonus_value);
+        if (shortfall(&CARD_cost[v_k], &t_means9) <= t_reach11) {
+            Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
             int32_t t_ways7 = pay_ways(g, p, &t_price6);
             for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
                 mv_begin(out, 3);
@@ -989,10 +988,8 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     for (int32_t t_i4 = 0; t_i4 < g->zn[1][p]; t_i4++) {
         V t_x1 = t_items5[t_i4];
         V v_k = t_x1 & VALUE_MASK;
-        Vec t_cost10 = CARD_cost[v_k];
-        V t_reach11 = wild_held(g, p);
-        if (shortfall(&t_cost10, &t_means9) <= t_reach11) {
-            Vec t_price6 = price_of(t_cost10, d_bonus_value);
+        if (shortfall(&CARD_cost[v_k], &t_means9) <= t_reach11) {
+            Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
             int32_t t_ways7 = pay_ways(g, p, &t_price6);
             for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
                 mv_begin(out, 3);

@@ -1000,16 +1000,15 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
             t_spendable12.n += 1;
         }
     }
+    V t_reach11 = wild_held(g, p) + 2 * t_spendable12.n;
     Set t_src3 = market_set(g);
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                Vec t_cost10 = CARD_cost[v_k];
-                V t_reach11 = wild_held(g, p) + 2 * t_spendable12.n;
-                if (shortfall(&t_cost10, &t_means9) <= t_reach11) {
-                    Vec t_price6 = price_of(t_cost10, d_bonus_value);
+                if (shortfall(&CARD_cost[v_k], &t_means9) <= t_reach11) {
+                    Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
                     Set t_gone16;
                     t_gone16.n = 0;
                     set_add(&t_gone16, v_k);
@@ -1031,10 +1030,8 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                Vec t_cost10 = CARD_cost[v_k];
-                V t_reach11 = wild_held(g, p) + 2 * t_spendable12.n;
-                if (shortfall(&t_cost10, &t_means9) <= t_reach11) {
-                    Vec t_price6 = price_of(t_cost10, d_bonus_value);
+                if (shortfall(&CARD_cost[v_k], &t_means9) <= t_reach11) {
+                    Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
                     Set t_gone16;
                     t_gone16.n = 0;
                     set_add(&t_gone16, v_k);

@@ -590,21 +590,28 @@ class Lowering(FollowUps):
         )
         wild = st.wild_cards
         room: c.Expr = c.call("wild_held", c.name("g"), c.name("p"))
+        room_varies = False
         if wild is not None:
             spendable = frame.temporary("spendable")
-            varies = any(analysis.uses(wild.cards, v) for v in loop_vars)
-            (body if varies else hoisted).extend(self.emitter.declare(spendable, wild.cards, frame))
+            room_varies = any(analysis.uses(wild.cards, v) for v in loop_vars)
+            (body if room_varies else hoisted).extend(
+                self.emitter.declare(spendable, wild.cards, frame)
+            )
             count = c.dot(c.name(spendable), "n")
             room = c.binary(room, "+", c.binary(c.num(wild.units), "*", count))
-        body.extend(self.emitter.declare(cost, st.cost, frame))
+        (body if room_varies else hoisted).append(c.declare("V", reach, room))
+        # a card's cost is read where it is (a column's cell), else computed once
+        value = self.expr(st.cost, frame)
+        if not isinstance(value, c.Index | c.Name):
+            body.extend(self.emitter.declare(cost, st.cost, frame))
+            value = c.name(cost)
         # a cost beyond the means is no move: no payment is enumerated
-        shortfall = c.call("shortfall", c.Unary("&", c.name(cost)), c.Unary("&", c.name(means)))
-        body.append(c.declare("V", reach, room))
+        shortfall = c.call("shortfall", c.Unary("&", value), c.Unary("&", c.name(means)))
         inner_body: list[c.Stmt] = []
         body.append(c.if_(c.binary(shortfall, "<=", c.name(reach)), inner_body))
         body = inner_body
         discount = self.expr(st.discount, frame)
-        body.append(c.declare("Vec", price, c.call("price_of", c.name(cost), discount)))
+        body.append(c.declare("Vec", price, c.call("price_of", value, discount)))
         priced = c.Unary("&", c.name(price))
         if wild is None:
             found = c.call("pay_ways", c.name("g"), c.name("p"), priced)
