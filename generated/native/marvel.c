@@ -594,24 +594,21 @@ static int32_t token_ways(const G *g, int32_t p, const Vec *price, const Set *sp
 
 static int32_t pay_ways(const G *g, int32_t p, const Vec *price) { return token_ways(g, p, price, NULL); }
 
-/* `budget`: what tokens may leave unpaid (the wild tokens and the cards'
- * units); `left`: what the splits so far leave unpaid; `later`: the least the
- * colours after c leave. A split that leaves more than the budget has no
- * way to pay, nor has any later one of that colour (they leave more). */
-static void card_split(const G *g, int32_t p, const Vec *price, const Set *usable, int32_t units, const V *low, int32_t c, V *split, V budget, V left, const V *later)
+/* The splits of the price between each colour's tokens and the rest, in
+ * product order (colour 0 outermost, each rest ascending). `left`: what the
+ * splits so far leave unpaid; `later`: the least the colours after c leave;
+ * `budget`: what the wild tokens and the cards can pay. A split that leaves
+ * more than the budget has no way to pay, nor has any later one of that
+ * colour (they leave more). */
+static void card_split(const Vec *price, const Set *usable, int32_t units, const V *low, int32_t c, V *split, V budget, V left, const V *later, V wild, V total)
 {
     if (c < NC) {
         for (split[c] = low[c]; split[c] <= price->c[c] && left + split[c] + later[c] <= budget; split[c]++) {
-            card_split(g, p, price, usable, units, low, c + 1, split, budget, left + split[c], later);
+            card_split(price, usable, units, low, c + 1, split, budget, left + split[c], later, wild, total);
         }
         return;
     }
-    V unpaid = 0, total = 0;
-    for (int32_t k = 0; k < NC; k++) {
-        unpaid += split[k];
-        total += price->c[k];
-    }
-    V wild = WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0;
+    V unpaid = left;
     V top = imin(unpaid, wild);
     for (V w = 0; w <= top; w++) {
         V rest = unpaid - w;
@@ -651,16 +648,18 @@ static int32_t card_pay_ways(const G *g, int32_t p, const Vec *price, const Set 
         short_ += low[c];
     }
     /* what the tokens leave unpaid must fit in the wild tokens and the cards */
-    if (short_ > (WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0) + units * usable->n) {
+    V wild = wild_held(g, p);
+    V budget = wild + (V)units * usable->n;
+    if (short_ > budget) {
         return 0;
     }
-    V later[MAX1(NC)], least = 0;
+    V later[MAX1(NC)], least = 0, total = 0;
     for (int32_t c = NC - 1; c >= 0; c--) {
         later[c] = least;
         least += low[c];
+        total += price->c[c];
     }
-    V budget = (WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0) + (V)units * usable->n;
-    card_split(g, p, price, usable, units, low, 0, split, budget, 0, later);
+    card_split(price, usable, units, low, 0, split, budget, 0, later, wild, total);
     return WAYS.n;
 }
 
