@@ -18,9 +18,11 @@ import click
 
 from splendor_rules.compiler.cli.options import plural
 from splendor_rules.compiler.runtime.loading import EngineKind
-from splendor_rules.compiler.tools.simulate.bots import BadBotSpec, parse_bots
+from splendor_rules.compiler.tools.simulate.bots import BadBotSpec, parse_bots, plays_out
 from splendor_rules.compiler.tools.simulate.engines import (
     NoEngineOfThatKind,
+    NoPlayoutEngine,
+    check_playouts,
     edition_source,
     engine_named,
 )
@@ -151,11 +153,15 @@ def _header(
     jobs: int,
     backend: str,
 ) -> str:
-    """The run's first line: what is played, and which engine plays it."""
+    """The run's first line: what is played, which engine plays it, and
+    whether by native playouts."""
     played = ", ".join(f"{s.name} on {engine_named(s)}" for s in sources)
     where = "ray" if backend == "ray" else plural(jobs, "job")
     each = " each" if len(sources) > 1 else ""
-    return f"{played}: {plural(games, 'game')}{each}, bots {','.join(seats)}, seed {seed}, {where}"
+    line = f"{played}: {plural(games, 'game')}{each}, bots {','.join(seats)}, seed {seed}, {where}"
+    if plays_out(seats):
+        line += "; the games played by native playouts (every move drawn and made in native code)"
+    return line
 
 
 _PLAYERS = click.option(
@@ -181,7 +187,8 @@ _BOTS = click.option(
     default="random",
     show_default=True,
     help="One bot per seat, comma-separated (one for all seats): random, greedy, "
-    "mcts or mcts:N (N iterations a move).",
+    "mcts or mcts:N (N iterations a move); or playout, in every seat, on the native engine: "
+    "uniformly random moves drawn by the engine's own generator, whole games in native code.",
 )
 
 _SEED = click.option(
@@ -216,7 +223,8 @@ _ENGINE = click.option(
     type=click.Choice(["generated", "native"]),
     default=None,
     help="The engine that plays an edition named by its name (a rule file is played by the "
-    "generated engine rendered from it); the bots and the results are the same on both.  "
+    "generated engine rendered from it); the bots and the results are the same on both "
+    "(the playout bot: native only).  "
     "[default: native where it is built, else generated]",
 )
 
@@ -264,6 +272,11 @@ def command(
         seats = parse_bots(bots, count)
     except BadBotSpec as error:
         raise click.BadParameter(str(error), param_hint="--bots") from error
+    if plays_out(seats):
+        try:
+            check_playouts(sources, kind)
+        except NoPlayoutEngine as error:
+            raise click.BadParameter(str(error), param_hint="--bots") from error
     runs = [Run(source, seats, seed, games) for source in sources]
     workers = jobs or default_jobs()
     click.echo(_header(sources, games, seats, seed, workers, backend), err=True)

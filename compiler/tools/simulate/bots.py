@@ -10,6 +10,10 @@ to look ahead it searches states dealt from the view (`hidden.sample_state`).
   which its score is highest, ties broken by `progress` (below), then at
   random.
 - `mcts:N`: Monte Carlo tree search, N iterations a move (`mcts.py`).
+- `playout`: uniformly random moves drawn by the native engine's own
+  generator; every move of a game made in native code (`engine.playout`). It
+  is not a bot that is asked for a move: it plays every seat of a game or
+  none (`parse_bots`), and only on a native engine (`games.play_playout`).
 
 `progress` is the generic estimate of how far a seat has come, computed from
 a JSON form alone: 10 per card in a zone of cards that does not hide cards
@@ -20,7 +24,7 @@ a JSON form alone: 10 per card in a zone of cards that does not hide cards
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from splendor_rules.compiler.runtime.api import Action, Engine, Json
@@ -88,13 +92,28 @@ class GreedyBot:
 
 BotFactory = Callable[[str], Bot]
 
+PLAYOUT = "playout"
+
+
+def plays_out(bots: Sequence[str]) -> bool:
+    """Whether the seats are played by native playouts (`playout` in every
+    seat; `parse_bots` allows it in all seats or none)."""
+    return bool(bots) and all(bot == PLAYOUT for bot in bots)
+
 
 def bot_factory(spec: str) -> BotFactory:
     """What makes the bot an entry of --bots names (`random`, `greedy`,
-    `mcts` or `mcts:N`), from a seed; BadBotSpec if none."""
+    `mcts` or `mcts:N`), from a seed; BadBotSpec if none (`playout` too: it
+    chooses no moves, `games.play_playout` plays its games whole)."""
     from splendor_rules.compiler.tools.simulate.mcts import DEFAULT_ITERATIONS, MctsBot
 
     name, _, argument = spec.strip().partition(":")
+    if name == PLAYOUT:
+        raise BadBotSpec(
+            f"{spec!r} is not a bot that chooses moves: playout plays whole games in native code"
+            if not argument
+            else f"playout takes no argument, not {spec!r}"
+        )
     if name in ("random", "greedy") and not argument:
         return RandomBot if name == "random" else GreedyBot
     if name == "mcts":
@@ -105,17 +124,26 @@ def bot_factory(spec: str) -> BotFactory:
         if iterations < 1:
             raise BadBotSpec(f"mcts:N needs a whole number of iterations N >= 1, not {spec!r}")
         return lambda seed: MctsBot(seed, iterations)
-    raise BadBotSpec(f"unknown bot {spec!r}: random, greedy, mcts or mcts:N")
+    raise BadBotSpec(f"unknown bot {spec!r}: random, greedy, mcts, mcts:N or playout")
 
 
 def parse_bots(spec: str, players: int) -> tuple[str, ...]:
     """One bot spec per seat from a comma-separated --bots value (a single
-    entry plays every seat); BadBotSpec if a count or a name is wrong."""
+    entry plays every seat); BadBotSpec if a count or a name is wrong, or if
+    `playout` plays some seats but not all."""
     entries = tuple(entry.strip() for entry in spec.split(","))
     if len(entries) == 1:
         entries *= players
     if len(entries) != players:
         raise BadBotSpec(f"{len(entries)} bots for {players} players: give one per seat")
     for entry in entries:
-        bot_factory(entry)
+        if entry != PLAYOUT:
+            bot_factory(entry)
+    if PLAYOUT in entries and not plays_out(entries):
+        others = ",".join(entry for entry in entries if entry != PLAYOUT)
+        raise BadBotSpec(
+            f"playout plays every seat or none (a playout makes every move of a game in native "
+            f"code), not beside {others}: use --bots {PLAYOUT} for all seats, or random, the "
+            "same uniform choice made in Python, beside other bots"
+        )
     return entries

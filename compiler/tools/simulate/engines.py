@@ -7,7 +7,8 @@ that each worker imports from a temporary file. Anything else is the name of
 an edition with a generated engine; it is played by the engine asked for,
 or by default by its native engine where that is built, else by the
 generated one. The bots choose the same moves on either (the engines agree
-move by move), so the results do not depend on the engine.
+move by move), so the results do not depend on the engine. Playout bots
+(`playout` in every seat) play only on a native engine: `check_playouts`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,12 @@ from pathlib import Path
 
 from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.frontend.pipeline import compile_file
-from splendor_rules.compiler.runtime.loading import EngineKind, EngineUnavailable, load_engine
+from splendor_rules.compiler.runtime.loading import (
+    HOW_TO_BUILD,
+    EngineKind,
+    EngineUnavailable,
+    load_engine,
+)
 from splendor_rules.compiler.tools.simulate.runner import EditionSource, SimulateError
 from splendor_rules.dsl.diagnostics import Sources, display_path, has_errors, render
 
@@ -80,3 +86,31 @@ def engine_named(source: EditionSource) -> str:
     if source.source is not None:
         return "the generated engine of the rule file"
     return f"the {source.kind} engine"
+
+
+class NoPlayoutEngine(SimulateError):
+    """Playout bots asked of an edition that is not played by a native engine."""
+
+
+def check_playouts(sources: list[EditionSource], kind: EngineKind | None) -> None:
+    """That every edition is played by a native engine, as playout bots need
+    (`kind`: the engine asked for, None if none was); NoPlayoutEngine, saying
+    which edition is not and what to use instead, if one is not."""
+    needs = "the playout bot plays only on a native engine (its games are played in native code)"
+    instead = "or --bots random, the same uniform choice made in Python, on any engine"
+    for source in sources:
+        if source.source is not None:
+            raise NoPlayoutEngine(
+                f"{display_path(Path(source.label))} is a rule file, played by the generated "
+                f"engine rendered from it: {needs}; use an edition by name, {instead}"
+            )
+        if source.kind == "native":
+            continue
+        if kind == "generated":
+            raise NoPlayoutEngine(
+                f"--engine generated: {needs}; use --engine native (or leave --engine out), "
+                f"{instead}"
+            )
+        raise NoPlayoutEngine(
+            f"the native engine of {source.name!r} is not built: {needs}; {HOW_TO_BUILD}, {instead}"
+        )

@@ -5,6 +5,13 @@ plays for the same seed) and seeds the bot of seat s with the string
 `"{seed}/{i}/{s}"`, so a game's result depends on nothing else: not on the
 worker that plays it, nor on the games played before it.
 
+With `playout` in every seat, game i is dealt alike and played whole by the
+native engine, `engine.playout(state, playout_seed(seed, i))`: its moves
+are drawn by the engine's own generator (splitmix64, in C), seeded with the
+first 8 bytes, big-endian, of the SHA-256 of `"{seed}/{i}/playout"`. The
+moves are not returned, so such a game records no action mix (`actions`:
+None).
+
 The engine API does not say which ending ended a game; what the JSON form
 shows is recorded instead: whether the last-round mark of an ending of mode
 `once` was set when the game ended (`ending`: "last round" or "immediate").
@@ -12,6 +19,7 @@ shows is recorded instead: whether the last-round mark of an ending of mode
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Sequence
 from functools import partial
@@ -20,14 +28,19 @@ from typing import Any
 from attrs import frozen
 
 from splendor_rules.compiler.runtime.api import Engine, Json
-from splendor_rules.compiler.tools.simulate.bots import bot_factory
+from splendor_rules.compiler.tools.simulate.bots import bot_factory, plays_out
 from splendor_rules.compiler.tools.simulate.hidden import zone_kinds
 
 MAX_PLIES = 100_000  # a game longer than this is a bot's or an engine's fault
 
 
 class RunawayGame(RuntimeError):
-    """A game that did not end within MAX_PLIES moves."""
+    """A game that did not end within MAX_PLIES moves (or, played out, that
+    stopped before its end)."""
+
+
+class NoPlayouts(TypeError):
+    """Playout bots asked of an engine that has no native playouts."""
 
 
 @frozen
@@ -41,7 +54,7 @@ class GameResult:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     ending: str
-    actions: dict[str, int]  # moves by name, in name order
+    actions: dict[str, int] | None  # moves by name, in name order; None: not recorded
     acquired: tuple[tuple[str, ...], ...]  # per seat: "card N" / "tile N" held at the end
 
     def to_json(self) -> Json:
@@ -53,7 +66,7 @@ class GameResult:
             "scores": list(self.scores),
             "winners": list(self.winners),
             "ending": self.ending,
-            "actions": dict(self.actions),
+            "actions": None if self.actions is None else dict(self.actions),
             "acquired": [list(items) for items in self.acquired],
         }
 
@@ -67,7 +80,7 @@ class GameResult:
             tuple(data["scores"]),
             tuple(data["winners"]),
             data["ending"],
-            dict(data["actions"]),
+            None if data["actions"] is None else dict(data["actions"]),
             tuple(tuple(items) for items in data["acquired"]),
         )
 
@@ -86,12 +99,36 @@ def _acquired(engine: Engine, form: Json) -> tuple[tuple[str, ...], ...]:
     )
 
 
+def deal(engine: Engine, players: int, seed: int, index: int) -> Any:
+    """The state game `index` of a run with that seed starts from."""
+    return engine.new_game(players, seed + index)
+
+
+def _result(
+    engine: Engine, state: Any, index: int, seed: int, plies: int, actions: dict[str, int] | None
+) -> GameResult:
+    """The record of a finished game, from its final state."""
+    form = engine.to_json(state)
+    return GameResult(
+        index=index,
+        seed=seed + index,
+        plies=plies,
+        rounds=-(-form["turn"] // form["players"]),
+        scores=tuple(engine.scores(state)),
+        winners=tuple(sorted(engine.winners(state))),
+        ending="last round" if form["last_round"] else "immediate",
+        actions=actions,
+        acquired=_acquired(engine, form),
+    )
+
+
 def play_game(engine: Engine, bots: Sequence[str], seed: int, index: int) -> GameResult:
     """Game `index` of a run with that seed, the seats played by `bots`."""
+    if plays_out(bots):
+        return play_playout(engine, len(bots), seed, index)
     players = len(bots)
-    game_seed = seed + index
     seats = [bot_factory(spec)(f"{seed}/{index}/{s}") for s, spec in enumerate(bots)]
-    state = engine.new_game(players, game_seed)
+    state = deal(engine, players, seed, index)
     # the loop of every game, kept lean (`bench` is its yardstick): engine
     # methods and choosers looked up once, move names counted at the end
     is_over, legal_actions, apply = engine.is_over, engine.legal_actions, engine.apply
@@ -109,20 +146,32 @@ def play_game(engine: Engine, bots: Sequence[str], seed: int, index: int) -> Gam
     else:
         if not is_over(state):
             raise RunawayGame(f"game {index} did not end within {MAX_PLIES} moves")
-    plies = len(names)
     moves = Counter(map(str, names))
-    form = engine.to_json(state)
-    return GameResult(
-        index=index,
-        seed=game_seed,
-        plies=plies,
-        rounds=-(-form["turn"] // players),
-        scores=tuple(engine.scores(state)),
-        winners=tuple(sorted(engine.winners(state))),
-        ending="last round" if form["last_round"] else "immediate",
-        actions=dict(sorted(moves.items())),
-        acquired=_acquired(engine, form),
-    )
+    return _result(engine, state, index, seed, len(names), dict(sorted(moves.items())))
+
+
+def playout_seed(seed: int, index: int) -> int:
+    """The seed of game `index`'s playout in a run with that seed (see the
+    module): from 0 to 2**64 - 1."""
+    digest = hashlib.sha256(f"{seed}/{index}/playout".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def play_playout(engine: Engine, players: int, seed: int, index: int) -> GameResult:
+    """Game `index` of a run with that seed played whole by the engine's
+    native playout (see the module); NoPlayouts if the engine has none."""
+    playout = getattr(engine, "playout", None)
+    if playout is None:
+        raise NoPlayouts(
+            f"{engine.EDITION}: this engine has no native playouts (playout bots need the "
+            "native engine)"
+        )
+    state, plies = playout(deal(engine, players, seed, index), playout_seed(seed, index), MAX_PLIES)
+    if not engine.is_over(state):
+        raise RunawayGame(
+            f"game {index}'s playout stopped after {plies} moves, before the end of the game"
+        )
+    return _result(engine, state, index, seed, plies, None)
 
 
 def play_games(

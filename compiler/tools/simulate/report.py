@@ -26,6 +26,7 @@ from splendor_rules.compiler.runtime.api import Json
 from splendor_rules.compiler.tools.simulate.games import GameResult
 
 PLOTS = ("win_rate", "length", "scores")
+NOT_RECORDED = "not recorded by playouts"  # the action mix of games played by native playouts
 
 
 def summary_json(document: Json) -> str:
@@ -153,7 +154,11 @@ def _run_tables(summary: Json) -> list[Table]:
         for label, d in measures
     ]
     endings = ", ".join(f"{k}: {v}" for k, v in summary["endings"].items())
-    actions = [[k, v["count"], f"{v['share']:.1%}"] for k, v in summary["actions"].items()]
+    if summary["actions"] is None:
+        actions: Table = (f"{name}: actions", ("action mix",), [[NOT_RECORDED]])
+    else:
+        mix = [[k, v["count"], f"{v['share']:.1%}"] for k, v in summary["actions"].items()]
+        actions = (f"{name}: actions", ("action", "count", "share"), mix)
     common = max(5, summary["games"] // 20)  # held in enough games to say something
     items = [(k, v) for k, v in summary["acquired"].items() if v["acquired"] >= common]
     items.sort(key=lambda kv: (-kv[1]["acquirer_win_rate"], -kv[1]["acquired"]))
@@ -170,7 +175,7 @@ def _run_tables(summary: Json) -> list[Table]:
             ("shared wins", "no winner", "endings"),
             [[summary["shared_wins"], summary["no_winner"], endings]],
         ),
-        (f"{name}: actions", ("action", "count", "share"), actions),
+        actions,
         (
             f"{name}: cards and tiles held at the end, best 10 by the holder's win rate "
             f"(held in {common} games or more)",

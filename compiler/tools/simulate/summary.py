@@ -4,6 +4,8 @@ Everything here is computed from `GameResult`s in game order, with floats
 rounded, so the summary of the same games is the same bytes whatever
 worker played which game. A seat wins a game when it is among the winners
 (a shared win counts for each seat sharing it, and is counted apart too).
+Games played by native playouts record no moves: their summary's `actions`
+is null (the action mix is not known).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from splendor_rules.compiler.runtime.api import Json
+from splendor_rules.compiler.tools.simulate.bots import plays_out
 from splendor_rules.compiler.tools.simulate.games import GameResult
 from splendor_rules.compiler.tools.simulate.stats import (
     describe,
@@ -80,8 +83,9 @@ def summarize(
     loser_scores = [r.scores[s] for r in results for s in range(players) if s not in r.winners]
     actions: Counter[str] = Counter()
     for result in results:
-        actions.update(result.actions)
+        actions.update(result.actions or {})
     moves = sum(actions.values())
+    recorded = not plays_out(bots)  # a playout's moves are not returned
     plies = [r.plies for r in results]
     rounds = [r.rounds for r in results]
     return {
@@ -100,7 +104,9 @@ def summarize(
         "actions": {
             name: {"count": count, "share": _round(count / moves)}
             for name, count in sorted(actions.items())
-        },
+        }
+        if recorded
+        else None,
         "acquired": _acquired(results),
     }
 
