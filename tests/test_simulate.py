@@ -281,6 +281,8 @@ def test_ray_backend_gives_the_local_results() -> None:
     from splendor_rules.compiler.tools.simulate.runner import run_ray
 
     runs = [Run(EditionSource("classic"), ("random", "greedy"), 1, 12)]
+    if native_built("classic"):  # and the playout bot's games (tests/test_simulate_playout.py)
+        runs.append(Run(EditionSource("classic", kind="native"), ("playout", "playout"), 1, 12))
     ray.init(num_cpus=2, include_dashboard=False)
     try:
         assert run_ray(runs, None, 2) == run_local(runs, 1)
