@@ -368,12 +368,8 @@ def test_simulate_plays_on_the_native_engine_by_default_where_it_is_built() -> N
     )
 
 
-def test_simulate_engine_native_is_refused_where_there_is_none(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    rule_file = _simulate("tests/variants/house.rules", "--engine", "native", "--games", "1")
-    assert rule_file.exit_code == 2
-    assert "is a rule file: it is played by the generated engine" in rule_file.output
+def without_native_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """simulate as on a machine where no native engine is built."""
 
     def not_built(edition: str, kind: str = "generated") -> Engine:
         if kind == "native":
@@ -383,6 +379,16 @@ def test_simulate_engine_native_is_refused_where_there_is_none(
         return load_engine(edition, kind)  # type: ignore[arg-type]
 
     monkeypatch.setattr(simulate_engines, "load_engine", not_built)
+
+
+def test_simulate_engine_native_is_refused_where_there_is_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rule_file = _simulate("tests/variants/house.rules", "--engine", "native", "--games", "1")
+    assert rule_file.exit_code == 2
+    assert "is a rule file: it is played by the generated engine" in rule_file.output
+
+    without_native_engines(monkeypatch)
     refused = _simulate("classic", "--engine", "native", "--games", "1")
     assert refused.exit_code == 2
     assert "Invalid value for --engine: the native engine of 'classic' is not built" in (

@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 from edition_facts import engine_or_skip
+from test_simulate import without_native_engines
 
 from splendor_rules.compiler.cli import main
-from splendor_rules.compiler.runtime.api import Engine
-from splendor_rules.compiler.runtime.loading import HOW_TO_BUILD, EngineUnavailable, load_engine
-from splendor_rules.compiler.tools.simulate import engines as simulate_engines
+from splendor_rules.compiler.runtime.loading import HOW_TO_BUILD, load_engine
 from splendor_rules.compiler.tools.simulate.bots import BadBotSpec, parse_bots, plays_out
 from splendor_rules.compiler.tools.simulate.games import (
     GameResult,
@@ -68,14 +67,7 @@ def test_playouts_are_refused_off_the_native_engine(monkeypatch: pytest.MonkeyPa
         rule_file.output
     )
 
-    def not_built(edition: str, kind: str = "generated") -> Engine:
-        if kind == "native":
-            raise EngineUnavailable(
-                f"the native engine of {edition!r} is not built: {HOW_TO_BUILD}"
-            )
-        return load_engine(edition, kind)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(simulate_engines, "load_engine", not_built)
+    without_native_engines(monkeypatch)
     unbuilt = _simulate("classic", "--bots", "playout", "--games", "1")
     assert unbuilt.exit_code == 2
     assert "the native engine of 'classic' is not built: the playout bot plays only" in (
