@@ -255,6 +255,23 @@ def may_be_none(e: m.Expr, none_columns: frozenset[str] = frozenset()) -> bool:
     return True
 
 
+def none_columns(edition: m.Edition) -> frozenset[str]:
+    """The colour columns whose cells may be none (-1): `colour or none`."""
+    tables = (edition.cards, *edition.tile_sets)
+    return frozenset(column.name for table in tables for column in table.columns if column.none)
+
+
+def colours_may_be_none(edition: m.Edition) -> bool:
+    """May a colour be none when an engine runs? Where a card value (never
+    set), a `colour or none` column or the literal `none` is; elsewhere an
+    engine need guard no colour (`may_be_none` says which may)."""
+    return (
+        bool(edition.card_values)
+        or bool(none_columns(edition))
+        or any(isinstance(n, m.Const) and n.value is None for n in nodes(edition))
+    )
+
+
 def hooked_zones(edition: m.Edition) -> list[str]:
     """The zones whose entry runs code: triggers, then contested majorities."""
     zones = [t.zone for t in edition.triggers]

@@ -81,12 +81,8 @@ class Names:
         self.tile_set_index = {t.name: i for i, t in enumerate(edition.tile_sets)}
         self.action_index = {a.name: i for i, a in enumerate(edition.actions)}
         self.value_index = {v.name: i for i, v in enumerate(edition.card_values)}
-        self.none_columns = frozenset(
-            col.name for t in (edition.cards, *edition.tile_sets) for col in t.columns if col.none
-        )
-        self.none_colours = bool(self.none_columns) or any(
-            isinstance(n, m.Const) and n.value is None for n in analysis.nodes(edition)
-        )
+        self.none_columns = analysis.none_columns(edition)
+        self.none_colours = analysis.colours_may_be_none(edition)
         # Zone aggregates: each at an offset of a player's `agg` row (a
         # number takes one place, a number per colour one per colour).
         self.aggregates: dict[analysis.Aggregate, tuple[int, bool]] = {}
@@ -100,9 +96,8 @@ class Names:
         self.texts = text_codes(edition)
 
     def may_be_none(self, e: m.Expr) -> bool:
-        if not (self.edition.card_values or self.none_colours):
-            return False
-        return analysis.may_be_none(e, self.none_columns)
+        """May this colour or token be none (-1) when the engine runs?"""
+        return self.none_colours and analysis.may_be_none(e, self.none_columns)
 
     def column(self, element_type: m.Type, column: str) -> str:
         return c.ident("CARD_" if element_type == m.CARD else "TILE_", column)

@@ -37,22 +37,16 @@ class Names:
         self.majority_tile = dict(identities.tile_numbering(edition).majority_tile)
         self.majority_zone = {maj.name: maj.zone for maj in edition.majorities}
         # Colour columns whose cells may be none (-1): a tally skips such a cell.
-        self.none_columns = {
-            c.name for t in (edition.cards, *edition.tile_sets) for c in t.columns if c.none
-        }
-        # May a colour be none (a column, or the literal)? Then a vector read
-        # at a colour not known when generating is guarded (see emit.visit_Index).
-        self.none_colours = bool(self.none_columns) or any(
-            isinstance(n, m.Const) and n.value is None for n in analysis.nodes(edition)
-        )
+        self.none_columns = analysis.none_columns(edition)
+        # May a colour be none? Then a vector read at a colour not known when
+        # generating is guarded (see emit.visit_Index).
+        self.none_colours = analysis.colours_may_be_none(edition)
         self.aggregates = {a: i for i, a in enumerate(analysis.aggregates_in(edition))}
 
     def may_be_none(self, e: m.Expr) -> bool:
         """May this colour or token be none (-1) when the engine runs? Only
         in an edition where some colour can be none."""
-        if not (self.edition.card_values or self.none_colours):
-            return False
-        return analysis.may_be_none(e, frozenset(self.none_columns))
+        return self.none_colours and analysis.may_be_none(e, self.none_columns)
 
     def token(self, name: str) -> ast.Name:
         return py.name(ident("K_", name))
