@@ -30,6 +30,7 @@
 #define BCAP 1
 #define NRANK 2
 #define WILD 5
+#define WILD_KIND (WILD >= 0 ? WILD : 0)  /* an index even where there is no wild kind */
 #define FALLBACK 4
 #define FMAX 32
 #define DECK_TOP 0x1000000
@@ -493,7 +494,7 @@ static inline void add_held(Vec *means, const G *g, int32_t p)
     }
 }
 
-static inline V wild_held(const G *g, int32_t p) { return WILD >= 0 ? g->held[p][WILD >= 0 ? WILD : 0] : 0; }
+static inline V wild_held(const G *g, int32_t p) { return WILD >= 0 ? g->held[p][WILD_KIND] : 0; }
 
 /* What a cost lacks beyond the means, in all colours. */
 static inline V shortfall(const Vec *cost, const Vec *means)
@@ -548,7 +549,7 @@ static void pay_split(const V *price, const V *low, V wild, int32_t c, V used, V
             counts[k] = (int32_t)(price[k] - w[k]);
         }
         if (WILD >= 0) {
-            counts[WILD >= 0 ? WILD : 0] = (int32_t)used;
+            counts[WILD_KIND] = (int32_t)used;
         }
         way_add(counts, spent);
         return;
@@ -575,7 +576,7 @@ static int32_t token_ways(const G *g, int32_t p, const Vec *price, const Set *sp
         low[c] = price->c[c] > held[c] ? price->c[c] - held[c] : 0;
         short_ += low[c];
     }
-    V wild = WILD >= 0 ? held[WILD >= 0 ? WILD : 0] : 0;
+    V wild = wild_held(g, p);
     if (short_ > wild) {
         return 0;
     }
@@ -622,7 +623,7 @@ static void card_split(const Vec *price, const Set *usable, int32_t units, const
             counts[k] = (int32_t)(price->c[k] - split[k]);
         }
         if (WILD >= 0) {
-            counts[WILD >= 0 ? WILD : 0] = (int32_t)w;
+            counts[WILD_KIND] = (int32_t)w;
         }
         Comb comb;
         for (int32_t more = comb_first(&comb, usable->n, (int32_t)count); more; more = comb_next(&comb)) {
@@ -1956,6 +1957,18 @@ static PyObject *move_object(const int32_t *mv)
     return object;
 }
 
+static MoveBuf LISTED;  /* a state's legal moves are found here, then kept at their exact size */
+
+static void free_moves(MoveBuf *b, PyObject **objects)
+{
+    if (b) {
+        PyMem_RawFree(b->data);
+        PyMem_RawFree(b->start);
+        PyMem_RawFree(b);
+    }
+    PyMem_RawFree(objects);
+}
+
 static int ensure_legal(StateObject *s)
 {
     if (s->legal) {
@@ -1965,20 +1978,31 @@ static int ensure_legal(StateObject *s)
         PyErr_SetString(PyExc_RuntimeError, "the native engine is not bound to its Python engine");
         return -1;
     }
+    legal_moves(&s->g, &LISTED);
+    int32_t n = LISTED.n, used = LISTED.used;
     MoveBuf *b = (MoveBuf *)PyMem_RawCalloc(1, sizeof(MoveBuf));
-    if (!b) {
+    PyObject **objects = (PyObject **)PyMem_RawMalloc(sizeof(PyObject *) * (size_t)(n + 1));
+    if (b) {
+        b->data = (int32_t *)PyMem_RawMalloc(sizeof(int32_t) * (size_t)(used + 1));
+        b->start = (int32_t *)PyMem_RawMalloc(sizeof(int32_t) * (size_t)(n + 1));
+    }
+    if (!b || !objects || !b->data || !b->start) {
+        free_moves(b, objects);
         PyErr_NoMemory();
         return -1;
     }
-    legal_moves(&s->g, b);
-    PyObject **objects = (PyObject **)PyMem_RawMalloc(sizeof(PyObject *) * (size_t)(b->n + 1));
-    for (int32_t i = 0; objects && i < b->n; i++) {
+    if (n) {
+        memcpy(b->data, LISTED.data, sizeof(int32_t) * (size_t)used);
+        memcpy(b->start, LISTED.start, sizeof(int32_t) * (size_t)n);
+    }
+    b->n = n;
+    b->used = used;
+    b->cap = used + 1;
+    b->starts_cap = n + 1;
+    for (int32_t i = 0; i < n; i++) {
         objects[i] = move_object(b->data + b->start[i]);
         if (!objects[i]) {
-            PyMem_RawFree(objects);
-            PyMem_RawFree(b->data);
-            PyMem_RawFree(b->start);
-            PyMem_RawFree(b);
+            free_moves(b, objects);
             return -1;
         }
     }
@@ -1989,12 +2013,7 @@ static int ensure_legal(StateObject *s)
 
 static void state_dealloc(StateObject *s)
 {
-    if (s->legal) {
-        PyMem_RawFree(s->legal->data);
-        PyMem_RawFree(s->legal->start);
-        PyMem_RawFree(s->legal);
-        PyMem_RawFree(s->objects);
-    }
+    free_moves(s->legal, s->objects);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
