@@ -17,13 +17,16 @@ from attrs import frozen
 
 # ----------------------------------------------------------------- names
 
-_IDENT = re.compile(r"[^A-Za-z0-9_]")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def ident(prefix: str, name: str) -> str:
-    """A C identifier for a rule file's name: prefixed, so that no keyword
-    or identifier of the template is ever made, and limited to [A-Za-z0-9_]."""
-    return prefix + _IDENT.sub("_", name)
+    """A C identifier for a rule file's name: the name (an identifier, as
+    the grammar makes every name) after a prefix, so that no keyword or
+    identifier of the template is ever made; anything else is refused."""
+    if not _IDENTIFIER.match(name):
+        raise ValueError(f"not an identifier: {name!r}")
+    return prefix + name
 
 
 # ----------------------------------------------------------- expressions
