@@ -56,7 +56,6 @@ class Base:
         self.hooked = analysis.hooked_zones(self.edition)
         self.steps = self.edition.steps
         self.actions = self.edition.actions
-        self.wild = analysis.wild_token(self.edition)
 
     # ------------------------------------------------------------- basics
 
