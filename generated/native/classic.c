@@ -236,59 +236,51 @@ static inline V set_sum(Set s)
     return total;
 }
 
-static inline Set colours_set(void)
+/* The collections of the state, each written into a set in place: only
+ * its elements are written (a set returned by value would copy all SETCAP). */
+static inline void colours_fill(Set *s)
 {
-    Set s;
-    s.n = NC;
+    s->n = NC;
     for (int32_t c = 0; c < NC; c++) {
-        s.v[c] = c;
+        s->v[c] = c;
     }
-    return s;
 }
 
-static inline Set zone_set(const G *g, int32_t z, int32_t p)
+static inline void zone_fill(Set *s, const G *g, int32_t z, int32_t p)
 {
-    Set s;
     const int16_t *items = zone_view(g, z, p);
-    s.n = g->zn[z][p];
-    for (int32_t i = 0; i < s.n; i++) {
-        s.v[i] = items[i];
+    s->n = g->zn[z][p];
+    for (int32_t i = 0; i < s->n; i++) {
+        s->v[i] = items[i];
     }
-    return s;
 }
 
-static inline Set market_set(const G *g)
+static inline void market_fill(Set *s, const G *g)
 {
-    Set s;
-    s.n = 0;
+    s->n = 0;
     for (int32_t i = 0; i < FTOTAL; i++) {
         if (g->market[i] >= 0) {
-            s.v[s.n++] = g->market[i];
+            s->v[s->n++] = g->market[i];
         }
     }
-    return s;
 }
 
-static inline Set deck_tops_set(const G *g)
+static inline void deck_tops_fill(Set *s, const G *g)
 {
-    Set s;
-    s.n = 0;
+    s->n = 0;
     for (int32_t d = 0; d < ND; d++) {
         if (g->dn[d]) {
-            s.v[s.n++] = g->ditems[DOFF[d] + g->dn[d] - 1] | DECK_TOP;
+            s->v[s->n++] = g->ditems[DOFF[d] + g->dn[d] - 1] | DECK_TOP;
         }
     }
-    return s;
 }
 
-static inline Set tiles_set(const G *g, int32_t t)
+static inline void tiles_fill(Set *s, const G *g, int32_t t)
 {
-    Set s;
-    s.n = g->tn[t];
-    for (int32_t i = 0; i < s.n; i++) {
-        s.v[i] = g->titems[TOFF[t] + i];
+    s->n = g->tn[t];
+    for (int32_t i = 0; i < s->n; i++) {
+        s->v[i] = g->titems[TOFF[t] + i];
     }
-    return s;
 }
 
 static inline Vec vec_at(const V *at)
@@ -350,14 +342,12 @@ static int32_t comb_next(Comb *c)
     return 1;
 }
 
-static inline Set comb_set(const Comb *c, const Set *src)
+static inline void comb_fill(Set *s, const Comb *c, const Set *src)
 {
-    Set s;
-    s.n = c->k;
+    s->n = c->k;
     for (int32_t i = 0; i < c->k; i++) {
-        s.v[i] = src->v[c->idx[i]];
+        s->v[i] = src->v[c->idx[i]];
     }
-    return s;
 }
 
 /* ------------------------------------------------------------------ moves */
@@ -428,15 +418,13 @@ static inline void mv_end(MoveBuf *b)
 
 static inline const int32_t *mv_slots(const MoveBuf *b, int32_t i) { return b->data + b->start[i] + 2; }
 
-static inline Set mv_read_set(const int32_t *mv, int32_t *at)
+static inline void mv_read_fill(Set *s, const int32_t *mv, int32_t *at)
 {
-    Set s;
-    s.n = mv[*at];
-    for (int32_t i = 0; i < s.n; i++) {
-        s.v[i] = mv[*at + 1 + i];
+    s->n = mv[*at];
+    for (int32_t i = 0; i < s->n; i++) {
+        s->v[i] = mv[*at + 1 + i];
     }
-    *at += s.n + 1;
-    return s;
+    *at += s->n + 1;
 }
 
 /* The ways to pay found last: per way, NK counts, then the cards spent
@@ -622,7 +610,8 @@ static void card_split(const Vec *price, const Set *usable, int32_t units, const
         }
         Comb comb;
         for (int32_t more = comb_first(&comb, usable->n, (int32_t)count); more; more = comb_next(&comb)) {
-            Set spent = comb_set(&comb, usable);
+            Set spent;
+            comb_fill(&spent, &comb, usable);
             way_add(counts, &spent);
         }
     }
@@ -888,23 +877,23 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
     /* editions/classic.rules:50 S-3.1 */
     Set v_open;
     v_open.n = 0;
-    Set t_src3 = colours_set();
-    for (int32_t t_i1 = 0; t_i1 < t_src3.n; t_i1++) {
-        V t_x2 = t_src3.v[t_i1];
+    for (int32_t t_i1 = 0; t_i1 < NC; t_i1++) {
+        V t_x2 = t_i1;
         if (g->supply[t_x2] > 0LL) {
             v_open.v[v_open.n] = t_x2;
             v_open.n += 1;
         }
     }
     if (v_open.n > 0LL) {
-        Comb t_comb4;
-        int32_t t_more5 = comb_first(&t_comb4, v_open.n, imin(3LL, v_open.n));
-        while (t_more5) {
-            Set v_picks = comb_set(&t_comb4, &v_open);
+        Comb t_comb3;
+        int32_t t_more4 = comb_first(&t_comb3, v_open.n, imin(3LL, v_open.n));
+        while (t_more4) {
+            Set v_picks;
+            comb_fill(&v_picks, &t_comb3, &v_open);
             mv_begin(out, 0);
             mv_put_set(out, &v_picks);
             mv_end(out);
-            t_more5 = comb_next(&t_comb4);
+            t_more4 = comb_next(&t_comb3);
         }
     }
 }
@@ -912,9 +901,8 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:58 S-3.3 */
-    Set t_src3 = colours_set();
-    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
-        V t_x1 = t_src3.v[t_i2];
+    for (int32_t t_i2 = 0; t_i2 < NC; t_i2++) {
+        V t_x1 = t_i2;
         V v_c = t_x1 & VALUE_MASK;
         if (g->supply[v_c] >= 4LL) {
             mv_begin(out, 1);
@@ -927,19 +915,26 @@ static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
 static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:64 S-3.4 */
-    if (zone_set(g, 1, p).n < 3LL) {
-        Set t_src3 = market_set(g);
-        for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
-            V t_x1 = t_src3.v[t_i2];
+    if (({
+        Set t_set1;
+        zone_fill(&t_set1, g, 1, p);
+        t_set1;
+    }).n < 3LL) {
+        for (int32_t t_i3 = 0; t_i3 < FTOTAL; t_i3++) {
+            V t_x2 = g->market[t_i3];
+            if (t_x2 < 0) {
+                continue;
+            }
             mv_begin(out, 2);
-            mv_put(out, t_x1);
+            mv_put(out, t_x2);
             mv_end(out);
         }
-        Set t_src5 = deck_tops_set(g);
+        Set t_src5;
+        deck_tops_fill(&t_src5, g);
         for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
-            V t_x1 = t_src5.v[t_i4];
+            V t_x2 = t_src5.v[t_i4];
             mv_begin(out, 2);
-            mv_put(out, t_x1);
+            mv_put(out, t_x2);
             mv_end(out);
         }
     }
@@ -949,35 +944,37 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:73 S-3.5 */
     Vec d_bonus_value = d_bonus(g, p);
-    Vec t_means9 = d_bonus_value;
-    add_held(&t_means9, g, p);
-    V t_reach11 = wild_held(g, p);
-    Set t_src3 = market_set(g);
-    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
-        V t_x1 = t_src3.v[t_i2];
+    Vec t_means8 = d_bonus_value;
+    add_held(&t_means8, g, p);
+    V t_reach10 = wild_held(g, p);
+    for (int32_t t_i2 = 0; t_i2 < FTOTAL; t_i2++) {
+        V t_x1 = g->market[t_i2];
+        if (t_x1 < 0) {
+            continue;
+        }
         V v_k = t_x1 & VALUE_MASK;
-        if (shortfall(&CARD_cost[v_k], &t_means9) <= t_reach11) {
-            Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
-            int32_t t_ways7 = pay_ways(g, p, &t_price6);
-            for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
+        if (shortfall(&CARD_cost[v_k], &t_means8) <= t_reach10) {
+            Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
+            int32_t t_ways6 = pay_ways(g, p, &t_price5);
+            for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {
                 mv_begin(out, 3);
                 mv_put(out, t_x1);
-                mv_put_pay(out, t_w8);
+                mv_put_pay(out, t_w7);
                 mv_end(out);
             }
         }
     }
-    const int16_t * t_items5 = zone_view(g, 1, p);
-    for (int32_t t_i4 = 0; t_i4 < g->zn[1][p]; t_i4++) {
-        V t_x1 = t_items5[t_i4];
+    const int16_t * t_items4 = zone_view(g, 1, p);
+    for (int32_t t_i3 = 0; t_i3 < g->zn[1][p]; t_i3++) {
+        V t_x1 = t_items4[t_i3];
         V v_k = t_x1 & VALUE_MASK;
-        if (shortfall(&CARD_cost[v_k], &t_means9) <= t_reach11) {
-            Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
-            int32_t t_ways7 = pay_ways(g, p, &t_price6);
-            for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
+        if (shortfall(&CARD_cost[v_k], &t_means8) <= t_reach10) {
+            Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
+            int32_t t_ways6 = pay_ways(g, p, &t_price5);
+            for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {
                 mv_begin(out, 3);
                 mv_put(out, t_x1);
-                mv_put_pay(out, t_w8);
+                mv_put_pay(out, t_w7);
                 mv_end(out);
             }
         }
@@ -990,15 +987,15 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
     int32_t at = 0;
     Set v_open;
     v_open.n = 0;
-    Set t_src3 = colours_set();
-    for (int32_t t_i1 = 0; t_i1 < t_src3.n; t_i1++) {
-        V t_x2 = t_src3.v[t_i1];
+    for (int32_t t_i1 = 0; t_i1 < NC; t_i1++) {
+        V t_x2 = t_i1;
         if (g->supply[t_x2] > 0LL) {
             v_open.v[v_open.n] = t_x2;
             v_open.n += 1;
         }
     }
-    Set v_picks = mv_read_set(mv, &at);
+    Set v_picks;
+    mv_read_fill(&v_picks, mv, &at);
     (void)at;
     gain_each(g, p, v_picks, 1LL);
     done(g, p, 1);
@@ -1077,7 +1074,8 @@ static void step_options1(const G * g, int32_t p, MoveBuf * out)
     (void)g;
     (void)p;
     (void)out;
-    Set src = tiles_set(g, 0);
+    Set src;
+    tiles_fill(&src, g, 0);
     for (int32_t i = 0; i < src.n; i++) {
         V v_n = src.v[i];
         if (d_bonus(g, p).c[0] >= TILE_requires[v_n].c[0] && d_bonus(g, p).c[1] >= TILE_requires[v_n].c[1] && d_bonus(g, p).c[2] >= TILE_requires[v_n].c[2] && d_bonus(g, p).c[3] >= TILE_requires[v_n].c[3] && d_bonus(g, p).c[4] >= TILE_requires[v_n].c[4]) {
@@ -1160,7 +1158,11 @@ static void rank(const G * g, int32_t p, V * keys)
     /* editions/classic.rules:94 C-5.3 */
     (void)p;
     keys[0] = score(g, p);
-    keys[1] = -zone_set(g, 0, p).n;
+    keys[1] = -({
+        Set t_set1;
+        zone_fill(&t_set1, g, 0, p);
+        t_set1;
+    }).n;
 }
 
 /* ----------------------------------------------------------------- turns */

@@ -241,59 +241,51 @@ static inline V set_sum(Set s)
     return total;
 }
 
-static inline Set colours_set(void)
+/* The collections of the state, each written into a set in place: only
+ * its elements are written (a set returned by value would copy all SETCAP). */
+static inline void colours_fill(Set *s)
 {
-    Set s;
-    s.n = NC;
+    s->n = NC;
     for (int32_t c = 0; c < NC; c++) {
-        s.v[c] = c;
+        s->v[c] = c;
     }
-    return s;
 }
 
-static inline Set zone_set(const G *g, int32_t z, int32_t p)
+static inline void zone_fill(Set *s, const G *g, int32_t z, int32_t p)
 {
-    Set s;
     const int16_t *items = zone_view(g, z, p);
-    s.n = g->zn[z][p];
-    for (int32_t i = 0; i < s.n; i++) {
-        s.v[i] = items[i];
+    s->n = g->zn[z][p];
+    for (int32_t i = 0; i < s->n; i++) {
+        s->v[i] = items[i];
     }
-    return s;
 }
 
-static inline Set market_set(const G *g)
+static inline void market_fill(Set *s, const G *g)
 {
-    Set s;
-    s.n = 0;
+    s->n = 0;
     for (int32_t i = 0; i < FTOTAL; i++) {
         if (g->market[i] >= 0) {
-            s.v[s.n++] = g->market[i];
+            s->v[s->n++] = g->market[i];
         }
     }
-    return s;
 }
 
-static inline Set deck_tops_set(const G *g)
+static inline void deck_tops_fill(Set *s, const G *g)
 {
-    Set s;
-    s.n = 0;
+    s->n = 0;
     for (int32_t d = 0; d < ND; d++) {
         if (g->dn[d]) {
-            s.v[s.n++] = g->ditems[DOFF[d] + g->dn[d] - 1] | DECK_TOP;
+            s->v[s->n++] = g->ditems[DOFF[d] + g->dn[d] - 1] | DECK_TOP;
         }
     }
-    return s;
 }
 
-static inline Set tiles_set(const G *g, int32_t t)
+static inline void tiles_fill(Set *s, const G *g, int32_t t)
 {
-    Set s;
-    s.n = g->tn[t];
-    for (int32_t i = 0; i < s.n; i++) {
-        s.v[i] = g->titems[TOFF[t] + i];
+    s->n = g->tn[t];
+    for (int32_t i = 0; i < s->n; i++) {
+        s->v[i] = g->titems[TOFF[t] + i];
     }
-    return s;
 }
 
 static inline Vec vec_at(const V *at)
@@ -355,14 +347,12 @@ static int32_t comb_next(Comb *c)
     return 1;
 }
 
-static inline Set comb_set(const Comb *c, const Set *src)
+static inline void comb_fill(Set *s, const Comb *c, const Set *src)
 {
-    Set s;
-    s.n = c->k;
+    s->n = c->k;
     for (int32_t i = 0; i < c->k; i++) {
-        s.v[i] = src->v[c->idx[i]];
+        s->v[i] = src->v[c->idx[i]];
     }
-    return s;
 }
 
 /* ------------------------------------------------------------------ moves */
@@ -433,15 +423,13 @@ static inline void mv_end(MoveBuf *b)
 
 static inline const int32_t *mv_slots(const MoveBuf *b, int32_t i) { return b->data + b->start[i] + 2; }
 
-static inline Set mv_read_set(const int32_t *mv, int32_t *at)
+static inline void mv_read_fill(Set *s, const int32_t *mv, int32_t *at)
 {
-    Set s;
-    s.n = mv[*at];
-    for (int32_t i = 0; i < s.n; i++) {
-        s.v[i] = mv[*at + 1 + i];
+    s->n = mv[*at];
+    for (int32_t i = 0; i < s->n; i++) {
+        s->v[i] = mv[*at + 1 + i];
     }
-    *at += s.n + 1;
-    return s;
+    *at += s->n + 1;
 }
 
 /* The ways to pay found last: per way, NK counts, then the cards spent
@@ -627,7 +615,8 @@ static void card_split(const Vec *price, const Set *usable, int32_t units, const
         }
         Comb comb;
         for (int32_t more = comb_first(&comb, usable->n, (int32_t)count); more; more = comb_next(&comb)) {
-            Set spent = comb_set(&comb, usable);
+            Set spent;
+            comb_fill(&spent, &comb, usable);
             way_add(counts, &spent);
         }
     }
@@ -926,23 +915,23 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
     /* editions/classic.rules:50 S-3.1 */
     Set v_open;
     v_open.n = 0;
-    Set t_src3 = colours_set();
-    for (int32_t t_i1 = 0; t_i1 < t_src3.n; t_i1++) {
-        V t_x2 = t_src3.v[t_i1];
+    for (int32_t t_i1 = 0; t_i1 < NC; t_i1++) {
+        V t_x2 = t_i1;
         if ((t_x2 >= 0 ? g->supply[t_x2] : 0) > 0LL) {
             v_open.v[v_open.n] = t_x2;
             v_open.n += 1;
         }
     }
     if (v_open.n > 0LL) {
-        Comb t_comb4;
-        int32_t t_more5 = comb_first(&t_comb4, v_open.n, imin(3LL, v_open.n));
-        while (t_more5) {
-            Set v_picks = comb_set(&t_comb4, &v_open);
+        Comb t_comb3;
+        int32_t t_more4 = comb_first(&t_comb3, v_open.n, imin(3LL, v_open.n));
+        while (t_more4) {
+            Set v_picks;
+            comb_fill(&v_picks, &t_comb3, &v_open);
             mv_begin(out, 0);
             mv_put_set(out, &v_picks);
             mv_end(out);
-            t_more5 = comb_next(&t_comb4);
+            t_more4 = comb_next(&t_comb3);
         }
     }
 }
@@ -950,9 +939,8 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:58 S-3.3 */
-    Set t_src3 = colours_set();
-    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
-        V t_x1 = t_src3.v[t_i2];
+    for (int32_t t_i2 = 0; t_i2 < NC; t_i2++) {
+        V t_x1 = t_i2;
         V v_c = t_x1 & VALUE_MASK;
         if ((v_c >= 0 ? g->supply[v_c] : 0) >= 4LL) {
             mv_begin(out, 1);
@@ -965,19 +953,26 @@ static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
 static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:64 S-3.4 */
-    if (zone_set(g, 1, p).n < 3LL) {
-        Set t_src3 = market_set(g);
-        for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
-            V t_x1 = t_src3.v[t_i2];
+    if (({
+        Set t_set1;
+        zone_fill(&t_set1, g, 1, p);
+        t_set1;
+    }).n < 3LL) {
+        for (int32_t t_i3 = 0; t_i3 < FTOTAL; t_i3++) {
+            V t_x2 = g->market[t_i3];
+            if (t_x2 < 0) {
+                continue;
+            }
             mv_begin(out, 2);
-            mv_put(out, t_x1);
+            mv_put(out, t_x2);
             mv_end(out);
         }
-        Set t_src5 = deck_tops_set(g);
+        Set t_src5;
+        deck_tops_fill(&t_src5, g);
         for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
-            V t_x1 = t_src5.v[t_i4];
+            V t_x2 = t_src5.v[t_i4];
             mv_begin(out, 2);
-            mv_put(out, t_x1);
+            mv_put(out, t_x2);
             mv_end(out);
         }
     }
@@ -988,59 +983,61 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     /* editions/orient.rules:49 S-3.5 O-3.1 */
     Vec d_bonus_value = d_bonus(g, p);
     V d_coloured_value = d_coloured(g, p);
-    Vec t_means9 = d_bonus_value;
-    add_held(&t_means9, g, p);
-    Set t_spendable12;
-    t_spendable12.n = 0;
-    const int16_t * t_items15 = zone_view(g, 0, p);
-    for (int32_t t_i13 = 0; t_i13 < g->zn[0][p]; t_i13++) {
-        V t_x14 = t_items15[t_i13];
-        if (CARD_kind[t_x14] == 3) {
-            t_spendable12.v[t_spendable12.n] = t_x14;
-            t_spendable12.n += 1;
+    Vec t_means8 = d_bonus_value;
+    add_held(&t_means8, g, p);
+    Set t_spendable11;
+    t_spendable11.n = 0;
+    const int16_t * t_items14 = zone_view(g, 0, p);
+    for (int32_t t_i12 = 0; t_i12 < g->zn[0][p]; t_i12++) {
+        V t_x13 = t_items14[t_i12];
+        if (CARD_kind[t_x13] == 3) {
+            t_spendable11.v[t_spendable11.n] = t_x13;
+            t_spendable11.n += 1;
         }
     }
-    V t_reach11 = wild_held(g, p) + 2 * t_spendable12.n;
-    Set t_src3 = market_set(g);
-    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
-        V t_x1 = t_src3.v[t_i2];
+    V t_reach10 = wild_held(g, p) + 2 * t_spendable11.n;
+    for (int32_t t_i2 = 0; t_i2 < FTOTAL; t_i2++) {
+        V t_x1 = g->market[t_i2];
+        if (t_x1 < 0) {
+            continue;
+        }
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                if (shortfall(&CARD_cost[v_k], &t_means9) <= t_reach11) {
-                    Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
-                    Set t_gone16;
-                    t_gone16.n = 0;
-                    set_add(&t_gone16, v_k);
-                    Set t_copy17;
-                    int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable12, &t_copy17, &t_gone16), 2);
-                    for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
+                if (shortfall(&CARD_cost[v_k], &t_means8) <= t_reach10) {
+                    Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
+                    Set t_gone15;
+                    t_gone15.n = 0;
+                    set_add(&t_gone15, v_k);
+                    Set t_copy16;
+                    int32_t t_ways6 = card_pay_ways(g, p, &t_price5, without(&t_spendable11, &t_copy16, &t_gone15), 2);
+                    for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {
                         mv_begin(out, 3);
                         mv_put(out, t_x1);
-                        mv_put_card_pay(out, t_w8);
+                        mv_put_card_pay(out, t_w7);
                         mv_end(out);
                     }
                 }
             }
         }
     }
-    const int16_t * t_items5 = zone_view(g, 1, p);
-    for (int32_t t_i4 = 0; t_i4 < g->zn[1][p]; t_i4++) {
-        V t_x1 = t_items5[t_i4];
+    const int16_t * t_items4 = zone_view(g, 1, p);
+    for (int32_t t_i3 = 0; t_i3 < g->zn[1][p]; t_i3++) {
+        V t_x1 = t_items4[t_i3];
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                if (shortfall(&CARD_cost[v_k], &t_means9) <= t_reach11) {
-                    Vec t_price6 = price_of(CARD_cost[v_k], d_bonus_value);
-                    Set t_gone16;
-                    t_gone16.n = 0;
-                    set_add(&t_gone16, v_k);
-                    Set t_copy17;
-                    int32_t t_ways7 = card_pay_ways(g, p, &t_price6, without(&t_spendable12, &t_copy17, &t_gone16), 2);
-                    for (int32_t t_w8 = 0; t_w8 < t_ways7; t_w8++) {
+                if (shortfall(&CARD_cost[v_k], &t_means8) <= t_reach10) {
+                    Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
+                    Set t_gone15;
+                    t_gone15.n = 0;
+                    set_add(&t_gone15, v_k);
+                    Set t_copy16;
+                    int32_t t_ways6 = card_pay_ways(g, p, &t_price5, without(&t_spendable11, &t_copy16, &t_gone15), 2);
+                    for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {
                         mv_begin(out, 3);
                         mv_put(out, t_x1);
-                        mv_put_card_pay(out, t_w8);
+                        mv_put_card_pay(out, t_w7);
                         mv_end(out);
                     }
                 }
@@ -1052,60 +1049,64 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
 static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/orient.rules:59 O-3.5 */
-    Set t_src3 = market_set(g);
-    for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
-        V t_x1 = t_src3.v[t_i2];
+    for (int32_t t_i2 = 0; t_i2 < FTOTAL; t_i2++) {
+        V t_x1 = g->market[t_i2];
+        if (t_x1 < 0) {
+            continue;
+        }
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] > 0LL) {
             Set v_offered;
             v_offered.n = 0;
-            const int16_t * t_items8 = zone_view(g, 0, p);
-            for (int32_t t_i6 = 0; t_i6 < g->zn[0][p]; t_i6++) {
-                V t_x7 = t_items8[t_i6];
-                if ((CARD_kind[t_x7] == 5 ? g->values[0][t_x7] : CARD_bonus[t_x7]) == CARD_sacrifice_colour[v_k]) {
-                    v_offered.v[v_offered.n] = t_x7;
+            const int16_t * t_items7 = zone_view(g, 0, p);
+            for (int32_t t_i5 = 0; t_i5 < g->zn[0][p]; t_i5++) {
+                V t_x6 = t_items7[t_i5];
+                if ((CARD_kind[t_x6] == 5 ? g->values[0][t_x6] : CARD_bonus[t_x6]) == CARD_sacrifice_colour[v_k]) {
+                    v_offered.v[v_offered.n] = t_x6;
                     v_offered.n += 1;
                 }
             }
             if (v_offered.n >= CARD_sacrifice_count[v_k]) {
-                Comb t_comb9;
-                int32_t t_more10 = comb_first(&t_comb9, v_offered.n, CARD_sacrifice_count[v_k]);
-                while (t_more10) {
-                    Set v_given = comb_set(&t_comb9, &v_offered);
+                Comb t_comb8;
+                int32_t t_more9 = comb_first(&t_comb8, v_offered.n, CARD_sacrifice_count[v_k]);
+                while (t_more9) {
+                    Set v_given;
+                    comb_fill(&v_given, &t_comb8, &v_offered);
                     mv_begin(out, 5);
                     mv_put(out, t_x1);
                     mv_put_set(out, &v_given);
                     mv_end(out);
-                    t_more10 = comb_next(&t_comb9);
+                    t_more9 = comb_next(&t_comb8);
                 }
             }
         }
     }
-    const int16_t * t_items5 = zone_view(g, 1, p);
-    for (int32_t t_i4 = 0; t_i4 < g->zn[1][p]; t_i4++) {
-        V t_x1 = t_items5[t_i4];
+    const int16_t * t_items4 = zone_view(g, 1, p);
+    for (int32_t t_i3 = 0; t_i3 < g->zn[1][p]; t_i3++) {
+        V t_x1 = t_items4[t_i3];
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] > 0LL) {
             Set v_offered;
             v_offered.n = 0;
-            const int16_t * t_items8 = zone_view(g, 0, p);
-            for (int32_t t_i6 = 0; t_i6 < g->zn[0][p]; t_i6++) {
-                V t_x7 = t_items8[t_i6];
-                if ((CARD_kind[t_x7] == 5 ? g->values[0][t_x7] : CARD_bonus[t_x7]) == CARD_sacrifice_colour[v_k]) {
-                    v_offered.v[v_offered.n] = t_x7;
+            const int16_t * t_items7 = zone_view(g, 0, p);
+            for (int32_t t_i5 = 0; t_i5 < g->zn[0][p]; t_i5++) {
+                V t_x6 = t_items7[t_i5];
+                if ((CARD_kind[t_x6] == 5 ? g->values[0][t_x6] : CARD_bonus[t_x6]) == CARD_sacrifice_colour[v_k]) {
+                    v_offered.v[v_offered.n] = t_x6;
                     v_offered.n += 1;
                 }
             }
             if (v_offered.n >= CARD_sacrifice_count[v_k]) {
-                Comb t_comb9;
-                int32_t t_more10 = comb_first(&t_comb9, v_offered.n, CARD_sacrifice_count[v_k]);
-                while (t_more10) {
-                    Set v_given = comb_set(&t_comb9, &v_offered);
+                Comb t_comb8;
+                int32_t t_more9 = comb_first(&t_comb8, v_offered.n, CARD_sacrifice_count[v_k]);
+                while (t_more9) {
+                    Set v_given;
+                    comb_fill(&v_given, &t_comb8, &v_offered);
                     mv_begin(out, 5);
                     mv_put(out, t_x1);
                     mv_put_set(out, &v_given);
                     mv_end(out);
-                    t_more10 = comb_next(&t_comb9);
+                    t_more9 = comb_next(&t_comb8);
                 }
             }
         }
@@ -1118,15 +1119,15 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
     int32_t at = 0;
     Set v_open;
     v_open.n = 0;
-    Set t_src3 = colours_set();
-    for (int32_t t_i1 = 0; t_i1 < t_src3.n; t_i1++) {
-        V t_x2 = t_src3.v[t_i1];
+    for (int32_t t_i1 = 0; t_i1 < NC; t_i1++) {
+        V t_x2 = t_i1;
         if ((t_x2 >= 0 ? g->supply[t_x2] : 0) > 0LL) {
             v_open.v[v_open.n] = t_x2;
             v_open.n += 1;
         }
     }
-    Set v_picks = mv_read_set(mv, &at);
+    Set v_picks;
+    mv_read_fill(&v_picks, mv, &at);
     (void)at;
     gain_each(g, p, v_picks, 1LL);
     done(g, p, 1);
@@ -1170,7 +1171,8 @@ static void apply_buy(G * g, int32_t p, const int32_t * mv)
     at += 1;
     const int32_t * pay = mv + at;
     at += NK;
-    Set v_g = mv_read_set(mv, &at);
+    Set v_g;
+    mv_read_fill(&v_g, mv, &at);
     (void)at;
     give_back(g, p, pay);
     to_box(g, p, &v_g);
@@ -1196,7 +1198,8 @@ static void apply_sacrifice(G * g, int32_t p, const int32_t * mv)
             v_offered.n += 1;
         }
     }
-    Set v_given = mv_read_set(mv, &at);
+    Set v_given;
+    mv_read_fill(&v_given, mv, &at);
     (void)at;
     to_box(g, p, &v_given);
     move_card(g, p, v_k, 0);
@@ -1264,7 +1267,8 @@ static void step_options1(const G * g, int32_t p, MoveBuf * out)
     (void)g;
     (void)p;
     (void)out;
-    Set src = tiles_set(g, 0);
+    Set src;
+    tiles_fill(&src, g, 0);
     for (int32_t i = 0; i < src.n; i++) {
         V v_n = src.v[i];
         if (d_bonus(g, p).c[0] >= TILE_requires[v_n].c[0] && d_bonus(g, p).c[1] >= TILE_requires[v_n].c[1] && d_bonus(g, p).c[2] >= TILE_requires[v_n].c[2] && d_bonus(g, p).c[3] >= TILE_requires[v_n].c[3] && d_bonus(g, p).c[4] >= TILE_requires[v_n].c[4]) {
@@ -1347,7 +1351,11 @@ static void rank(const G * g, int32_t p, V * keys)
     /* editions/orient.rules:87 C-5.3 O-4.2 */
     (void)p;
     keys[0] = score(g, p);
-    keys[1] = -zone_set(g, 0, p).n;
+    keys[1] = -({
+        Set t_set1;
+        zone_fill(&t_set1, g, 0, p);
+        t_set1;
+    }).n;
 }
 
 static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * out)
@@ -1356,9 +1364,8 @@ static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * o
     (void)bound;
     Set t_src3;
     t_src3.n = 0;
-    Set t_src6 = colours_set();
-    for (int32_t t_i4 = 0; t_i4 < t_src6.n; t_i4++) {
-        V t_x5 = t_src6.v[t_i4];
+    for (int32_t t_i4 = 0; t_i4 < NC; t_i4++) {
+        V t_x5 = t_i4;
         if ((t_x5 >= 0 ? d_bonus(g, p).c[t_x5] : 0) > 0LL) {
             t_src3.v[t_src3.n] = t_x5;
             t_src3.n += 1;
@@ -1395,9 +1402,11 @@ static void follow_options1(const G * g, int32_t p, const V * bound, MoveBuf * o
     V v_k = bound[0];
     Set t_src3;
     t_src3.n = 0;
-    Set t_src6 = market_set(g);
-    for (int32_t t_i4 = 0; t_i4 < t_src6.n; t_i4++) {
-        V t_x5 = t_src6.v[t_i4];
+    for (int32_t t_i4 = 0; t_i4 < FTOTAL; t_i4++) {
+        V t_x5 = g->market[t_i4];
+        if (t_x5 < 0) {
+            continue;
+        }
         if (CARD_tier[t_x5] == CARD_free_tier[v_k] && (CARD_kind[t_x5] != 5 || d_coloured(g, p))) {
             t_src3.v[t_src3.n] = t_x5;
             t_src3.n += 1;

@@ -139,9 +139,9 @@ class Emitter:
         return [c.declare(c_type(e.type), name, value)]
 
     def source(self, e: m.Expr, frame: Frame, as_set: bool = False) -> Source:
-        """A collection to loop over: a local as it is, a zone of the state
-        read in place (no copy of its elements, unless `as_set`), anything
-        else built in a new local."""
+        """A collection to loop over: a local as it is, a zone or the market
+        of the state read in place and the colours counted (no copy of the
+        elements, unless `as_set`), anything else built in a new local."""
         if isinstance(e, m.Ref) and e.kind == "variable":
             value = frame.locals[e.name]
             if isinstance(value, c.Name):
@@ -152,24 +152,40 @@ class Emitter:
             view = c.call("zone_view", c.name(frame.state), zone, frame.player)
             count = c.index(c.arrow(frame.state, "zn"), zone, frame.player)
             return Source([c.declare("const int16_t *", items, view)], count, c.name(items))
+        if isinstance(e, m.Ref) and e.kind == "market" and not as_set:
+            return Source([], c.name("FTOTAL"), c.arrow(frame.state, "market"), gaps=True)
+        if isinstance(e, m.Ref) and e.kind == "colours" and not as_set:
+            return Source([], c.name("NC"), None)
         src = frame.temporary("src")
         return Source(
             self.declare(src, e, frame), c.dot(c.name(src), "n"), c.dot(c.name(src), "v"), src
         )
 
 
+def filled(name: str, function: str, *arguments: c.Expr) -> list[c.Stmt]:
+    """`name` declared as a set and filled in place by `function`."""
+    return [c.declare("Set", name), c.do(c.call(function, c.Unary("&", c.name(name)), *arguments))]
+
+
 @frozen
 class Source:
     """A collection looped over: what declares it, its size, its elements
-    (an array), and its name when it is a `Set` local."""
+    (an array; none when each element is its index), its name when it is a
+    `Set` local, and whether it has gaps (empty places, below 0, skipped)."""
 
     declared: list[c.Stmt]
     count: c.Expr
-    items: c.Expr
+    items: c.Expr | None
     name: str = ""
+    gaps: bool = False
 
-    def at(self, i: c.Expr) -> c.Expr:
-        return c.index(self.items, i)
+    def head(self, x: str, i: c.Expr) -> list[c.Stmt]:
+        """The first statements of the loop's body: `x` the element at `i`."""
+        at = i if self.items is None else c.index(self.items, i)
+        head: list[c.Stmt] = [c.declare("V", x, at)]
+        if self.gaps:
+            head.append(c.if_(c.binary(c.name(x), "<", c.num(0)), [c.Raw("continue;")]))
+        return head
 
 
 class _Emission(Visitor):
@@ -228,7 +244,7 @@ class _Emission(Visitor):
         x = self.frame.temporary("x")
         inner = self.frame.bind(variable, x)
         src = self.emitter.source(source, self.frame)
-        element = [c.declare("V", x, src.at(c.name(i))), *body(inner, x)]
+        element = [*src.head(x, c.name(i)), *body(inner, x)]
         return [*src.declared, c.for_(i, 0, src.count, element)]
 
     def visit_Attr(self, e: m.Attr) -> c.Expr:
@@ -246,8 +262,11 @@ class _Emission(Visitor):
             return self.expr(e.subject)  # a list of vectors is only ever counted
         out = self.result(e, "out")
         src = self.emitter.source(e.subject, self.frame)
+        if src.gaps or src.items is None:  # read from a dense array
+            src = self.emitter.source(e.subject, self.frame, as_set=True)
+        assert src.items is not None
         i = c.name(self.frame.temporary("i"))
-        each = [c.assign(c.index(c.dot(c.name(out), "v"), i), read(src.at(i)))]
+        each = [c.assign(c.index(c.dot(c.name(out), "v"), i), read(c.index(src.items, i)))]
         body = [
             *src.declared,
             c.declare("Set", out),
@@ -355,8 +374,13 @@ class _Emission(Visitor):
             c.name(total),
         )
 
+    def filled(self, e: m.Expr, function: str, *arguments: c.Expr) -> c.Expr:
+        """A set of the state, filled in the local it is declared as."""
+        out = self.result(e, "set")
+        return c.block(filled(out, function, *arguments), c.name(out))
+
     def visit_DeckTops(self, e: m.DeckTops) -> c.Expr:
-        return c.call("deck_tops_set", self.g)
+        return self.filled(e, "deck_tops_fill", self.g)
 
     def visit_Ref(self, e: m.Ref) -> c.Expr:
         n = self.names
@@ -365,15 +389,16 @@ class _Emission(Visitor):
         if e.kind in ("colour", "token"):
             return c.num(n.token_index[e.name])
         if e.kind == "colours":
-            return c.call("colours_set")
+            return self.filled(e, "colours_fill")
         if e.kind == "players":
             return c.arrow(self.frame.state, "players")
         if e.kind == "zone":
-            return c.call("zone_set", self.g, c.num(n.zone_index[e.name]), self.frame.player)
+            zone = c.num(n.zone_index[e.name])
+            return self.filled(e, "zone_fill", self.g, zone, self.frame.player)
         if e.kind == "market":
-            return c.call("market_set", self.g)
+            return self.filled(e, "market_fill", self.g)
         if e.kind == "tiles":
-            return c.call("tiles_set", self.g, c.num(n.tile_set_index[e.name]))
+            return self.filled(e, "tiles_fill", self.g, c.num(n.tile_set_index[e.name]))
         if e.kind == "define":
             if e.name in self.frame.prebound:
                 return c.name(self.frame.prebound[e.name])

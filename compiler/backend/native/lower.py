@@ -20,7 +20,7 @@ from typing import Any
 
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.native import cnodes as c
-from splendor_rules.compiler.backend.native.emit import Emitter, Frame, Names, c_type
+from splendor_rules.compiler.backend.native.emit import Emitter, Frame, Names, c_type, filled
 from splendor_rules.compiler.backend.python.base import Source, comment_text
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.names import Names as PythonNames
@@ -264,11 +264,13 @@ class Turns(Base):
             if step.source is not None:  # the player's tiles of the set in that zone
                 faces = identities.tile_numbering(self.edition).set_faces[step.tiles]
                 zone = c.num(self.names.zone_index[step.source])
-                source: c.Expr = c.call("zone_set", g, zone, p)
+                source = filled("src", "zone_fill", g, zone, p)
                 of_set = c.logic("||", [c.binary(c.name(var), "==", c.num(f)) for f in faces])
                 condition = c.logic("&&", [of_set, condition])
             else:
-                source = c.call("tiles_set", g, c.num(self.names.tile_set_index[step.tiles]))
+                source = filled(
+                    "src", "tiles_fill", g, c.num(self.names.tile_set_index[step.tiles])
+                )
             emit = [
                 c.do(c.call("mv_begin", out, code)),
                 c.do(c.call("mv_put", out, c.name(var))),
@@ -276,7 +278,7 @@ class Turns(Base):
             ]
             element = c.index(c.dot(c.name("src"), "v"), c.name("i"))
             loop = [c.declare("V", var, element), c.if_(condition, emit)]
-            body.append(c.declare("Set", "src", source))
+            body.extend(source)
             body.append(c.for_("i", 0, c.dot(c.name("src"), "n"), loop))
         parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
         return c.Function("void", f"step_options{index}", parameters, body)
@@ -443,8 +445,7 @@ class FollowUps(Turns):
                 body.append(c.declare("V", var, read))
             else:
                 body.append(c.declare("int32_t", "at", c.num(0)))
-                read = c.call("mv_read_set", c.name("mv"), c.Unary("&", c.name("at")))
-                body.append(c.declare("Set", var, read))
+                body += filled(var, "mv_read_fill", c.name("mv"), c.Unary("&", c.name("at")))
             body.append(c.do(c.Unary("(void)", c.name(var))))
             frame = frame.bind(site.choice.name, var)
         for block in blocks:
@@ -482,8 +483,9 @@ class Lowering(FollowUps):
             body.extend(src.declared)
             body.append(c.declare("Comb", comb))
             body.append(c.declare("int32_t", more, first))
-            chosen = c.call("comb_set", combination, c.Unary("&", c.name(src.name)))
-            inner: list[c.Stmt] = [c.declare("Set", var, chosen)]
+            inner: list[c.Stmt] = filled(
+                var, "comb_fill", combination, c.Unary("&", c.name(src.name))
+            )
             next_ = c.assign(more, c.call("comb_next", combination))
             body.append(c.While(c.name(more), [c.Seq(inner), next_]))
             shown.append(c.do(c.call("mv_put_set", c.name("out"), c.Unary("&", c.name(var)))))
@@ -498,7 +500,7 @@ class Lowering(FollowUps):
         for source in st.sources:
             i = frame.temporary("i")
             src = self.emitter.source(source, frame)
-            head: list[c.Stmt] = [c.declare("V", x, src.at(c.name(i)))]
+            head = src.head(x, c.name(i))
             if seen is not None:
                 known = c.call("set_has", c.Unary("&", c.name(seen)), c.name(x))
                 head.append(c.if_(known, [c.Raw("continue;")]))
@@ -665,16 +667,14 @@ class Lowering(FollowUps):
                 frame = frame.bind(st.name, var)
             elif isinstance(st, m.ChooseDistinct):
                 var = c.ident("v_", st.name)
-                read = c.call("mv_read_set", c.name("mv"), c.Unary("&", at))
-                body.append(c.declare("Set", var, read))
+                body += filled(var, "mv_read_fill", c.name("mv"), c.Unary("&", at))
                 frame = frame.bind(st.name, var)
             elif isinstance(st, m.Pay):
                 body.append(c.declare("const int32_t *", "pay", c.binary(c.name("mv"), "+", at)))
                 body.append(c.assign(at, c.name("NK"), "+="))
                 if st.wild_cards is not None:
                     var = c.ident("v_", st.wild_cards.variable)
-                    read = c.call("mv_read_set", c.name("mv"), c.Unary("&", at))
-                    body.append(c.declare("Set", var, read))
+                    body += filled(var, "mv_read_fill", c.name("mv"), c.Unary("&", at))
                     frame = frame.bind(st.wild_cards.variable, var)
         body.append(c.do(c.Unary("(void)", at)))
         effects, _ = self.effects(statements, frame, stop=done)
