@@ -55,6 +55,7 @@ static const V CARD_points[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
 static const V CARD_avengers[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 2, 0, 1, 0, 2, 0, 1, 0, 2, 0, 1, 0, 2, 0, 1, 0, 2, 0, 1, 0 };
 static const V CARD_time_icon[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 static const Vec CARD_cost[MAX1(NCARDS)] = { {{0, 0, 0, 3, 0}}, {{1, 1, 0, 1, 1}}, {{0, 0, 2, 2, 0}}, {{0, 1, 1, 2, 1}}, {{1, 0, 0, 2, 0}}, {{1, 1, 0, 3, 0}}, {{0, 0, 1, 2, 2}}, {{0, 0, 0, 4, 0}}, {{0, 1, 1, 2, 1}}, {{2, 0, 0, 0, 2}}, {{1, 1, 1, 0, 1}}, {{3, 0, 0, 0, 0}}, {{2, 0, 0, 1, 0}}, {{3, 0, 1, 0, 1}}, {{2, 1, 2, 0, 0}}, {{4, 0, 0, 0, 0}}, {{1, 0, 0, 0, 2}}, {{0, 1, 1, 1, 2}}, {{0, 0, 0, 0, 3}}, {{1, 1, 1, 0, 1}}, {{1, 0, 0, 0, 2}}, {{1, 2, 0, 0, 2}}, {{0, 1, 0, 1, 3}}, {{0, 0, 0, 0, 4}}, {{0, 0, 2, 0, 2}}, {{0, 0, 2, 1, 0}}, {{0, 0, 3, 0, 0}}, {{1, 1, 1, 1, 0}}, {{1, 1, 2, 1, 0}}, {{2, 0, 2, 1, 0}}, {{0, 1, 3, 0, 1}}, {{0, 0, 4, 0, 0}}, {{0, 2, 1, 1, 1}}, {{2, 2, 0, 0, 0}}, {{0, 3, 0, 0, 0}}, {{0, 2, 0, 0, 1}}, {{1, 1, 1, 0, 1}}, {{1, 3, 0, 1, 0}}, {{0, 2, 1, 2, 0}}, {{0, 4, 0, 0, 0}}, {{0, 2, 3, 0, 2}}, {{3, 2, 3, 0, 0}}, {{3, 0, 5, 0, 0}}, {{0, 2, 4, 1, 0}}, {{0, 0, 5, 0, 0}}, {{0, 0, 6, 0, 0}}, {{2, 0, 0, 3, 3}}, {{0, 2, 2, 0, 3}}, {{0, 0, 0, 3, 5}}, {{0, 2, 1, 0, 4}}, {{0, 0, 0, 0, 5}}, {{0, 0, 0, 0, 6}}, {{3, 0, 0, 3, 2}}, {{0, 0, 2, 3, 2}}, {{0, 0, 0, 5, 3}}, {{0, 0, 0, 5, 0}}, {{0, 1, 2, 4, 0}}, {{0, 0, 0, 6, 0}}, {{0, 3, 2, 3, 0}}, {{2, 3, 0, 2, 0}}, {{2, 4, 0, 0, 1}}, {{0, 5, 3, 0, 0}}, {{0, 5, 0, 0, 0}}, {{0, 6, 0, 0, 0}}, {{3, 2, 0, 0, 3}}, {{3, 0, 2, 0, 2}}, {{5, 0, 0, 3, 0}}, {{4, 2, 1, 0, 0}}, {{5, 0, 0, 0, 0}}, {{6, 0, 0, 0, 0}}, {{3, 5, 3, 3, 0}}, {{0, 7, 0, 0, 0}}, {{3, 6, 0, 3, 0}}, {{0, 7, 0, 0, 3}}, {{3, 3, 0, 5, 3}}, {{0, 0, 0, 7, 0}}, {{3, 0, 3, 6, 0}}, {{0, 0, 3, 7, 0}}, {{5, 3, 3, 0, 3}}, {{7, 0, 0, 0, 0}}, {{6, 0, 3, 0, 3}}, {{7, 0, 0, 3, 0}}, {{3, 3, 0, 3, 5}}, {{0, 0, 3, 3, 6}}, {{0, 0, 0, 0, 7}}, {{0, 3, 0, 0, 7}}, {{0, 3, 5, 3, 3}}, {{0, 0, 7, 0, 0}}, {{0, 3, 6, 0, 3}}, {{3, 0, 7, 0, 0}} };
+static const uint64_t CARD_cost_packed[MAX1(NCARDS)] = { 0x3000000ULL, 0x101000101ULL, 0x2020000ULL, 0x102010100ULL, 0x2000001ULL, 0x3000101ULL, 0x202010000ULL, 0x4000000ULL, 0x102010100ULL, 0x200000002ULL, 0x100010101ULL, 0x3ULL, 0x1000002ULL, 0x100010003ULL, 0x20102ULL, 0x4ULL, 0x200000001ULL, 0x201010100ULL, 0x300000000ULL, 0x100010101ULL, 0x200000001ULL, 0x200000201ULL, 0x301000100ULL, 0x400000000ULL, 0x200020000ULL, 0x1020000ULL, 0x30000ULL, 0x1010101ULL, 0x1020101ULL, 0x1020002ULL, 0x100030100ULL, 0x40000ULL, 0x101010200ULL, 0x202ULL, 0x300ULL, 0x100000200ULL, 0x100010101ULL, 0x1000301ULL, 0x2010200ULL, 0x400ULL, 0x200030200ULL, 0x30203ULL, 0x50003ULL, 0x1040200ULL, 0x50000ULL, 0x60000ULL, 0x303000002ULL, 0x300020200ULL, 0x503000000ULL, 0x400010200ULL, 0x500000000ULL, 0x600000000ULL, 0x203000003ULL, 0x203020000ULL, 0x305000000ULL, 0x5000000ULL, 0x4020100ULL, 0x6000000ULL, 0x3020300ULL, 0x2000302ULL, 0x100000402ULL, 0x30500ULL, 0x500ULL, 0x600ULL, 0x300000203ULL, 0x200020003ULL, 0x3000005ULL, 0x10204ULL, 0x5ULL, 0x6ULL, 0x3030503ULL, 0x700ULL, 0x3000603ULL, 0x300000700ULL, 0x305000303ULL, 0x7000000ULL, 0x6030003ULL, 0x7030000ULL, 0x300030305ULL, 0x7ULL, 0x300030006ULL, 0x3000007ULL, 0x503000303ULL, 0x603030000ULL, 0x700000000ULL, 0x700000300ULL, 0x303050300ULL, 0x70000ULL, 0x300060300ULL, 0x70003ULL };
 static const V TILE_tile[MAX1(NTILES)] = { 1, 1, 2, 2, 3, 3, 4, 4, 0 };
 static const V TILE_name[MAX1(NTILES)] = { 4, 93, 36, 87, 44, 5, 6, 7, 0 };
 static const V TILE_points[MAX1(NTILES)] = { 3, 3, 3, 3, 3, 3, 3, 3, 3 };
@@ -492,6 +493,32 @@ static inline V shortfall(const Vec *cost, const Vec *means)
         lack += cost->c[c] > means->c[c] ? cost->c[c] - means->c[c] : 0;
     }
     return lack;
+}
+
+/* The means packed 8 bits a colour, each held to 0..127: beside a packed
+ * cost (each cell at most 127) it lacks exactly what the full means lack,
+ * or less where a means is below 0 (the test then passes a cost over to
+ * the enumeration, which finds no way to pay it). */
+static inline uint64_t means_packed(const Vec *means)
+{
+    uint64_t packed = 0;
+    for (int32_t c = 0; c < NC; c++) {
+        V lane = means->c[c] < 0 ? 0 : means->c[c] > 127 ? 127 : means->c[c];
+        packed |= (uint64_t)lane << (8 * c);
+    }
+    return packed;
+}
+
+/* `shortfall` over packed words, all lanes at once: a lane's top bit says
+ * whether cost >= means, its low 7 bits then hold what it lacks; the lanes
+ * sum below 256, so one multiplication adds them into the top byte. */
+static inline V shortfall_packed(uint64_t cost, uint64_t means)
+{
+    const uint64_t tops = 0x8080808080808080ULL;
+    uint64_t lanes = (cost | tops) - means;
+    uint64_t reached = lanes & tops;
+    uint64_t lack = lanes & (reached - (reached >> 7));
+    return (V)((lack * 0x0101010101010101ULL) >> 56);
 }
 
 static void gain(G *g, int32_t p, V kind, V amount)
@@ -964,13 +991,14 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     Vec t_means8 = d_bonus_value;
     add_held(&t_means8, g, p);
     V t_reach10 = wild_held(g, p);
+    uint64_t t_packed11 = means_packed(&t_means8);
     for (int32_t t_i2 = 0; t_i2 < FTOTAL; t_i2++) {
         V t_x1 = g->market[t_i2];
         if (t_x1 < 0) {
             continue;
         }
         V v_k = t_x1 & VALUE_MASK;
-        if (shortfall(&CARD_cost[v_k], &t_means8) <= t_reach10) {
+        if (shortfall_packed(CARD_cost_packed[v_k], t_packed11) <= t_reach10) {
             Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
             int32_t t_ways6 = pay_ways(g, p, &t_price5);
             for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {
@@ -985,7 +1013,7 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     for (int32_t t_i3 = 0; t_i3 < g->zn[1][p]; t_i3++) {
         V t_x1 = t_items4[t_i3];
         V v_k = t_x1 & VALUE_MASK;
-        if (shortfall(&CARD_cost[v_k], &t_means8) <= t_reach10) {
+        if (shortfall_packed(CARD_cost_packed[v_k], t_packed11) <= t_reach10) {
             Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
             int32_t t_ways6 = pay_ways(g, p, &t_price5);
             for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {

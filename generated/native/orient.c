@@ -57,6 +57,7 @@ static const V CARD_bonuses[MAX1(NCARDS)] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
 static const V CARD_free_tier[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2 };
 static const V CARD_sacrifice_colour[MAX1(NCARDS)] = { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 4, 0, 2, 3, -1, -1, -1, -1, -1 };
 static const V CARD_sacrifice_count[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0 };
+static const uint64_t CARD_cost_packed[MAX1(NCARDS)] = { 0x100000103ULL, 0x300ULL, 0x100020200ULL, 0x200000200ULL, 0x101020100ULL, 0x101010100ULL, 0x102000000ULL, 0x40000ULL, 0x2020001ULL, 0x102010001ULL, 0x101010001ULL, 0x200000001ULL, 0x1030100ULL, 0x200020000ULL, 0x300000000ULL, 0x4000000ULL, 0x102ULL, 0x10301ULL, 0x201000101ULL, 0x101000101ULL, 0x2000200ULL, 0x202000100ULL, 0x3000000ULL, 0x400000000ULL, 0x3ULL, 0x100010102ULL, 0x200010002ULL, 0x2000002ULL, 0x100010101ULL, 0x301000001ULL, 0x10200ULL, 0x4ULL, 0x1000202ULL, 0x20002ULL, 0x1010201ULL, 0x1010101ULL, 0x30000ULL, 0x1020000ULL, 0x103010000ULL, 0x400ULL, 0x3000302ULL, 0x202030000ULL, 0x204010000ULL, 0x305000000ULL, 0x5000000ULL, 0x6ULL, 0x300030200ULL, 0x3020200ULL, 0x305ULL, 0x401000002ULL, 0x500ULL, 0x600ULL, 0x3020003ULL, 0x200000302ULL, 0x100000204ULL, 0x30500ULL, 0x50000ULL, 0x60000ULL, 0x302000002ULL, 0x302000300ULL, 0x500000003ULL, 0x20401ULL, 0x500000000ULL, 0x6000000ULL, 0x20203ULL, 0x200030003ULL, 0x5ULL, 0x2040100ULL, 0x3050000ULL, 0x600000000ULL, 0x305030300ULL, 0x603000003ULL, 0x700000000ULL, 0x700000003ULL, 0x503030003ULL, 0x7ULL, 0x300000306ULL, 0x307ULL, 0x303000305ULL, 0x30603ULL, 0x700ULL, 0x30700ULL, 0x300030503ULL, 0x3060300ULL, 0x70000ULL, 0x3070000ULL, 0x3050303ULL, 0x306030000ULL, 0x7000000ULL, 0x307000000ULL, 0x2000003ULL, 0x3000200ULL, 0x20300ULL, 0x200030000ULL, 0x300000002ULL, 0x3000000ULL, 0x30000ULL, 0x300ULL, 0x3ULL, 0x300000000ULL, 0x4030000ULL, 0x403000000ULL, 0x300000004ULL, 0x403ULL, 0x40300ULL, 0x4030001ULL, 0x301000400ULL, 0x403010000ULL, 0x40103ULL, 0x100000304ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x1030600ULL, 0x103060000ULL, 0x306000001ULL, 0x600000103ULL, 0x10306ULL };
 static const V TILE_points[MAX1(NTILES)] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
 static const Vec TILE_requires[MAX1(NTILES)] = { {{4, 4, 0, 0, 0}}, {{4, 0, 0, 0, 4}}, {{0, 4, 4, 0, 0}}, {{0, 0, 4, 4, 0}}, {{0, 0, 0, 4, 4}}, {{3, 3, 3, 0, 0}}, {{3, 3, 0, 0, 3}}, {{3, 0, 0, 3, 3}}, {{0, 3, 3, 3, 0}}, {{0, 0, 3, 3, 3}} };
 static const int32_t CARD_DECK[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5 };
@@ -492,6 +493,32 @@ static inline V shortfall(const Vec *cost, const Vec *means)
         lack += cost->c[c] > means->c[c] ? cost->c[c] - means->c[c] : 0;
     }
     return lack;
+}
+
+/* The means packed 8 bits a colour, each held to 0..127: beside a packed
+ * cost (each cell at most 127) it lacks exactly what the full means lack,
+ * or less where a means is below 0 (the test then passes a cost over to
+ * the enumeration, which finds no way to pay it). */
+static inline uint64_t means_packed(const Vec *means)
+{
+    uint64_t packed = 0;
+    for (int32_t c = 0; c < NC; c++) {
+        V lane = means->c[c] < 0 ? 0 : means->c[c] > 127 ? 127 : means->c[c];
+        packed |= (uint64_t)lane << (8 * c);
+    }
+    return packed;
+}
+
+/* `shortfall` over packed words, all lanes at once: a lane's top bit says
+ * whether cost >= means, its low 7 bits then hold what it lacks; the lanes
+ * sum below 256, so one multiplication adds them into the top byte. */
+static inline V shortfall_packed(uint64_t cost, uint64_t means)
+{
+    const uint64_t tops = 0x8080808080808080ULL;
+    uint64_t lanes = (cost | tops) - means;
+    uint64_t reached = lanes & tops;
+    uint64_t lack = lanes & (reached - (reached >> 7));
+    return (V)((lack * 0x0101010101010101ULL) >> 56);
 }
 
 static void gain(G *g, int32_t p, V kind, V amount)
@@ -996,6 +1023,7 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
         }
     }
     V t_reach10 = wild_held(g, p) + 2 * t_spendable11.n;
+    uint64_t t_packed15 = means_packed(&t_means8);
     for (int32_t t_i2 = 0; t_i2 < FTOTAL; t_i2++) {
         V t_x1 = g->market[t_i2];
         if (t_x1 < 0) {
@@ -1004,13 +1032,13 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                if (shortfall(&CARD_cost[v_k], &t_means8) <= t_reach10) {
+                if (shortfall_packed(CARD_cost_packed[v_k], t_packed15) <= t_reach10) {
                     Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
-                    Set t_gone15;
-                    t_gone15.n = 0;
-                    set_add(&t_gone15, v_k);
-                    Set t_copy16;
-                    int32_t t_ways6 = card_pay_ways(g, p, &t_price5, without(&t_spendable11, &t_copy16, &t_gone15), 2);
+                    Set t_gone16;
+                    t_gone16.n = 0;
+                    set_add(&t_gone16, v_k);
+                    Set t_copy17;
+                    int32_t t_ways6 = card_pay_ways(g, p, &t_price5, without(&t_spendable11, &t_copy17, &t_gone16), 2);
                     for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {
                         mv_begin(out, 3);
                         mv_put(out, t_x1);
@@ -1027,13 +1055,13 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] == 0LL) {
             if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                if (shortfall(&CARD_cost[v_k], &t_means8) <= t_reach10) {
+                if (shortfall_packed(CARD_cost_packed[v_k], t_packed15) <= t_reach10) {
                     Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
-                    Set t_gone15;
-                    t_gone15.n = 0;
-                    set_add(&t_gone15, v_k);
-                    Set t_copy16;
-                    int32_t t_ways6 = card_pay_ways(g, p, &t_price5, without(&t_spendable11, &t_copy16, &t_gone15), 2);
+                    Set t_gone16;
+                    t_gone16.n = 0;
+                    set_add(&t_gone16, v_k);
+                    Set t_copy17;
+                    int32_t t_ways6 = card_pay_ways(g, p, &t_price5, without(&t_spendable11, &t_copy17, &t_gone16), 2);
                     for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {
                         mv_begin(out, 3);
                         mv_put(out, t_x1);

@@ -20,6 +20,7 @@ from typing import Any
 
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.native import cnodes as c
+from splendor_rules.compiler.backend.native import data
 from splendor_rules.compiler.backend.native.emit import Emitter, Frame, Names, c_type, filled
 from splendor_rules.compiler.backend.python.base import Source, comment_text
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
@@ -56,6 +57,7 @@ class Base:
         self.hooked = analysis.hooked_zones(self.edition)
         self.steps = self.edition.steps
         self.actions = self.edition.actions
+        self.packed: set[str] = set()  # the card columns read packed
 
     # ------------------------------------------------------------- basics
 
@@ -608,6 +610,13 @@ class Lowering(FollowUps):
             value = c.name(cost)
         # a cost beyond the means is no move: no payment is enumerated
         shortfall = c.call("shortfall", c.Unary("&", value), c.Unary("&", c.name(means)))
+        packed = self.packed_cost(st.cost)
+        if packed is not None and isinstance(value, c.Index):
+            word = frame.temporary("packed")
+            read = c.call("means_packed", c.Unary("&", c.name(means)))
+            (body if varies else hoisted).append(c.declare("uint64_t", word, read))
+            cost_word = c.index(c.name(packed), value.index)
+            shortfall = c.call("shortfall_packed", cost_word, c.name(word))
         inner_body: list[c.Stmt] = []
         body.append(c.if_(c.binary(shortfall, "<=", c.name(reach)), inner_body))
         body = inner_body
@@ -642,6 +651,17 @@ class Lowering(FollowUps):
         body.append(c.for_(w, 0, c.name(ways), inner))
         moves.append(c.do(c.call(put, c.name("out"), c.name(w))))
         return inner
+
+    def packed_cost(self, cost: m.Expr) -> str | None:
+        """The packed twin of the card column a cost reads, if it has one."""
+        if not (isinstance(cost, m.Attr) and cost.source == "column"):
+            return None
+        if cost.subject.type != m.CARD:
+            return None
+        packed = data.packed_column(self.edition, cost.attribute)
+        if packed is not None:
+            self.packed.add(cost.attribute)
+        return packed
 
     # --------------------------------------------------------------- apply
 
@@ -757,7 +777,7 @@ class Lowering(FollowUps):
         python = Tables(e, self.source, ExprEmitter(PythonNames(e))).context()
         return {
             **python,
-            **self.data(python),
+            **data.data(e, self.names, python, self.packed),
             "prototypes": [f.prototype() + ";" for f in functions],
             "functions": [f.text() for f in functions],
             "reveals": "".join(c.statement(st, 1) for st in self.reveals()),
@@ -789,64 +809,3 @@ class Lowering(FollowUps):
         for site in self.sites:
             found.append([shown_code(identities.follow_up_kind(site))])
         return found
-
-    def data(self, python: dict[str, Any]) -> dict[str, Any]:
-        """The data tables, as C initialisers."""
-        e = self.edition
-        card_kinds = {col.name: col.type for col in e.cards.columns}
-        tile_kinds: dict[str, str] = {"points": "int"}
-        for table in e.tile_sets:
-            for col in table.columns:
-                tile_kinds[col.name] = col.type
-        decks = identities.decks(e)
-        return {
-            "c_card_columns": [
-                self.column("CARD_", col.name, card_kinds[col.name], col.values)
-                for col in python["card_columns"]
-            ],
-            "c_tile_columns": [
-                self.column("TILE_", col.name, tile_kinds[col.name], col.values)
-                for col in python["tile_columns"]
-            ],
-            "set_element": self.set_element(),
-            "card_count": len(e.cards.rows),
-            "deck_count": len(decks.tiers),
-            "deck_sizes": [len(cards) for cards in decks.deck_cards],
-            "deck_face_up": list(decks.face_up),
-            "zone_caps": [
-                len(e.cards.rows) if z.content == "cards" else max(python["tile_count"], 1)
-                for z in e.zones
-            ],
-            "tile_set_caps": [max(len(faces), 1) for faces in python["tile_set_faces"]],
-            "players_max": e.players[1],
-            "token_count": len(e.tokens),
-            "value_count": len(e.card_values),
-        }
-
-    def set_element(self) -> str:
-        """The C type of a set's or list's elements: 32 bits, unless a list
-        of numbers may hold more (a number card value, a data cell past 32 bits)."""
-        if any(v.type == "int" for v in self.edition.card_values):
-            return "V"
-        for table in (self.edition.cards, *self.edition.tile_sets):
-            for column in table.columns:
-                if column.type == "int":
-                    cells = [row.get(column.name) for row in table.rows]
-                    if any(isinstance(x, int) and not -(2**31) <= x < 2**31 for x in cells):
-                        return "V"
-        return "int32_t"
-
-    def column(self, prefix: str, name: str, kind: str, values: tuple[Any, ...]) -> dict[str, Any]:
-        """A column of a data table: its C name, type and cells."""
-        texts = self.names.texts
-        if kind == "vector":
-            cells = ["{{" + ", ".join(str(int(x)) for x in v) + "}}" for v in values]
-            return {"name": c.ident(prefix, name), "type": "Vec", "cells": cells or ["{{0}}"]}
-
-        def scalar(v: Any) -> str:
-            if isinstance(v, str):
-                return str(texts[v])
-            return "-1" if v is None else str(int(v))
-
-        cells = [scalar(v) for v in values] or ["0"]
-        return {"name": c.ident(prefix, name), "type": "V", "cells": cells}
