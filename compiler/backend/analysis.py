@@ -297,3 +297,70 @@ def choice_part(action: m.Action) -> list[m.Statement]:
         for st in action.body or ()
         if isinstance(st, m.Let | m.Choose | m.ChooseDistinct | m.Require | m.Pay)
     ]
+
+
+class _Unknown(Exception):
+    """A value that depends on more than one card's data."""
+
+
+_COMPARE: dict[str, Any] = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+}
+
+
+def card_condition(e: m.Expr, variable: str, row: Mapping[str, object]) -> bool | None:
+    """A condition's value for one card of the data bound to `variable`,
+    where that card's columns and constants decide it; None where it reads
+    anything else (the state, another name): it is then known only in play.
+    An `or` with one true part is true, an `and` with one false part false."""
+    try:
+        return bool(_card_value(e, variable, row))
+    except _Unknown:
+        return None
+
+
+def _card_value(e: m.Expr, variable: str, row: Mapping[str, object]) -> object:
+    if isinstance(e, m.Const):
+        return e.value
+    if isinstance(e, m.Ref) and e.kind in ("colour", "token"):
+        return e.name
+    if (
+        isinstance(e, m.Attr)
+        and e.source == "column"
+        and e.attribute in row
+        and isinstance(e.subject, m.Ref)
+        and (e.subject.kind, e.subject.name) == ("variable", variable)
+    ):
+        return row[e.attribute]
+    if isinstance(e, m.Logic):
+        known = [card_condition(o, variable, row) for o in e.operands]
+        decisive = e.op == "or"  # the value one part decides the whole by
+        if decisive in known:
+            return decisive
+        if None in known:
+            raise _Unknown
+        return not decisive
+    if isinstance(e, m.Unary):
+        operand = _card_value(e.operand, variable, row)
+        if e.op == "not":
+            return not operand
+        if isinstance(operand, int):
+            return -operand
+    if isinstance(e, m.Conditional):
+        chosen = e.then if _card_value(e.condition, variable, row) else e.otherwise
+        return _card_value(chosen, variable, row)
+    if isinstance(e, m.Binary):
+        left, right = _card_value(e.left, variable, row), _card_value(e.right, variable, row)
+        if e.op == "==":
+            return left == right
+        if e.op == "!=":
+            return left != right
+        if e.op in _COMPARE and isinstance(left, int) and isinstance(right, int):
+            return _COMPARE[e.op](left, right)
+    raise _Unknown

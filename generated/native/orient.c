@@ -455,12 +455,18 @@ static inline void mv_put_pay(MoveBuf *b, int32_t way)
     b->used += NK;
 }
 
-static void mv_put_card_pay(MoveBuf *b, int32_t way)
+/* A way of tokens and cards: the counts and the number of cards spent (a
+ * fixed size, copied inline), then the cards spent, if any. */
+static inline void mv_put_card_pay(MoveBuf *b, int32_t way)
 {
-    const int32_t *counts = mv_slots(&WAYS, way);
+    const int32_t *slots = mv_slots(&WAYS, way);
     int32_t length = WAYS.data[WAYS.start[way] + 1];
     mv_reserve(b, length);
-    memcpy(b->data + b->used, counts, sizeof(int32_t) * (size_t)length);
+    int32_t *to = b->data + b->used;
+    memcpy(to, slots, sizeof(int32_t) * (NK + 1));
+    if (length > NK + 1) {
+        memcpy(to + NK + 1, slots + NK + 1, sizeof(int32_t) * (size_t)(length - NK - 1));
+    }
     b->used += length;
 }
 
@@ -1077,7 +1083,7 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
 static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/orient.rules:59 O-3.5 */
-    for (int32_t t_i2 = 0; t_i2 < FTOTAL; t_i2++) {
+    for (int32_t t_i2 = 16; t_i2 < 18; t_i2++) {
         V t_x1 = g->market[t_i2];
         if (t_x1 < 0) {
             continue;

@@ -246,6 +246,8 @@ class Generator:
                 return colour, [next(v for v, c in mappings[name].items() if c == colour)]
             return colour, [colour]
         vector = [rng.randrange(4) for _ in colours]
+        if rng.random() < 0.1:  # now and then past what a native engine packs (data.py)
+            vector = [rng.choice((0, 1, 60, 127, 128, 200)) for _ in colours]
         return tuple(vector), [str(n) for n in vector]
 
     def cards(self, colours: list[str]) -> tuple[Table, str, tuple[Table, str] | None]:

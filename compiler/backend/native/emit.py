@@ -138,10 +138,17 @@ class Emitter:
             return list(value.body)
         return [c.declare(c_type(e.type), name, value)]
 
-    def source(self, e: m.Expr, frame: Frame, as_set: bool = False) -> Source:
+    def source(
+        self,
+        e: m.Expr,
+        frame: Frame,
+        as_set: bool = False,
+        slots: tuple[int, int] | None = None,
+    ) -> Source:
         """A collection to loop over: a local as it is, a zone or the market
         of the state read in place and the colours counted (no copy of the
-        elements, unless `as_set`), anything else built in a new local."""
+        elements, unless `as_set`), anything else built in a new local.
+        `slots`: the market's slots to look at, when not all of them."""
         if isinstance(e, m.Ref) and e.kind == "variable":
             value = frame.locals[e.name]
             if isinstance(value, c.Name):
@@ -153,7 +160,10 @@ class Emitter:
             count = c.index(c.arrow(frame.state, "zn"), zone, frame.player)
             return Source([c.declare("const int16_t *", items, view)], count, c.name(items))
         if isinstance(e, m.Ref) and e.kind == "market" and not as_set:
-            return Source([], c.name("FTOTAL"), c.arrow(frame.state, "market"), gaps=True)
+            market = c.arrow(frame.state, "market")
+            if slots is not None:
+                return Source([], c.num(slots[1]), market, gaps=True, low=slots[0])
+            return Source([], c.name("FTOTAL"), market, gaps=True)
         if isinstance(e, m.Ref) and e.kind == "colours" and not as_set:
             return Source([], c.name("NC"), None)
         src = frame.temporary("src")
@@ -171,13 +181,15 @@ def filled(name: str, function: str, *arguments: c.Expr) -> list[c.Stmt]:
 class Source:
     """A collection looped over: what declares it, its size, its elements
     (an array; none when each element is its index), its name when it is a
-    `Set` local, and whether it has gaps (empty places, below 0, skipped)."""
+    `Set` local, whether it has gaps (empty places, below 0, skipped), and
+    the first place looked at (the places before it hold nothing wanted)."""
 
     declared: list[c.Stmt]
     count: c.Expr
     items: c.Expr | None
     name: str = ""
     gaps: bool = False
+    low: int = 0  # the first place looked at (a part of the market)
 
     def head(self, x: str, i: c.Expr) -> list[c.Stmt]:
         """The first statements of the loop's body: `x` the element at `i`."""
@@ -245,7 +257,7 @@ class _Emission(Visitor):
         inner = self.frame.bind(variable, x)
         src = self.emitter.source(source, self.frame)
         element = [*src.head(x, c.name(i)), *body(inner, x)]
-        return [*src.declared, c.for_(i, 0, src.count, element)]
+        return [*src.declared, c.for_(i, src.low, src.count, element)]
 
     def visit_Attr(self, e: m.Attr) -> c.Expr:
         def read(subject: c.Expr) -> c.Expr:

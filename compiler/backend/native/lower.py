@@ -470,7 +470,7 @@ class Lowering(FollowUps):
         frame: Frame,
         body: list[c.Stmt],
         shown: list[c.Stmt],
-        later: object = (),
+        later: tuple[m.Statement, ...] = (),
     ) -> tuple[list[c.Stmt], Frame]:
         """Append to `body` the loops over a choice's values: the inner body
         (where the value is bound, if `later` reads it) and its frame. `shown`
@@ -501,7 +501,7 @@ class Lowering(FollowUps):
             body.append(c.assign(c.dot(c.name(seen), "n"), c.num(0)))
         for source in st.sources:
             i = frame.temporary("i")
-            src = self.emitter.source(source, frame)
+            src = self.emitter.source(source, frame, slots=self.market_slots(st, later))
             head = src.head(x, c.name(i))
             if seen is not None:
                 known = c.call("set_has", c.Unary("&", c.name(seen)), c.name(x))
@@ -510,9 +510,31 @@ class Lowering(FollowUps):
             if analysis.uses(later, st.name):
                 head.append(c.declare("V", var, c.binary(c.name(x), "&", c.name("VALUE_MASK"))))
             body.extend(src.declared)
-            body.append(c.for_(i, 0, src.count, [*head, c.Seq(inner)]))
+            body.append(c.for_(i, src.low, src.count, [*head, c.Seq(inner)]))
         shown.append(c.do(c.call("mv_put", c.name("out"), c.name(x))))
         return inner, frame.bind(st.name, var)
+
+    def market_slots(self, st: m.Choose, later: tuple[m.Statement, ...]) -> tuple[int, int] | None:
+        """The market's slots a choice need look at: those from the first to
+        the last deck with a card that the requirements after the choice, by
+        the cards' data alone, do not rule out (None: all of them)."""
+        conditions = [s.condition for s in later if isinstance(s, m.Require)]
+        decks = identities.decks(self.edition)
+        rows = self.edition.cards.rows
+        kept = [
+            d
+            for d, cards in enumerate(decks.deck_cards)
+            if any(
+                all(analysis.card_condition(e, st.name, rows[k]) is not False for e in conditions)
+                for k in cards
+            )
+        ]
+        starts = [sum(decks.face_up[:d]) for d in range(len(decks.face_up) + 1)]
+        if kept == list(range(len(decks.deck_cards))):
+            return None
+        if not kept:
+            return (0, 0)
+        return (starts[kept[0]], starts[kept[-1] + 1])
 
     @staticmethod
     def may_repeat(st: m.Choose) -> bool:
