@@ -994,38 +994,38 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
 {
     /* editions/classic.rules:73 S-3.5 */
     Vec d_bonus_value = d_bonus(g, p);
-    Vec t_means8 = d_bonus_value;
-    add_held(&t_means8, g, p);
-    V t_reach10 = wild_held(g, p);
-    uint64_t t_packed11 = means_packed(&t_means8);
-    for (int32_t t_i2 = 0; t_i2 < FTOTAL; t_i2++) {
-        V t_x1 = g->market[t_i2];
-        if (t_x1 < 0) {
+    Vec t_means1 = d_bonus_value;
+    add_held(&t_means1, g, p);
+    V t_reach2 = wild_held(g, p);
+    uint64_t t_packed3 = means_packed(&t_means1);
+    for (int32_t t_i5 = 0; t_i5 < FTOTAL; t_i5++) {
+        V t_x4 = g->market[t_i5];
+        if (t_x4 < 0) {
             continue;
         }
-        V v_k = t_x1 & VALUE_MASK;
-        if (shortfall_packed(CARD_cost_packed[v_k], t_packed11) <= t_reach10) {
-            Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
-            int32_t t_ways6 = pay_ways(g, p, &t_price5);
-            for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {
+        V v_k = t_x4 & VALUE_MASK;
+        if (shortfall_packed(CARD_cost_packed[v_k], t_packed3) <= t_reach2) {
+            Vec t_price8 = price_of(CARD_cost[v_k], d_bonus_value);
+            int32_t t_ways9 = pay_ways(g, p, &t_price8);
+            for (int32_t t_w10 = 0; t_w10 < t_ways9; t_w10++) {
                 mv_begin(out, 3);
-                mv_put(out, t_x1);
-                mv_put_pay(out, t_w7);
+                mv_put(out, t_x4);
+                mv_put_pay(out, t_w10);
                 mv_end(out);
             }
         }
     }
-    const int16_t * t_items4 = zone_view(g, 1, p);
-    for (int32_t t_i3 = 0; t_i3 < g->zn[1][p]; t_i3++) {
-        V t_x1 = t_items4[t_i3];
-        V v_k = t_x1 & VALUE_MASK;
-        if (shortfall_packed(CARD_cost_packed[v_k], t_packed11) <= t_reach10) {
-            Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
-            int32_t t_ways6 = pay_ways(g, p, &t_price5);
-            for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {
+    const int16_t * t_items7 = zone_view(g, 1, p);
+    for (int32_t t_i6 = 0; t_i6 < g->zn[1][p]; t_i6++) {
+        V t_x4 = t_items7[t_i6];
+        V v_k = t_x4 & VALUE_MASK;
+        if (shortfall_packed(CARD_cost_packed[v_k], t_packed3) <= t_reach2) {
+            Vec t_price8 = price_of(CARD_cost[v_k], d_bonus_value);
+            int32_t t_ways9 = pay_ways(g, p, &t_price8);
+            for (int32_t t_w10 = 0; t_w10 < t_ways9; t_w10++) {
                 mv_begin(out, 3);
-                mv_put(out, t_x1);
-                mv_put_pay(out, t_w7);
+                mv_put(out, t_x4);
+                mv_put_pay(out, t_w10);
                 mv_end(out);
             }
         }

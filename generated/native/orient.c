@@ -1016,62 +1016,62 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     /* editions/orient.rules:49 S-3.5 O-3.1 */
     Vec d_bonus_value = d_bonus(g, p);
     V d_coloured_value = d_coloured(g, p);
-    Vec t_means8 = d_bonus_value;
-    add_held(&t_means8, g, p);
-    Set t_spendable11;
-    t_spendable11.n = 0;
-    const int16_t * t_items14 = zone_view(g, 0, p);
-    for (int32_t t_i12 = 0; t_i12 < g->zn[0][p]; t_i12++) {
-        V t_x13 = t_items14[t_i12];
-        if (CARD_kind[t_x13] == 3) {
-            t_spendable11.v[t_spendable11.n] = t_x13;
-            t_spendable11.n += 1;
+    Vec t_means1 = d_bonus_value;
+    add_held(&t_means1, g, p);
+    Set t_spendable3;
+    t_spendable3.n = 0;
+    const int16_t * t_items6 = zone_view(g, 0, p);
+    for (int32_t t_i4 = 0; t_i4 < g->zn[0][p]; t_i4++) {
+        V t_x5 = t_items6[t_i4];
+        if (CARD_kind[t_x5] == 3) {
+            t_spendable3.v[t_spendable3.n] = t_x5;
+            t_spendable3.n += 1;
         }
     }
-    V t_reach10 = wild_held(g, p) + 2 * t_spendable11.n;
-    uint64_t t_packed15 = means_packed(&t_means8);
-    for (int32_t t_i2 = 0; t_i2 < FTOTAL; t_i2++) {
-        V t_x1 = g->market[t_i2];
-        if (t_x1 < 0) {
+    V t_reach2 = wild_held(g, p) + 2 * t_spendable3.n;
+    uint64_t t_packed7 = means_packed(&t_means1);
+    for (int32_t t_i9 = 0; t_i9 < FTOTAL; t_i9++) {
+        V t_x8 = g->market[t_i9];
+        if (t_x8 < 0) {
             continue;
         }
-        V v_k = t_x1 & VALUE_MASK;
-        if (CARD_sacrifice_count[v_k] == 0LL) {
-            if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                if (shortfall_packed(CARD_cost_packed[v_k], t_packed15) <= t_reach10) {
-                    Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
-                    Set t_gone16;
-                    t_gone16.n = 0;
-                    set_add(&t_gone16, v_k);
-                    Set t_copy17;
-                    int32_t t_ways6 = card_pay_ways(g, p, &t_price5, without(&t_spendable11, &t_copy17, &t_gone16), 2);
-                    for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {
+        V v_k = t_x8 & VALUE_MASK;
+        if (shortfall_packed(CARD_cost_packed[v_k], t_packed7) <= t_reach2) {
+            if (CARD_sacrifice_count[v_k] == 0LL) {
+                if (CARD_kind[v_k] != 5 || d_coloured_value) {
+                    Vec t_price12 = price_of(CARD_cost[v_k], d_bonus_value);
+                    Set t_gone15;
+                    t_gone15.n = 0;
+                    set_add(&t_gone15, v_k);
+                    Set t_copy16;
+                    int32_t t_ways13 = card_pay_ways(g, p, &t_price12, without(&t_spendable3, &t_copy16, &t_gone15), 2);
+                    for (int32_t t_w14 = 0; t_w14 < t_ways13; t_w14++) {
                         mv_begin(out, 3);
-                        mv_put(out, t_x1);
-                        mv_put_card_pay(out, t_w7);
+                        mv_put(out, t_x8);
+                        mv_put_card_pay(out, t_w14);
                         mv_end(out);
                     }
                 }
             }
         }
     }
-    const int16_t * t_items4 = zone_view(g, 1, p);
-    for (int32_t t_i3 = 0; t_i3 < g->zn[1][p]; t_i3++) {
-        V t_x1 = t_items4[t_i3];
-        V v_k = t_x1 & VALUE_MASK;
-        if (CARD_sacrifice_count[v_k] == 0LL) {
-            if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                if (shortfall_packed(CARD_cost_packed[v_k], t_packed15) <= t_reach10) {
-                    Vec t_price5 = price_of(CARD_cost[v_k], d_bonus_value);
-                    Set t_gone16;
-                    t_gone16.n = 0;
-                    set_add(&t_gone16, v_k);
-                    Set t_copy17;
-                    int32_t t_ways6 = card_pay_ways(g, p, &t_price5, without(&t_spendable11, &t_copy17, &t_gone16), 2);
-                    for (int32_t t_w7 = 0; t_w7 < t_ways6; t_w7++) {
+    const int16_t * t_items11 = zone_view(g, 1, p);
+    for (int32_t t_i10 = 0; t_i10 < g->zn[1][p]; t_i10++) {
+        V t_x8 = t_items11[t_i10];
+        V v_k = t_x8 & VALUE_MASK;
+        if (shortfall_packed(CARD_cost_packed[v_k], t_packed7) <= t_reach2) {
+            if (CARD_sacrifice_count[v_k] == 0LL) {
+                if (CARD_kind[v_k] != 5 || d_coloured_value) {
+                    Vec t_price12 = price_of(CARD_cost[v_k], d_bonus_value);
+                    Set t_gone15;
+                    t_gone15.n = 0;
+                    set_add(&t_gone15, v_k);
+                    Set t_copy16;
+                    int32_t t_ways13 = card_pay_ways(g, p, &t_price12, without(&t_spendable3, &t_copy16, &t_gone15), 2);
+                    for (int32_t t_w14 = 0; t_w14 < t_ways13; t_w14++) {
                         mv_begin(out, 3);
-                        mv_put(out, t_x1);
-                        mv_put_card_pay(out, t_w7);
+                        mv_put(out, t_x8);
+                        mv_put_card_pay(out, t_w14);
                         mv_end(out);
                     }
                 }

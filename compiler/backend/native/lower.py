@@ -18,6 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from attrs import frozen
+
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.native import cnodes as c
 from splendor_rules.compiler.backend.native import data
@@ -43,6 +45,19 @@ def shown_code(kind: str) -> int:
     if kind.startswith("set:"):
         return SET_OF + SHOWN.get(kind[4:], 0)
     return SHOWN.get(kind, 0)
+
+
+@frozen
+class Means:
+    """The locals of what a player can pay with: per colour (tokens and
+    discount), beyond it (wild tokens and the cards that may be spent), and,
+    for a cost with a packed twin (its C name), the means packed."""
+
+    means: str
+    reach: str
+    spendable: str | None
+    packed: str | None
+    word: str | None
 
 
 class Base:
@@ -459,7 +474,149 @@ class FollowUps(Turns):
         return c.Function("void", name, parameters, body)
 
 
-class Lowering(FollowUps):
+class Payments(FollowUps):
+    """The payments of the legal moves: what the player can pay with, the
+    test that passes over what they cannot afford, the loop over the ways."""
+
+    def payment_loop(
+        self,
+        st: m.Pay,
+        frame: Frame,
+        body: list[c.Stmt],
+        moves: list[c.Stmt],
+        hoisted: list[c.Stmt],
+        loop_vars: set[str],
+        checked: Means | None = None,
+    ) -> list[c.Stmt]:
+        """Append the loop over the ways to pay; its body. `checked`: the
+        means, when a choice has already passed over what it cannot afford."""
+        price, ways, w = (frame.temporary(n) for n in ("price", "ways", "w"))
+        found = checked or self.payment_means(st, frame, body, hoisted, loop_vars)
+        value = self.expr(st.cost, frame)
+        if checked is None:
+            # a card's cost is read where it is (a column's cell), else computed once
+            if not isinstance(value, c.Index | c.Name):
+                cost = frame.temporary("cost")
+                body.extend(self.emitter.declare(cost, st.cost, frame))
+                value = c.name(cost)
+            inner_body: list[c.Stmt] = []
+            body.append(c.if_(self.affordable(found, value), inner_body))
+            body = inner_body
+        discount = self.expr(st.discount, frame)
+        body.append(c.declare("Vec", price, c.call("price_of", value, discount)))
+        priced = c.Unary("&", c.name(price))
+        wild = st.wild_cards
+        if wild is None or found.spendable is None:
+            found_ways = c.call("pay_ways", c.name("g"), c.name("p"), priced)
+            put = "mv_put_pay"
+        else:
+            cards: c.Expr = c.Unary("&", c.name(found.spendable))
+            if wild.chosen or wild.chosen_sets:  # the cards the action chose are not spent
+                gone, copy = frame.temporary("gone"), frame.temporary("copy")
+                body.append(c.declare("Set", gone))
+                body.append(c.assign(c.dot(c.name(gone), "n"), c.num(0)))
+                for name in wild.chosen:
+                    body.append(
+                        c.do(c.call("set_add", c.Unary("&", c.name(gone)), frame.locals[name]))
+                    )
+                for name in wild.chosen_sets:
+                    chosen = c.Unary("&", frame.locals[name])
+                    body.append(c.do(c.call("set_add_all", c.Unary("&", c.name(gone)), chosen)))
+                body.append(c.declare("Set", copy))
+                cards = c.call(
+                    "without", cards, c.Unary("&", c.name(copy)), c.Unary("&", c.name(gone))
+                )
+            units = c.num(wild.units)
+            found_ways = c.call("card_pay_ways", c.name("g"), c.name("p"), priced, cards, units)
+            put = "mv_put_card_pay"
+        body.append(c.declare("int32_t", ways, found_ways))
+        inner: list[c.Stmt] = []
+        body.append(c.for_(w, 0, c.name(ways), inner))
+        moves.append(c.do(c.call(put, c.name("out"), c.name(w))))
+        return inner
+
+    def payment_means(
+        self,
+        st: m.Pay,
+        frame: Frame,
+        body: list[c.Stmt],
+        hoisted: list[c.Stmt],
+        loop_vars: set[str],
+    ) -> Means:
+        """Declare what the player can pay with per colour (tokens and
+        discount), and beyond it (wild tokens, cards): in `hoisted`, found
+        once, unless a name in `loop_vars` changes it (then in `body`)."""
+        means, reach = frame.temporary("means"), frame.temporary("reach")
+        varies = any(analysis.uses(st.discount, v) for v in loop_vars)
+        (body if varies else hoisted).extend(self.emitter.declare(means, st.discount, frame))
+        (body if varies else hoisted).append(
+            c.do(c.call("add_held", c.Unary("&", c.name(means)), c.name("g"), c.name("p")))
+        )
+        wild = st.wild_cards
+        room: c.Expr = c.call("wild_held", c.name("g"), c.name("p"))
+        room_varies = False
+        spendable = None
+        if wild is not None:
+            spendable = frame.temporary("spendable")
+            room_varies = any(analysis.uses(wild.cards, v) for v in loop_vars)
+            (body if room_varies else hoisted).extend(
+                self.emitter.declare(spendable, wild.cards, frame)
+            )
+            count = c.dot(c.name(spendable), "n")
+            room = c.binary(room, "+", c.binary(c.num(wild.units), "*", count))
+        (body if room_varies else hoisted).append(c.declare("V", reach, room))
+        packed = self.packed_cost(st.cost)
+        word = None
+        if packed is not None:
+            word = frame.temporary("packed")
+            read = c.call("means_packed", c.Unary("&", c.name(means)))
+            (body if varies else hoisted).append(c.declare("uint64_t", word, read))
+        return Means(means, reach, spendable, packed, word)
+
+    @staticmethod
+    def affordable(found: Means, cost: c.Expr) -> c.Expr:
+        """A cost beyond the means is no move: no payment is enumerated."""
+        if found.packed is not None and found.word is not None and isinstance(cost, c.Index):
+            lack = c.call(
+                "shortfall_packed", c.index(c.name(found.packed), cost.index), c.name(found.word)
+            )
+        else:
+            lack = c.call("shortfall", c.Unary("&", cost), c.Unary("&", c.name(found.means)))
+        return c.binary(lack, "<=", c.name(found.reach))
+
+    def checked_early(self, part: list[m.Statement]) -> tuple[m.Pay, str] | None:
+        """The payment, and the choice right after which its cost can be
+        tested against the means (before the requirements that follow the
+        choice): a card's packed cost, means that nothing in `part` changes."""
+        pay = next((st for st in part if isinstance(st, m.Pay)), None)
+        if pay is None or self.packed_cost(pay.cost) is None:
+            return None
+        assert isinstance(pay.cost, m.Attr)
+        subject = pay.cost.subject
+        chosen = {st.name for st in part if isinstance(st, m.Choose)}
+        if not (
+            isinstance(subject, m.Ref) and subject.kind == "variable" and subject.name in chosen
+        ):
+            return None
+        bound = {st.name for st in part if isinstance(st, m.Let | m.Choose | m.ChooseDistinct)}
+        read = (pay.discount,) if pay.wild_cards is None else (pay.discount, pay.wild_cards.cards)
+        if any(analysis.uses(read, name) for name in bound):
+            return None
+        return pay, subject.name
+
+    def packed_cost(self, cost: m.Expr) -> str | None:
+        """The packed twin of the card column a cost reads, if it has one."""
+        if not (isinstance(cost, m.Attr) and cost.source == "column"):
+            return None
+        if cost.subject.type != m.CARD:
+            return None
+        packed = data.packed_column(self.edition, cost.attribute)
+        if packed is not None:
+            self.packed.add(cost.attribute)
+        return packed
+
+
+class Lowering(Payments):
     """The actions, their effects and follow-ups, and the template's context."""
 
     # ------------------------------------------------------------ choices
@@ -560,6 +717,8 @@ class Lowering(FollowUps):
         code = c.num(self.move_code("action", index))
         moves: list[c.Stmt] = [c.do(c.call("mv_begin", c.name("out"), code))]
         loop_vars: set[str] = set()  # names bound by the function: what reads them stays inside
+        early = self.checked_early(part)
+        means = self.payment_means(early[0], frame, hoisted, hoisted, set()) if early else None
         for index, st in enumerate(part):
             if isinstance(st, m.Let):
                 var = c.ident("v_", st.name)
@@ -570,12 +729,17 @@ class Lowering(FollowUps):
                 later = tuple(part[index + 1 :])
                 body, frame = self.choice_loop(st, frame, body, moves, later)
                 loop_vars.add(st.name)
+                if early is not None and means is not None and early[1] == st.name:
+                    inner_body: list[c.Stmt] = []
+                    cost = self.expr(early[0].cost, frame)
+                    body.append(c.if_(self.affordable(means, cost), inner_body))
+                    body = inner_body
             elif isinstance(st, m.Require):
                 inner: list[c.Stmt] = []
                 body.append(c.if_(self.expr(st.condition, frame), inner))
                 body = inner
             elif isinstance(st, m.Pay):
-                body = self.payment_loop(st, frame, body, moves, hoisted, loop_vars)
+                body = self.payment_loop(st, frame, body, moves, hoisted, loop_vars, means)
         moves.append(c.do(c.call("mv_end", c.name("out"))))
         body.extend(moves)
         parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
@@ -592,98 +756,6 @@ class Lowering(FollowUps):
             body.append(c.declare(c_type(types[name]), local, read))
             frame = frame.prebind(name, local)
         return frame
-
-    def payment_loop(
-        self,
-        st: m.Pay,
-        frame: Frame,
-        body: list[c.Stmt],
-        moves: list[c.Stmt],
-        hoisted: list[c.Stmt],
-        loop_vars: set[str],
-    ) -> list[c.Stmt]:
-        """Append the loop over the ways to pay; its body. The cards that may
-        be spent are found once, at the top, unless a choice changes them."""
-        price, ways, w = (frame.temporary(n) for n in ("price", "ways", "w"))
-        means, cost, reach = (frame.temporary(n) for n in ("means", "cost", "reach"))
-        # What the player can pay with per colour (tokens and discount), and
-        # beyond it (wild tokens, cards): found once unless a choice changes it.
-        varies = any(analysis.uses(st.discount, v) for v in loop_vars)
-        (body if varies else hoisted).extend(self.emitter.declare(means, st.discount, frame))
-        (body if varies else hoisted).append(
-            c.do(c.call("add_held", c.Unary("&", c.name(means)), c.name("g"), c.name("p")))
-        )
-        wild = st.wild_cards
-        room: c.Expr = c.call("wild_held", c.name("g"), c.name("p"))
-        room_varies = False
-        if wild is not None:
-            spendable = frame.temporary("spendable")
-            room_varies = any(analysis.uses(wild.cards, v) for v in loop_vars)
-            (body if room_varies else hoisted).extend(
-                self.emitter.declare(spendable, wild.cards, frame)
-            )
-            count = c.dot(c.name(spendable), "n")
-            room = c.binary(room, "+", c.binary(c.num(wild.units), "*", count))
-        (body if room_varies else hoisted).append(c.declare("V", reach, room))
-        # a card's cost is read where it is (a column's cell), else computed once
-        value = self.expr(st.cost, frame)
-        if not isinstance(value, c.Index | c.Name):
-            body.extend(self.emitter.declare(cost, st.cost, frame))
-            value = c.name(cost)
-        # a cost beyond the means is no move: no payment is enumerated
-        shortfall = c.call("shortfall", c.Unary("&", value), c.Unary("&", c.name(means)))
-        packed = self.packed_cost(st.cost)
-        if packed is not None and isinstance(value, c.Index):
-            word = frame.temporary("packed")
-            read = c.call("means_packed", c.Unary("&", c.name(means)))
-            (body if varies else hoisted).append(c.declare("uint64_t", word, read))
-            cost_word = c.index(c.name(packed), value.index)
-            shortfall = c.call("shortfall_packed", cost_word, c.name(word))
-        inner_body: list[c.Stmt] = []
-        body.append(c.if_(c.binary(shortfall, "<=", c.name(reach)), inner_body))
-        body = inner_body
-        discount = self.expr(st.discount, frame)
-        body.append(c.declare("Vec", price, c.call("price_of", value, discount)))
-        priced = c.Unary("&", c.name(price))
-        if wild is None:
-            found = c.call("pay_ways", c.name("g"), c.name("p"), priced)
-            put = "mv_put_pay"
-        else:
-            cards: c.Expr = c.Unary("&", c.name(spendable))
-            if wild.chosen or wild.chosen_sets:  # the cards the action chose are not spent
-                gone, copy = frame.temporary("gone"), frame.temporary("copy")
-                body.append(c.declare("Set", gone))
-                body.append(c.assign(c.dot(c.name(gone), "n"), c.num(0)))
-                for name in wild.chosen:
-                    body.append(
-                        c.do(c.call("set_add", c.Unary("&", c.name(gone)), frame.locals[name]))
-                    )
-                for name in wild.chosen_sets:
-                    chosen = c.Unary("&", frame.locals[name])
-                    body.append(c.do(c.call("set_add_all", c.Unary("&", c.name(gone)), chosen)))
-                body.append(c.declare("Set", copy))
-                cards = c.call(
-                    "without", cards, c.Unary("&", c.name(copy)), c.Unary("&", c.name(gone))
-                )
-            units = c.num(wild.units)
-            found = c.call("card_pay_ways", c.name("g"), c.name("p"), priced, cards, units)
-            put = "mv_put_card_pay"
-        body.append(c.declare("int32_t", ways, found))
-        inner: list[c.Stmt] = []
-        body.append(c.for_(w, 0, c.name(ways), inner))
-        moves.append(c.do(c.call(put, c.name("out"), c.name(w))))
-        return inner
-
-    def packed_cost(self, cost: m.Expr) -> str | None:
-        """The packed twin of the card column a cost reads, if it has one."""
-        if not (isinstance(cost, m.Attr) and cost.source == "column"):
-            return None
-        if cost.subject.type != m.CARD:
-            return None
-        packed = data.packed_column(self.edition, cost.attribute)
-        if packed is not None:
-            self.packed.add(cost.attribute)
-        return packed
 
     # --------------------------------------------------------------- apply
 
