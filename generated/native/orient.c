@@ -1863,6 +1863,17 @@ static PyObject *int_object(int32_t v)
     return PyLong_FromLong(v);
 }
 
+/* A move's tuple holds names, numbers and tuples of them: it can be in no
+ * reference cycle, so the cyclic collector is told to leave it alone (it
+ * would find so itself, after walking every cached move once or more). */
+static PyObject *untracked(PyObject *t)
+{
+    if (t) {
+        PyObject_GC_UnTrack(t);
+    }
+    return t;
+}
+
 static PyObject *shown_value(int32_t kind, const int32_t *slots, int32_t *at)
 {
     int32_t v = slots[*at];
@@ -1877,14 +1888,14 @@ static PyObject *shown_value(int32_t kind, const int32_t *slots, int32_t *at)
             }
             PyTuple_SET_ITEM(t, i, item);
         }
-        return t;
+        return untracked(t);
     }
     if (kind == 5) {
         PyObject *t = PyTuple_New(NK);
         for (int32_t k = 0; t && k < NK; k++) {
             PyTuple_SET_ITEM(t, k, int_object(slots[(*at)++]));
         }
-        return t;
+        return untracked(t);
     }
     (*at)++;
     switch (kind) {
@@ -1932,7 +1943,7 @@ static PyObject *build_move(const int32_t *mv)
         }
         PyTuple_SET_ITEM(t, 1 + i, value);
     }
-    return t;
+    return untracked(t);
 }
 
 /* The move cache: each move's Python object, made once (moves are values). */
