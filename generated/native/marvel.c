@@ -998,34 +998,37 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     add_held(&t_means1, g, p);
     V t_reach2 = wild_held(g, p);
     uint64_t t_packed3 = means_packed(&t_means1);
+    uint64_t t_slots6 = 0;
     for (int32_t t_i5 = 0; t_i5 < FTOTAL; t_i5++) {
+        V t_at7 = g->market[t_i5];
+        V t_card8 = t_at7 < 0 ? 0 : t_at7 & VALUE_MASK;
+        t_slots6 |= (uint64_t)(t_at7 >= 0 && shortfall_packed(CARD_cost_packed[t_card8], t_packed3) <= t_reach2) << t_i5;
+    }
+    while (t_slots6) {
+        int32_t t_i5 = __builtin_ctzll(t_slots6);
+        t_slots6 &= t_slots6 - 1;
         V t_x4 = g->market[t_i5];
-        if (t_x4 < 0) {
-            continue;
-        }
         V v_k = t_x4 & VALUE_MASK;
-        if (shortfall_packed(CARD_cost_packed[v_k], t_packed3) <= t_reach2) {
-            Vec t_price8 = price_of(CARD_cost[v_k], d_bonus_value);
-            int32_t t_ways9 = pay_ways(g, p, &t_price8);
-            for (int32_t t_w10 = 0; t_w10 < t_ways9; t_w10++) {
-                mv_begin(out, 3);
-                mv_put(out, t_x4);
-                mv_put_pay(out, t_w10);
-                mv_end(out);
-            }
+        Vec t_price11 = price_of(CARD_cost[v_k], d_bonus_value);
+        int32_t t_ways12 = pay_ways(g, p, &t_price11);
+        for (int32_t t_w13 = 0; t_w13 < t_ways12; t_w13++) {
+            mv_begin(out, 3);
+            mv_put(out, t_x4);
+            mv_put_pay(out, t_w13);
+            mv_end(out);
         }
     }
-    const int16_t * t_items7 = zone_view(g, 1, p);
-    for (int32_t t_i6 = 0; t_i6 < g->zn[1][p]; t_i6++) {
-        V t_x4 = t_items7[t_i6];
+    const int16_t * t_items10 = zone_view(g, 1, p);
+    for (int32_t t_i9 = 0; t_i9 < g->zn[1][p]; t_i9++) {
+        V t_x4 = t_items10[t_i9];
         V v_k = t_x4 & VALUE_MASK;
-        if (shortfall_packed(CARD_cost_packed[v_k], t_packed3) <= t_reach2) {
-            Vec t_price8 = price_of(CARD_cost[v_k], d_bonus_value);
-            int32_t t_ways9 = pay_ways(g, p, &t_price8);
-            for (int32_t t_w10 = 0; t_w10 < t_ways9; t_w10++) {
+        if (shortfall_packed(CARD_cost_packed[t_x4 & VALUE_MASK], t_packed3) <= t_reach2) {
+            Vec t_price11 = price_of(CARD_cost[v_k], d_bonus_value);
+            int32_t t_ways12 = pay_ways(g, p, &t_price11);
+            for (int32_t t_w13 = 0; t_w13 < t_ways12; t_w13++) {
                 mv_begin(out, 3);
                 mv_put(out, t_x4);
-                mv_put_pay(out, t_w10);
+                mv_put_pay(out, t_w13);
                 mv_end(out);
             }
         }

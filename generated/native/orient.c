@@ -1030,48 +1030,51 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     }
     V t_reach2 = wild_held(g, p) + 2 * t_spendable3.n;
     uint64_t t_packed7 = means_packed(&t_means1);
+    uint64_t t_slots10 = 0;
     for (int32_t t_i9 = 0; t_i9 < FTOTAL; t_i9++) {
+        V t_at11 = g->market[t_i9];
+        V t_card12 = t_at11 < 0 ? 0 : t_at11 & VALUE_MASK;
+        t_slots10 |= (uint64_t)(t_at11 >= 0 && shortfall_packed(CARD_cost_packed[t_card12], t_packed7) <= t_reach2) << t_i9;
+    }
+    while (t_slots10) {
+        int32_t t_i9 = __builtin_ctzll(t_slots10);
+        t_slots10 &= t_slots10 - 1;
         V t_x8 = g->market[t_i9];
-        if (t_x8 < 0) {
-            continue;
-        }
         V v_k = t_x8 & VALUE_MASK;
-        if (shortfall_packed(CARD_cost_packed[v_k], t_packed7) <= t_reach2) {
-            if (CARD_sacrifice_count[v_k] == 0LL) {
-                if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                    Vec t_price12 = price_of(CARD_cost[v_k], d_bonus_value);
-                    Set t_gone15;
-                    t_gone15.n = 0;
-                    set_add(&t_gone15, v_k);
-                    Set t_copy16;
-                    int32_t t_ways13 = card_pay_ways(g, p, &t_price12, without(&t_spendable3, &t_copy16, &t_gone15), 2);
-                    for (int32_t t_w14 = 0; t_w14 < t_ways13; t_w14++) {
-                        mv_begin(out, 3);
-                        mv_put(out, t_x8);
-                        mv_put_card_pay(out, t_w14);
-                        mv_end(out);
-                    }
+        if (CARD_sacrifice_count[v_k] == 0LL) {
+            if (CARD_kind[v_k] != 5 || d_coloured_value) {
+                Vec t_price15 = price_of(CARD_cost[v_k], d_bonus_value);
+                Set t_gone18;
+                t_gone18.n = 0;
+                set_add(&t_gone18, v_k);
+                Set t_copy19;
+                int32_t t_ways16 = card_pay_ways(g, p, &t_price15, without(&t_spendable3, &t_copy19, &t_gone18), 2);
+                for (int32_t t_w17 = 0; t_w17 < t_ways16; t_w17++) {
+                    mv_begin(out, 3);
+                    mv_put(out, t_x8);
+                    mv_put_card_pay(out, t_w17);
+                    mv_end(out);
                 }
             }
         }
     }
-    const int16_t * t_items11 = zone_view(g, 1, p);
-    for (int32_t t_i10 = 0; t_i10 < g->zn[1][p]; t_i10++) {
-        V t_x8 = t_items11[t_i10];
+    const int16_t * t_items14 = zone_view(g, 1, p);
+    for (int32_t t_i13 = 0; t_i13 < g->zn[1][p]; t_i13++) {
+        V t_x8 = t_items14[t_i13];
         V v_k = t_x8 & VALUE_MASK;
-        if (shortfall_packed(CARD_cost_packed[v_k], t_packed7) <= t_reach2) {
+        if (shortfall_packed(CARD_cost_packed[t_x8 & VALUE_MASK], t_packed7) <= t_reach2) {
             if (CARD_sacrifice_count[v_k] == 0LL) {
                 if (CARD_kind[v_k] != 5 || d_coloured_value) {
-                    Vec t_price12 = price_of(CARD_cost[v_k], d_bonus_value);
-                    Set t_gone15;
-                    t_gone15.n = 0;
-                    set_add(&t_gone15, v_k);
-                    Set t_copy16;
-                    int32_t t_ways13 = card_pay_ways(g, p, &t_price12, without(&t_spendable3, &t_copy16, &t_gone15), 2);
-                    for (int32_t t_w14 = 0; t_w14 < t_ways13; t_w14++) {
+                    Vec t_price15 = price_of(CARD_cost[v_k], d_bonus_value);
+                    Set t_gone18;
+                    t_gone18.n = 0;
+                    set_add(&t_gone18, v_k);
+                    Set t_copy19;
+                    int32_t t_ways16 = card_pay_ways(g, p, &t_price15, without(&t_spendable3, &t_copy19, &t_gone18), 2);
+                    for (int32_t t_w17 = 0; t_w17 < t_ways16; t_w17++) {
                         mv_begin(out, 3);
                         mv_put(out, t_x8);
-                        mv_put_card_pay(out, t_w14);
+                        mv_put_card_pay(out, t_w17);
                         mv_end(out);
                     }
                 }

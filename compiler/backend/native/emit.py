@@ -191,10 +191,13 @@ class Source:
     gaps: bool = False
     low: int = 0  # the first place looked at (a part of the market)
 
+    def at_slot(self, i: c.Expr) -> c.Expr:
+        """The element at place `i`."""
+        return i if self.items is None else c.index(self.items, i)
+
     def head(self, x: str, i: c.Expr) -> list[c.Stmt]:
         """The first statements of the loop's body: `x` the element at `i`."""
-        at = i if self.items is None else c.index(self.items, i)
-        head: list[c.Stmt] = [c.declare("V", x, at)]
+        head: list[c.Stmt] = [c.declare("V", x, self.at_slot(i))]
         if self.gaps:
             head.append(c.if_(c.binary(c.name(x), "<", c.num(0)), [c.Raw("continue;")]))
         return head

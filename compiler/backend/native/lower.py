@@ -15,6 +15,7 @@ size and elements. An element of a choice that is a deck's top card carries
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,14 @@ from attrs import frozen
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.native import cnodes as c
 from splendor_rules.compiler.backend.native import data
-from splendor_rules.compiler.backend.native.emit import Emitter, Frame, Names, c_type, filled
+from splendor_rules.compiler.backend.native.emit import (
+    Emitter,
+    Frame,
+    Names,
+    c_type,
+    filled,
+)
+from splendor_rules.compiler.backend.native.emit import Source as Collection
 from splendor_rules.compiler.backend.python.base import Source, comment_text
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.names import Names as PythonNames
@@ -584,6 +592,12 @@ class Payments(FollowUps):
             lack = c.call("shortfall", c.Unary("&", cost), c.Unary("&", c.name(found.means)))
         return c.binary(lack, "<=", c.name(found.reach))
 
+    def cost_test(
+        self, pay: m.Pay, found: Means, name: str, frame: Frame
+    ) -> Callable[[c.Expr], c.Expr]:
+        """The test that the card bound to `name` is not beyond the means."""
+        return lambda card: self.affordable(found, self.expr(pay.cost, frame.bind(name, card)))
+
     def checked_early(self, part: list[m.Statement]) -> tuple[m.Pay, str] | None:
         """The payment, and the choice right after which its cost can be
         tested against the means (before the requirements that follow the
@@ -628,10 +642,13 @@ class Lowering(Payments):
         body: list[c.Stmt],
         shown: list[c.Stmt],
         later: tuple[m.Statement, ...] = (),
+        test: Callable[[c.Expr], c.Expr] | None = None,
     ) -> tuple[list[c.Stmt], Frame]:
         """Append to `body` the loops over a choice's values: the inner body
         (where the value is bound, if `later` reads it) and its frame. `shown`
-        receives the statement that writes the value into the move."""
+        receives the statement that writes the value into the move. `test`:
+        a test of the card chosen, applied first (to the market's cards all
+        at once)."""
         var = c.ident("v_", st.name)
         if isinstance(st, m.ChooseDistinct):
             comb, more = frame.temporary("comb"), frame.temporary("more")
@@ -656,20 +673,66 @@ class Lowering(Payments):
         if seen is not None:
             body.append(c.declare("Set", seen))
             body.append(c.assign(c.dot(c.name(seen), "n"), c.num(0)))
+        card = c.binary(c.name(x), "&", c.name("VALUE_MASK"))
+        bound: list[c.Stmt] = []
+        if seen is not None:
+            known = c.call("set_has", c.Unary("&", c.name(seen)), c.name(x))
+            bound.append(c.if_(known, [c.Raw("continue;")]))
+            bound.append(c.do(c.call("set_add", c.Unary("&", c.name(seen)), c.name(x))))
+        if analysis.uses(later, st.name):
+            bound.append(c.declare("V", var, card))
+        kept = [c.Seq(inner)] if test is None else [c.if_(test(card), [c.Seq(inner)])]
         for source in st.sources:
             i = frame.temporary("i")
             src = self.emitter.source(source, frame, slots=self.market_slots(st, later))
-            head = src.head(x, c.name(i))
-            if seen is not None:
-                known = c.call("set_has", c.Unary("&", c.name(seen)), c.name(x))
-                head.append(c.if_(known, [c.Raw("continue;")]))
-                head.append(c.do(c.call("set_add", c.Unary("&", c.name(seen)), c.name(x))))
-            if analysis.uses(later, st.name):
-                head.append(c.declare("V", var, c.binary(c.name(x), "&", c.name("VALUE_MASK"))))
             body.extend(src.declared)
-            body.append(c.for_(i, src.low, src.count, [*head, c.Seq(inner)]))
+            if test is not None and src.gaps and self.market_size() <= 64:
+                body.extend(self.market_sweep(src, i, x, test, [*bound, c.Seq(inner)], frame))
+                continue
+            body.append(c.for_(i, src.low, src.count, [*src.head(x, c.name(i)), *bound, *kept]))
         shown.append(c.do(c.call("mv_put", c.name("out"), c.name(x))))
         return inner, frame.bind(st.name, var)
+
+    def market_sweep(
+        self,
+        src: Collection,
+        i: str,
+        x: str,
+        test: Callable[[c.Expr], c.Expr],
+        each: list[c.Stmt],
+        frame: Frame,
+    ) -> list[c.Stmt]:
+        """The market's slots whose card passes `test` found first, all at
+        once, as the bits of a mask (a test per slot, no branch on its
+        outcome: which cards pass is what a processor cannot predict); then
+        `each` run for each such slot, in order, `x` the card there."""
+        assert src.items is not None
+        mask, at, card = (frame.temporary(n) for n in ("slots", "at", "card"))
+        present = c.binary(c.name(at), ">=", c.num(0))
+        empty = c.binary(c.name(at), "<", c.num(0))
+        number = c.Conditional(empty, c.num(0), c.binary(c.name(at), "&", c.name("VALUE_MASK")))
+        passes = c.Unary("(uint64_t)", c.logic("&&", [present, test(c.name(card))]))
+        sweep = [
+            c.declare("V", at, src.at_slot(c.name(i))),
+            c.declare("V", card, number),
+            c.assign(mask, c.binary(passes, "<<", c.name(i)), "|="),
+        ]
+        first = c.call("__builtin_ctzll", c.name(mask))
+        visit = [
+            c.declare("int32_t", i, first),
+            c.assign(mask, c.binary(c.name(mask), "-", c.num(1)), "&="),
+            c.declare("V", x, src.at_slot(c.name(i))),
+            *each,
+        ]
+        return [
+            c.declare("uint64_t", mask, c.num(0)),
+            c.for_(i, src.low, src.count, sweep),
+            c.While(c.name(mask), visit),
+        ]
+
+    def market_size(self) -> int:
+        """The market's slots, all decks together."""
+        return sum(identities.decks(self.edition).face_up)
 
     def market_slots(self, st: m.Choose, later: tuple[m.Statement, ...]) -> tuple[int, int] | None:
         """The market's slots a choice need look at: those from the first to
@@ -727,13 +790,11 @@ class Lowering(Payments):
                 loop_vars.add(st.name)
             elif isinstance(st, m.Choose | m.ChooseDistinct):
                 later = tuple(part[index + 1 :])
-                body, frame = self.choice_loop(st, frame, body, moves, later)
-                loop_vars.add(st.name)
+                test = None
                 if early is not None and means is not None and early[1] == st.name:
-                    inner_body: list[c.Stmt] = []
-                    cost = self.expr(early[0].cost, frame)
-                    body.append(c.if_(self.affordable(means, cost), inner_body))
-                    body = inner_body
+                    test = self.cost_test(early[0], means, st.name, frame)
+                body, frame = self.choice_loop(st, frame, body, moves, later, test)
+                loop_vars.add(st.name)
             elif isinstance(st, m.Require):
                 inner: list[c.Stmt] = []
                 body.append(c.if_(self.expr(st.condition, frame), inner))
