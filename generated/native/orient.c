@@ -9,6 +9,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -358,12 +359,15 @@ static inline void comb_fill(Set *s, const Comb *c, const Set *src)
 
 /* ------------------------------------------------------------------ moves */
 
-/* Moves, each `code, length, slots...`, one after another. */
+/* Moves, each `code, length, slots...`, one after another. The counts are
+ * not int32_t, the type of the slots: a slot written cannot be a count (C's
+ * aliasing rules), so the C compiler keeps a count in a register while the
+ * slots of a move are written. */
 typedef struct {
     int32_t *data;
-    int32_t used, cap;
+    ptrdiff_t used, cap;
     int32_t *start;
-    int32_t n, starts_cap;
+    ptrdiff_t n, starts_cap;
 } MoveBuf;
 
 static void mv_grow(MoveBuf *b, int32_t more)
