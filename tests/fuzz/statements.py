@@ -203,7 +203,12 @@ class Statements:
             self.hid = zone in w.hiding
             if sources == "market":
                 self.fresh_cards.add(card)
-            return [f"choose {card} from {sources}"], paid, [f"move {card} to {zone}"], scope
+            chosen = [f"choose {card} from {sources}"]
+            tiers = [c for c in ("tier", "level") if w.card_columns.get(c) == "int"]
+            if tiers and g.flip(3):  # decided by the data: some decks ruled out (native slots)
+                tier = tiers[0]
+                chosen.append(f'require {card}.{tier} >= {g.number(2, 5)} else "a low {tier}"')
+            return chosen, paid, [f"move {card} to {zone}"], scope
         if name == "collect":
             kind = g.pick(specials)
             return (
