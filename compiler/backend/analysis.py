@@ -303,7 +303,8 @@ class _Unknown(Exception):
     """A value that depends on more than one card's data."""
 
 
-_COMPARE: dict[str, Any] = {
+# The operators of numbers a card's data may decide: order and arithmetic.
+_ON_NUMBERS: dict[str, Any] = {
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b,
@@ -361,6 +362,6 @@ def _card_value(e: m.Expr, variable: str, row: Mapping[str, object]) -> object:
             return left == right
         if e.op == "!=":
             return left != right
-        if e.op in _COMPARE and isinstance(left, int) and isinstance(right, int):
-            return _COMPARE[e.op](left, right)
+        if e.op in _ON_NUMBERS and isinstance(left, int) and isinstance(right, int):
+            return _ON_NUMBERS[e.op](left, right)
     raise _Unknown

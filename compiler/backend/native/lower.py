@@ -24,13 +24,7 @@ from attrs import frozen
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.native import cnodes as c
 from splendor_rules.compiler.backend.native import data
-from splendor_rules.compiler.backend.native.emit import (
-    Emitter,
-    Frame,
-    Names,
-    c_type,
-    filled,
-)
+from splendor_rules.compiler.backend.native.emit import Emitter, Frame, Names, c_type, filled
 from splendor_rules.compiler.backend.native.emit import Source as Collection
 from splendor_rules.compiler.backend.python.base import Source, comment_text
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
@@ -682,9 +676,10 @@ class Lowering(Payments):
         if analysis.uses(later, st.name):
             bound.append(c.declare("V", var, card))
         kept = [c.Seq(inner)] if test is None else [c.if_(test(card), [c.Seq(inner)])]
+        slots = self.market_slots(st, later)
         for source in st.sources:
             i = frame.temporary("i")
-            src = self.emitter.source(source, frame, slots=self.market_slots(st, later))
+            src = self.emitter.source(source, frame, slots=slots)
             body.extend(src.declared)
             if test is not None and src.gaps and self.market_size() <= 64:
                 body.extend(self.market_sweep(src, i, x, test, [*bound, c.Seq(inner)], frame))
