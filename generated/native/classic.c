@@ -432,43 +432,6 @@ static inline void mv_read_fill(Set *s, const int32_t *mv, int32_t *at)
     *at += s->n + 1;
 }
 
-/* The ways to pay found last: per way, NK counts, then the cards spent
- * (their count and numbers). */
-static MoveBuf WAYS;
-
-static inline void way_add(const int32_t *counts, const Set *spent)
-{
-    mv_begin(&WAYS, 0);
-    memcpy(WAYS.data + WAYS.used, counts, sizeof(int32_t) * NK);
-    WAYS.used += NK;
-    if (spent) {
-        mv_put_set(&WAYS, spent);
-    }
-    mv_end(&WAYS);
-}
-
-static inline void mv_put_pay(MoveBuf *b, int32_t way)
-{
-    mv_reserve(b, NK);
-    memcpy(b->data + b->used, mv_slots(&WAYS, way), sizeof(int32_t) * NK);
-    b->used += NK;
-}
-
-/* A way of tokens and cards: the counts and the number of cards spent (a
- * fixed size, copied inline), then the cards spent, if any. */
-static inline void mv_put_card_pay(MoveBuf *b, int32_t way)
-{
-    const int32_t *slots = mv_slots(&WAYS, way);
-    int32_t length = WAYS.data[WAYS.start[way] + 1];
-    mv_reserve(b, length);
-    int32_t *to = b->data + b->used;
-    memcpy(to, slots, sizeof(int32_t) * (NK + 1));
-    if (length > NK + 1) {
-        memcpy(to + NK + 1, slots + NK + 1, sizeof(int32_t) * (size_t)(length - NK - 1));
-    }
-    b->used += length;
-}
-
 /* ------------------------------------------------------------ the tokens */
 
 static inline Vec price_of(Vec cost, Vec discount)
@@ -560,129 +523,198 @@ static V held_total(const G *g, int32_t p)
     return total;
 }
 
-static void pay_split(const V *price, const V *low, V wild, int32_t c, V used, V *w, const Set *spent)
-{
-    if (c == NC) {
-        int32_t counts[NK];
-        memset(counts, 0, sizeof(counts));
-        for (int32_t k = 0; k < NC; k++) {
-            counts[k] = (int32_t)(price[k] - w[k]);
-        }
-        if (WILD >= 0) {
-            counts[WILD_KIND] = (int32_t)used;
-        }
-        way_add(counts, spent);
-        return;
-    }
-    V later = 0;
-    for (int32_t k = c + 1; k < NC; k++) {
-        later += low[k];
-    }
-    V top = imin(price[c], wild - used - later);
-    for (w[c] = low[c]; w[c] <= top; w[c]++) {
-        pay_split(price, low, wild, c + 1, used + w[c], w, spent);
-    }
-}
+/* A price split between each colour's own tokens and the rest, which wild
+ * tokens (and, for a payment that may spend cards, cards) pay: every split
+ * is visited in itertools.product order over the colours, each rest
+ * ascending (docs/engine.md). A colour's rest is at least what its tokens
+ * cannot pay; only the colours whose tokens can pay part of the price, and
+ * whose price is not nought, have a choice, so only those are looped over.
+ * A split that leaves more than `budget` unpaid has no way to pay, nor has
+ * any later one of that colour (they leave more).
+ *
+ * Each way is written as a move into `out`, completing the move begun there
+ * (its code and the slots chosen before the payment): the first way ends
+ * that move, each later one is a copy of its slots before the payment
+ * followed by the way's own. The slots are written where they stay, never
+ * staged and copied: a copy read back right after it is written stalls the
+ * processor (its wide loads cannot take the narrow stores' values). */
+typedef struct {
+    const V *price;
+    V rest[MAX1(NC)];
+    int32_t vary[MAX1(NC)], nvary;
+    V least, budget, wild, total;
+    const Set *usable;  /* NULL: the rest is paid by wild tokens only */
+    int32_t units;
+    const Set *spent;   /* with usable NULL: the cards every way spends */
+    MoveBuf *out;
+    int32_t begun, before, found;  /* where the begun move is, its slots, the ways written */
+} Split;
 
-/* Every way to pay the price with colour and wild tokens (docs/engine.md);
- * with `spent`, each way spends those cards (none, for a payment that may). */
-static int32_t token_ways(const G *g, int32_t p, const Vec *price, const Set *spent)
+/* The least each colour leaves unpaid, and in all. */
+static void split_start(Split *s, const G *g, int32_t p, const V *price, MoveBuf *out)
 {
-    WAYS.n = 0;
-    WAYS.used = 0;
-    V low[MAX1(NC)], w[MAX1(NC)], short_ = 0;
     const int32_t *held = g->held[p];
+    s->price = price;
+    s->least = 0;
+    s->total = 0;
     for (int32_t c = 0; c < NC; c++) {
-        low[c] = price->c[c] > held[c] ? price->c[c] - held[c] : 0;
-        short_ += low[c];
+        s->rest[c] = price[c] > held[c] ? price[c] - held[c] : 0;
+        s->least += s->rest[c];
+        s->total += price[c];
     }
-    V wild = wild_held(g, p);
-    if (short_ > wild) {
-        return 0;
-    }
-    if (wild == 0) {
-        int32_t counts[NK];
-        memset(counts, 0, sizeof(counts));
-        for (int32_t c = 0; c < NC; c++) {
-            counts[c] = (int32_t)price->c[c];
-        }
-        way_add(counts, spent);
-        return 1;
-    }
-    pay_split(price->c, low, wild, 0, 0, w, spent);
-    return WAYS.n;
+    s->wild = wild_held(g, p);
+    s->out = out;
+    s->begun = out->start[out->n];
+    s->before = out->used - s->begun - 2;
+    s->found = 0;
 }
 
-static int32_t pay_ways(const G *g, int32_t p, const Vec *price) { return token_ways(g, p, price, NULL); }
-
-/* The splits of the price between each colour's tokens and the rest, in
- * product order (colour 0 outermost, each rest ascending). `left`: what the
- * splits so far leave unpaid; `later`: the least the colours after c leave;
- * `budget`: what the wild tokens and the cards can pay. A split that leaves
- * more than the budget has no way to pay, nor has any later one of that
- * colour (they leave more). */
-static void card_split(const Vec *price, const Set *usable, int32_t units, const V *low, int32_t c, V *split, V budget, V left, const V *later, V wild, V total)
+/* The slots of the next way, `slots` of them, the first NK written (what
+ * each colour's tokens pay, and `wild` tokens of the wild kind): after the
+ * begun move's slots for the first way, else after a copy of them in a new
+ * move. */
+static inline int32_t *way_slots(Split *s, int32_t slots, V wild)
 {
-    if (c < NC) {
-        for (split[c] = low[c]; split[c] <= price->c[c] && left + split[c] + later[c] <= budget; split[c]++) {
-            card_split(price, usable, units, low, c + 1, split, budget, left + split[c], later, wild, total);
+    MoveBuf *b = s->out;
+    if (s->found++) {
+        mv_begin(b, b->data[s->begun]);
+        mv_reserve(b, s->before + slots);
+        for (int32_t i = 0; i < s->before; i++) {
+            b->data[b->used + i] = b->data[s->begun + 2 + i];
         }
+        b->used += s->before;
+    } else {
+        mv_reserve(b, slots);
+    }
+    int32_t *at = b->data + b->used;
+    b->used += slots;
+    for (int32_t k = NC; k < NK; k++) {
+        at[k] = 0;
+    }
+    for (int32_t k = 0; k < NC; k++) {
+        at[k] = (int32_t)(s->price[k] - s->rest[k]);
+    }
+    if (WILD >= 0) {
+        at[WILD_KIND] = (int32_t)wild;
+    }
+    return at;
+}
+
+/* The ways written, or, with none, the begun move dropped. */
+static int32_t ways_end(const Split *s)
+{
+    if (!s->found) {
+        s->out->used = s->begun;
+    }
+    return s->found;
+}
+
+/* The ways one split gives: the wild tokens pay the rest, or, with cards,
+ * each number of wild tokens and each fewest set of cards that pay the rest
+ * with nothing that could be left out. */
+static void split_pay(Split *s, V unpaid)
+{
+    if (!s->usable) {
+        const Set *spent = s->spent;
+        int32_t *at = way_slots(s, NK + (spent ? 1 + spent->n : 0), unpaid);
+        if (spent) {
+            at[NK] = spent->n;
+            for (int32_t i = 0; i < spent->n; i++) {
+                at[NK + 1 + i] = (int32_t)spent->v[i];
+            }
+        }
+        mv_end(s->out);
         return;
     }
-    V unpaid = left;
-    V top = imin(unpaid, wild);
-    for (V w = 0; w <= top; w++) {
+    const Set *usable = s->usable;
+    V units = s->units;
+    V top = imin(unpaid, s->wild);
+    for (V w = imax(0, unpaid - units * usable->n); w <= top; w++) {
         V rest = unpaid - w;
-        V count = (rest + units - 1) / units;
-        if (count > usable->n || (rest % units && (w || unpaid < total))) {
+        if (rest % units && (w || unpaid < s->total)) {
             continue;
         }
-        int32_t counts[NK];
-        memset(counts, 0, sizeof(counts));
-        for (int32_t k = 0; k < NC; k++) {
-            counts[k] = (int32_t)(price->c[k] - split[k]);
-        }
-        if (WILD >= 0) {
-            counts[WILD_KIND] = (int32_t)w;
-        }
         Comb comb;
-        for (int32_t more = comb_first(&comb, usable->n, (int32_t)count); more; more = comb_next(&comb)) {
-            Set spent;
-            comb_fill(&spent, &comb, usable);
-            way_add(counts, &spent);
+        int32_t count = (int32_t)((rest + units - 1) / units);
+        for (int32_t more = comb_first(&comb, usable->n, count); more; more = comb_next(&comb)) {
+            int32_t *at = way_slots(s, NK + 1 + count, w);
+            at[NK] = count;
+            for (int32_t i = 0; i < count; i++) {
+                at[NK + 1 + i] = (int32_t)usable->v[comb.idx[i]];
+            }
+            mv_end(s->out);
         }
     }
 }
 
-/* Every way to pay with tokens and cards worth `units` each (docs/engine.md). */
-static int32_t card_pay_ways(const G *g, int32_t p, const Vec *price, const Set *usable, int32_t units)
+static void split_visit(Split *s, int32_t i, V unpaid)
+{
+    if (i == s->nvary || unpaid == s->budget) {
+        /* nothing left to split, or no room to leave more unpaid */
+        split_pay(s, unpaid);
+        return;
+    }
+    int32_t c = s->vary[i];
+    V least = s->rest[c];
+    V top = imin(s->price[c], least + s->budget - unpaid);
+    for (V r = least; r <= top; r++) {
+        s->rest[c] = r;
+        split_visit(s, i + 1, unpaid + r - least);
+    }
+    s->rest[c] = least;
+}
+
+/* Every split, if the least unpaid fits the budget: looped over only if it
+ * leaves room to leave more, then over the colours that may. */
+static void split_all(Split *s)
+{
+    if (s->least >= s->budget) {
+        if (s->least == s->budget) {
+            split_pay(s, s->least);
+        }
+        return;
+    }
+    s->nvary = 0;
+    for (int32_t c = 0; c < NC; c++) {
+        s->vary[s->nvary] = c;
+        s->nvary += s->rest[c] < s->price[c];
+    }
+    split_visit(s, 0, s->least);
+}
+
+/* Every way to pay the price with colour and wild tokens (docs/engine.md),
+ * each completing the move begun in `out`; with `spent`, each way spends
+ * those cards (none, for a payment that may). */
+static int32_t token_moves(const G *g, int32_t p, const Vec *price, const Set *spent, MoveBuf *out)
+{
+    Split s;
+    split_start(&s, g, p, price->c, out);
+    s.budget = s.wild;
+    s.usable = NULL;
+    s.spent = spent;
+    split_all(&s);
+    return ways_end(&s);
+}
+
+static int32_t pay_moves(const G *g, int32_t p, const Vec *price, MoveBuf *out) { return token_moves(g, p, price, NULL, out); }
+
+/* Every way to pay with tokens and cards worth `units` each (docs/engine.md),
+ * each completing the move begun in `out`. */
+static int32_t card_pay_moves(const G *g, int32_t p, const Vec *price, const Set *usable, int32_t units, MoveBuf *out)
 {
     if (usable->n == 0) {
         Set none;
         none.n = 0;
-        return token_ways(g, p, price, &none);
+        return token_moves(g, p, price, &none, out);
     }
-    WAYS.n = 0;
-    WAYS.used = 0;
-    V low[MAX1(NC)], split[MAX1(NC)], short_ = 0;
-    for (int32_t c = 0; c < NC; c++) {
-        low[c] = price->c[c] > g->held[p][c] ? price->c[c] - g->held[p][c] : 0;
-        short_ += low[c];
-    }
+    Split s;
+    split_start(&s, g, p, price->c, out);
     /* what the tokens leave unpaid must fit in the wild tokens and the cards */
-    V wild = wild_held(g, p);
-    V budget = wild + (V)units * usable->n;
-    if (short_ > budget) {
-        return 0;
-    }
-    V later[MAX1(NC)], least = 0, total = 0;
-    for (int32_t c = NC - 1; c >= 0; c--) {
-        later[c] = least;
-        least += low[c];
-        total += price->c[c];
-    }
-    card_split(price, usable, units, low, 0, split, budget, 0, later, wild, total);
-    return WAYS.n;
+    s.budget = s.wild + (V)units * usable->n;
+    s.usable = usable;
+    s.units = units;
+    split_all(&s);
+    return ways_end(&s);
 }
 
 static void return_fill(MoveBuf *out, int32_t code, const int32_t *limits, const int32_t *room, int32_t *counts, int32_t kind, int32_t left)
@@ -997,13 +1029,9 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
         V t_x4 = g->market[t_i5];
         V v_k = t_x4 & VALUE_MASK;
         Vec t_price11 = price_of(CARD_cost[v_k], d_bonus_value);
-        int32_t t_ways12 = pay_ways(g, p, &t_price11);
-        for (int32_t t_w13 = 0; t_w13 < t_ways12; t_w13++) {
-            mv_begin(out, 3);
-            mv_put(out, t_x4);
-            mv_put_pay(out, t_w13);
-            mv_end(out);
-        }
+        mv_begin(out, 3);
+        mv_put(out, t_x4);
+        pay_moves(g, p, &t_price11, out);
     }
     const int16_t * t_items10 = zone_view(g, 1, p);
     for (int32_t t_i9 = 0; t_i9 < g->zn[1][p]; t_i9++) {
@@ -1011,13 +1039,9 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
         V v_k = t_x4 & VALUE_MASK;
         if (shortfall_packed(CARD_cost_packed[t_x4 & VALUE_MASK], t_packed3) <= t_reach2) {
             Vec t_price11 = price_of(CARD_cost[v_k], d_bonus_value);
-            int32_t t_ways12 = pay_ways(g, p, &t_price11);
-            for (int32_t t_w13 = 0; t_w13 < t_ways12; t_w13++) {
-                mv_begin(out, 3);
-                mv_put(out, t_x4);
-                mv_put_pay(out, t_w13);
-                mv_end(out);
-            }
+            mv_begin(out, 3);
+            mv_put(out, t_x4);
+            pay_moves(g, p, &t_price11, out);
         }
     }
 }

@@ -480,7 +480,7 @@ class Payments(FollowUps):
     """The payments of the legal moves: what the player can pay with, the
     test that passes over what they cannot afford, the loop over the ways."""
 
-    def payment_loop(
+    def payment(
         self,
         st: m.Pay,
         frame: Frame,
@@ -490,9 +490,13 @@ class Payments(FollowUps):
         loop_vars: set[str],
         checked: Means | None = None,
     ) -> list[c.Stmt]:
-        """Append the loop over the ways to pay; its body. `checked`: the
-        means, when a choice has already passed over what it cannot afford."""
-        price, ways, w = (frame.temporary(n) for n in ("price", "ways", "w"))
+        """Append the test of the means and the price; the body where the
+        move is written. To `moves`, the call that writes every way to pay,
+        each completing the move begun (the checker puts a payment after
+        every choice and requirement, so nothing follows it in a move).
+        `checked`: the means, when a choice has already passed over what it
+        cannot afford."""
+        price = frame.temporary("price")
         found = checked or self.payment_means(st, frame, body, hoisted, loop_vars)
         value = self.expr(st.cost, frame)
         if checked is None:
@@ -508,9 +512,9 @@ class Payments(FollowUps):
         body.append(c.declare("Vec", price, c.call("price_of", value, discount)))
         priced = c.Unary("&", c.name(price))
         wild = st.wild_cards
+        paid: tuple[c.Expr, ...]
         if wild is None or found.spendable is None:
-            found_ways = c.call("pay_ways", c.name("g"), c.name("p"), priced)
-            put = "mv_put_pay"
+            kind, paid = "pay", (priced,)
         else:
             cards: c.Expr = c.Unary("&", c.name(found.spendable))
             if wild.chosen or wild.chosen_sets:  # the cards the action chose are not spent
@@ -528,14 +532,9 @@ class Payments(FollowUps):
                 cards = c.call(
                     "without", cards, c.Unary("&", c.name(copy)), c.Unary("&", c.name(gone))
                 )
-            units = c.num(wild.units)
-            found_ways = c.call("card_pay_ways", c.name("g"), c.name("p"), priced, cards, units)
-            put = "mv_put_card_pay"
-        body.append(c.declare("int32_t", ways, found_ways))
-        inner: list[c.Stmt] = []
-        body.append(c.for_(w, 0, c.name(ways), inner))
-        moves.append(c.do(c.call(put, c.name("out"), c.name(w))))
-        return inner
+            kind, paid = "card_pay", (priced, cards, c.num(wild.units))
+        moves.append(c.do(c.call(f"{kind}_moves", c.name("g"), c.name("p"), *paid, c.name("out"))))
+        return body
 
     def payment_means(
         self,
@@ -766,7 +765,7 @@ class Lowering(Payments):
 
     def legal(self, action: m.Action, index: int) -> c.Function:
         """The enumerator of an action's legal moves: a loop per choice, an
-        `if` per requirement, a loop over the ways to pay."""
+        `if` per requirement, the ways to pay, each a move."""
         part = analysis.choice_part(action)
         hoisted: list[c.Stmt] = []  # values no choice changes, found once
         top: list[c.Stmt] = [self.where(action), c.Seq(hoisted)]
@@ -795,8 +794,10 @@ class Lowering(Payments):
                 body.append(c.if_(self.expr(st.condition, frame), inner))
                 body = inner
             elif isinstance(st, m.Pay):
-                body = self.payment_loop(st, frame, body, moves, hoisted, loop_vars, means)
-        moves.append(c.do(c.call("mv_end", c.name("out"))))
+                assert st is part[-1], "the checker puts a payment last"
+                body = self.payment(st, frame, body, moves, hoisted, loop_vars, means)
+        if not (part and isinstance(part[-1], m.Pay)):  # else the ways end the moves
+            moves.append(c.do(c.call("mv_end", c.name("out"))))
         body.extend(moves)
         parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
         return c.Function("void", c.ident("legal_", action.name), parameters, top)
