@@ -948,10 +948,8 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
     v_open.n = 0;
     for (int32_t t_i1 = 0; t_i1 < NC; t_i1++) {
         V t_x2 = t_i1;
-        if (g->supply[t_x2] > 0LL) {
-            v_open.v[v_open.n] = t_x2;
-            v_open.n += 1;
-        }
+        v_open.v[v_open.n] = t_x2;
+        v_open.n += g->supply[t_x2] > 0LL;
     }
     if (v_open.n > 0LL) {
         Comb t_comb3;
@@ -1054,10 +1052,8 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
     v_open.n = 0;
     for (int32_t t_i1 = 0; t_i1 < NC; t_i1++) {
         V t_x2 = t_i1;
-        if (g->supply[t_x2] > 0LL) {
-            v_open.v[v_open.n] = t_x2;
-            v_open.n += 1;
-        }
+        v_open.v[v_open.n] = t_x2;
+        v_open.n += g->supply[t_x2] > 0LL;
     }
     Set v_picks;
     mv_read_fill(&v_picks, mv, &at);

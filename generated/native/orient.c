@@ -986,10 +986,8 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
     v_open.n = 0;
     for (int32_t t_i1 = 0; t_i1 < NC; t_i1++) {
         V t_x2 = t_i1;
-        if ((t_x2 >= 0 ? g->supply[t_x2] : 0) > 0LL) {
-            v_open.v[v_open.n] = t_x2;
-            v_open.n += 1;
-        }
+        v_open.v[v_open.n] = t_x2;
+        v_open.n += (t_x2 >= 0 ? g->supply[t_x2] : 0) > 0LL;
     }
     if (v_open.n > 0LL) {
         Comb t_comb3;
@@ -1059,10 +1057,8 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     const int16_t * t_items6 = zone_view(g, 0, p);
     for (int32_t t_i4 = 0; t_i4 < g->zn[0][p]; t_i4++) {
         V t_x5 = t_items6[t_i4];
-        if (CARD_kind[t_x5] == 3) {
-            t_spendable3.v[t_spendable3.n] = t_x5;
-            t_spendable3.n += 1;
-        }
+        t_spendable3.v[t_spendable3.n] = t_x5;
+        t_spendable3.n += CARD_kind[t_x5] == 3;
     }
     V t_reach2 = wild_held(g, p) + 2 * t_spendable3.n;
     uint64_t t_packed7 = means_packed(&t_means1);
@@ -1126,10 +1122,8 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
             const int16_t * t_items7 = zone_view(g, 0, p);
             for (int32_t t_i5 = 0; t_i5 < g->zn[0][p]; t_i5++) {
                 V t_x6 = t_items7[t_i5];
-                if ((CARD_kind[t_x6] == 5 ? g->values[0][t_x6] : CARD_bonus[t_x6]) == CARD_sacrifice_colour[v_k]) {
-                    v_offered.v[v_offered.n] = t_x6;
-                    v_offered.n += 1;
-                }
+                v_offered.v[v_offered.n] = t_x6;
+                v_offered.n += (CARD_kind[t_x6] == 5 ? g->values[0][t_x6] : CARD_bonus[t_x6]) == CARD_sacrifice_colour[v_k];
             }
             if (v_offered.n >= CARD_sacrifice_count[v_k]) {
                 Comb t_comb8;
@@ -1156,10 +1150,8 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
             const int16_t * t_items7 = zone_view(g, 0, p);
             for (int32_t t_i5 = 0; t_i5 < g->zn[0][p]; t_i5++) {
                 V t_x6 = t_items7[t_i5];
-                if ((CARD_kind[t_x6] == 5 ? g->values[0][t_x6] : CARD_bonus[t_x6]) == CARD_sacrifice_colour[v_k]) {
-                    v_offered.v[v_offered.n] = t_x6;
-                    v_offered.n += 1;
-                }
+                v_offered.v[v_offered.n] = t_x6;
+                v_offered.n += (CARD_kind[t_x6] == 5 ? g->values[0][t_x6] : CARD_bonus[t_x6]) == CARD_sacrifice_colour[v_k];
             }
             if (v_offered.n >= CARD_sacrifice_count[v_k]) {
                 Comb t_comb8;
@@ -1186,10 +1178,8 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
     v_open.n = 0;
     for (int32_t t_i1 = 0; t_i1 < NC; t_i1++) {
         V t_x2 = t_i1;
-        if ((t_x2 >= 0 ? g->supply[t_x2] : 0) > 0LL) {
-            v_open.v[v_open.n] = t_x2;
-            v_open.n += 1;
-        }
+        v_open.v[v_open.n] = t_x2;
+        v_open.n += (t_x2 >= 0 ? g->supply[t_x2] : 0) > 0LL;
     }
     Set v_picks;
     mv_read_fill(&v_picks, mv, &at);
@@ -1258,10 +1248,8 @@ static void apply_sacrifice(G * g, int32_t p, const int32_t * mv)
     const int16_t * t_items3 = zone_view(g, 0, p);
     for (int32_t t_i1 = 0; t_i1 < g->zn[0][p]; t_i1++) {
         V t_x2 = t_items3[t_i1];
-        if ((CARD_kind[t_x2] == 5 ? g->values[0][t_x2] : CARD_bonus[t_x2]) == CARD_sacrifice_colour[v_k]) {
-            v_offered.v[v_offered.n] = t_x2;
-            v_offered.n += 1;
-        }
+        v_offered.v[v_offered.n] = t_x2;
+        v_offered.n += (CARD_kind[t_x2] == 5 ? g->values[0][t_x2] : CARD_bonus[t_x2]) == CARD_sacrifice_colour[v_k];
     }
     Set v_given;
     mv_read_fill(&v_given, mv, &at);
@@ -1431,10 +1419,8 @@ static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * o
     t_src3.n = 0;
     for (int32_t t_i4 = 0; t_i4 < NC; t_i4++) {
         V t_x5 = t_i4;
-        if ((t_x5 >= 0 ? d_bonus(g, p).c[t_x5] : 0) > 0LL) {
-            t_src3.v[t_src3.n] = t_x5;
-            t_src3.n += 1;
-        }
+        t_src3.v[t_src3.n] = t_x5;
+        t_src3.n += (t_x5 >= 0 ? d_bonus(g, p).c[t_x5] : 0) > 0LL;
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
@@ -1472,10 +1458,8 @@ static void follow_options1(const G * g, int32_t p, const V * bound, MoveBuf * o
         if (t_x5 < 0) {
             continue;
         }
-        if (CARD_tier[t_x5] == CARD_free_tier[v_k] && (CARD_kind[t_x5] != 5 || d_coloured(g, p))) {
-            t_src3.v[t_src3.n] = t_x5;
-            t_src3.n += 1;
-        }
+        t_src3.v[t_src3.n] = t_x5;
+        t_src3.n += CARD_tier[t_x5] == CARD_free_tier[v_k] && (CARD_kind[t_x5] != 5 || d_coloured(g, p));
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];

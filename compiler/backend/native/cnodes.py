@@ -140,6 +140,19 @@ def not_(operand: Expr) -> Expr:
     return Unary("!", operand)
 
 
+_TRUTHS = ("==", "!=", "<", "<=", ">", ">=", "&&", "||")
+
+
+def truth(condition: Expr) -> Expr:
+    """The condition as 0 or 1 (a count to add): as it is if C already
+    makes it one (a comparison, a logical operator), else compared with 0."""
+    if isinstance(condition, Binary) and condition.op in _TRUTHS:
+        return condition
+    if isinstance(condition, Unary) and condition.op == "!":
+        return condition
+    return Binary("!=", condition, num(0))
+
+
 # ------------------------------------------------------------ statements
 
 

@@ -323,16 +323,13 @@ class _Emission(Visitor):
         out = self.result(e, "out")
 
         def keep(inner: Frame, x: str) -> list[c.Stmt]:
-            condition = self.within(e.condition, inner)
+            # written, then counted if kept: no branch on which elements
+            # pass, which a processor cannot predict (expressions have no effects)
+            kept = c.truth(self.within(e.condition, inner))
             n = c.dot(c.name(out), "n")
             return [
-                c.if_(
-                    condition,
-                    [
-                        c.assign(c.index(c.dot(c.name(out), "v"), n), c.name(x)),
-                        c.assign(n, c.num(1), "+="),
-                    ],
-                )
+                c.assign(c.index(c.dot(c.name(out), "v"), n), c.name(x)),
+                c.assign(n, kept, "+="),
             ]
 
         body: list[c.Stmt] = [c.declare("Set", out), c.assign(c.dot(c.name(out), "n"), c.num(0))]
