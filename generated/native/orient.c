@@ -936,20 +936,9 @@ static void count_in(G * g, int32_t p, int32_t zone, int32_t item, int32_t sign)
     (void)item;
     (void)sign;
     if (zone == 0) {
-        if ((CARD_kind[item] == 5 ? g->values[0][item] : CARD_bonus[item]) == 0) {
-            g->agg[p][0] += sign * CARD_bonuses[item];
-        }
-        if ((CARD_kind[item] == 5 ? g->values[0][item] : CARD_bonus[item]) == 1) {
-            g->agg[p][1] += sign * CARD_bonuses[item];
-        }
-        if ((CARD_kind[item] == 5 ? g->values[0][item] : CARD_bonus[item]) == 2) {
-            g->agg[p][2] += sign * CARD_bonuses[item];
-        }
-        if ((CARD_kind[item] == 5 ? g->values[0][item] : CARD_bonus[item]) == 3) {
-            g->agg[p][3] += sign * CARD_bonuses[item];
-        }
-        if ((CARD_kind[item] == 5 ? g->values[0][item] : CARD_bonus[item]) == 4) {
-            g->agg[p][4] += sign * CARD_bonuses[item];
+        V key0 = CARD_kind[item] == 5 ? g->values[0][item] : CARD_bonus[item];
+        if (key0 >= 0 && key0 < 5) {
+            g->agg[p][0 + key0] += sign * CARD_bonuses[item];
         }
         g->agg[p][5] += sign * CARD_points[item];
     }

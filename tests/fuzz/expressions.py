@@ -520,6 +520,9 @@ class Expressions:
         source = self.pick([*[z for z in zones if z in w.card_zones], "market"])
         colour, card = self.fresh(scope), "k_" + self.fresh(scope)
         test = [f"{card}.{self.pick(columns)}", colour]
+        if self.flip():  # a colour the card's data decides, not one column
+            of_card = Scope(((card, "card"),), player=False)
+            test[0] = self.expr(self.pick(["colour", "colour?"]), of_card, 2).at(SUM)
         if self.flip():
             test.reverse()
         numbers = [c for c, kind in w.card_columns.items() if kind == "int"]

@@ -152,11 +152,31 @@ class Turns(Base):
         if isinstance(kept, m.Total):
             return self.contribution(kept, Frame(), c.index(row, offset))
         assert isinstance(kept, m.PerColour) and isinstance(kept.body, m.Total)
+        keyed = self.keyed_upkeep(kept, offset)
+        if keyed is not None:
+            return keyed
         body: list[c.Stmt] = []
         for colour in range(len(self.edition.colours)):
             frame = Frame().bind(kept.variable, c.num(colour))
             body.extend(self.contribution(kept.body, frame, c.index(row, offset + colour)))
         return body
+
+    def keyed_upkeep(self, kept: m.PerColour, offset: int) -> list[c.Stmt] | None:
+        """`per colour c: sum(x in Z where A == c: N)` (analysis.total_by_colour):
+        the item adds to the total of its colour A alone, found once (not a
+        test per colour). None for any other shape."""
+        by_colour = analysis.total_by_colour(kept)
+        if by_colour is None:
+            return None
+        total, colour_of = by_colour
+        frame = Frame().bind(total.variable, "item")
+        key = c.name(f"key{offset}")
+        row = c.index(c.arrow("g", "agg"), c.name("p"))
+        added = c.binary(c.name("sign"), "*", self.expr(total.body, frame))
+        colours = c.num(len(self.edition.colours))
+        in_range = c.logic("&&", [c.binary(key, ">=", c.num(0)), c.binary(key, "<", colours)])
+        step = c.assign(c.index(row, c.binary(c.num(offset), "+", key)), added, "+=")
+        return [c.declare("V", key.name, self.expr(colour_of, frame)), c.if_(in_range, [step])]
 
     def contribution(self, total: m.Total, frame: Frame, target: c.Expr) -> list[c.Stmt]:
         """`target += sign * body` for the item, if it passes the condition."""
