@@ -1483,7 +1483,6 @@ typedef void (*FollowOptionsFn)(const G *, int32_t, const V *, MoveBuf *);
 typedef void (*FollowFn)(G *, int32_t, const V *, const int32_t *);
 typedef void (*SkipFn)(G *, int32_t, const V *);
 
-static const LegalFn LEGAL[MAX1(NA)] = { legal_take_distinct, legal_take_two, legal_reserve, legal_buy, NULL, legal_sacrifice };
 static const ApplyFn APPLY[MAX1(NA)] = { apply_take_distinct, apply_take_two, apply_reserve, apply_buy, NULL, apply_sacrifice };
 static const LegalFn STEP_OPTIONS[MAX1(NSTEPS)] = { step_options0, step_options1, step_options2 };
 static const ApplyFn STEP_DECIDE[MAX1(NSTEPS)] = { step_decide0, step_decide1, step_decide2 };
@@ -1583,11 +1582,11 @@ static void legal_moves(const G *g, MoveBuf *out)
         STEP_OPTIONS[g->pending](g, p, out);
         return;
     }
-    for (int32_t a = 0; a < NA; a++) {
-        if (LEGAL[a]) {
-            LEGAL[a](g, p, out);
-        }
-    }
+    legal_take_distinct(g, p, out);
+    legal_take_two(g, p, out);
+    legal_reserve(g, p, out);
+    legal_buy(g, p, out);
+    legal_sacrifice(g, p, out);
     if (out->n == 0 && FALLBACK >= 0) {
         mv_begin(out, FALLBACK);
         mv_end(out);
