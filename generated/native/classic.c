@@ -1700,28 +1700,57 @@ static PyObject *build_move(const int32_t *mv)
     return untracked(t);
 }
 
-/* The move cache: each move's Python object, made once (moves are values). */
-typedef struct { uint64_t hash; int32_t key; PyObject *object; } Entry;
+/* The move cache: each move's Python object, made once (moves are values).
+ * A move of up to INLINE_KEY numbers (its code and length included: nearly
+ * every move) is kept in its entry, on one cache line with its hash and its
+ * object, so that finding it reads that line alone; a longer one is kept in
+ * KEYS, its entry holding its code, its length and where it starts there. */
+#define INLINE_KEY 12
+typedef struct { uint64_t hash; PyObject *object; int32_t key[INLINE_KEY]; } Entry;
 static Entry *CACHE;
+static void *CACHE_BLOCK;  /* what was allocated: CACHE is aligned to a cache line in it */
 static int32_t CACHE_SIZE, CACHE_USED;
 static MoveBuf KEYS;
 
+static inline const int32_t *entry_key(const Entry *e)
+{
+    return e->key[1] + 2 <= INLINE_KEY ? e->key : KEYS.data + e->key[2];
+}
+
+/* A multiply-and-fold hash of the move's numbers, two at a time. */
 static uint64_t move_hash(const int32_t *mv)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (int32_t i = 0; i < mv[1] + 2; i++) {
-        h = (h ^ (uint32_t)mv[i]) * 1099511628211ULL;
+    int32_t n = mv[1] + 2, i = 0;
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (; i + 1 < n; i += 2) {
+        uint64_t pair = (uint64_t)(uint32_t)mv[i] | (uint64_t)(uint32_t)mv[i + 1] << 32;
+        h = (h ^ pair) * 0xFF51AFD7ED558CCDULL;
     }
+    if (i < n) {
+        h = (h ^ (uint32_t)mv[i]) * 0xFF51AFD7ED558CCDULL;
+    }
+    h ^= h >> 32;
     return h ? h : 1;
+}
+
+static int same_move(const int32_t *a, const int32_t *b)
+{
+    for (int32_t i = 0; i < b[1] + 2; i++) {
+        if (a[i] != b[i]) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static int cache_grow(void)
 {
     int32_t size = CACHE_SIZE ? CACHE_SIZE * 2 : 4096;
-    Entry *table = (Entry *)PyMem_RawCalloc((size_t)size, sizeof(Entry));
-    if (!table) {
+    void *block = PyMem_RawCalloc((size_t)size + 1, sizeof(Entry));
+    if (!block) {
         return -1;
     }
+    Entry *table = (Entry *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
     for (int32_t i = 0; i < CACHE_SIZE; i++) {
         if (CACHE[i].hash) {
             int32_t j = (int32_t)(CACHE[i].hash & (uint64_t)(size - 1));
@@ -1731,7 +1760,8 @@ static int cache_grow(void)
             table[j] = CACHE[i];
         }
     }
-    PyMem_RawFree(CACHE);
+    PyMem_RawFree(CACHE_BLOCK);
+    CACHE_BLOCK = block;
     CACHE = table;
     CACHE_SIZE = size;
     return 0;
@@ -1744,9 +1774,8 @@ static PyObject *move_object(const int32_t *mv)
     }
     uint64_t h = move_hash(mv);
     int32_t j = (int32_t)(h & (uint64_t)(CACHE_SIZE - 1));
-    size_t bytes = sizeof(int32_t) * (size_t)(mv[1] + 2);
     while (CACHE[j].hash) {
-        if (CACHE[j].hash == h && memcmp(KEYS.data + CACHE[j].key, mv, bytes) == 0) {
+        if (CACHE[j].hash == h && same_move(entry_key(&CACHE[j]), mv)) {
             return CACHE[j].object;
         }
         j = (j + 1) & (CACHE_SIZE - 1);
@@ -1755,12 +1784,20 @@ static PyObject *move_object(const int32_t *mv)
     if (!object) {
         return NULL;
     }
-    mv_reserve(&KEYS, mv[1] + 2);
-    CACHE[j].key = KEYS.used;
-    memcpy(KEYS.data + KEYS.used, mv, bytes);
-    KEYS.used += mv[1] + 2;
-    CACHE[j].hash = h;
-    CACHE[j].object = object;
+    int32_t n = mv[1] + 2;
+    Entry *e = &CACHE[j];
+    if (n <= INLINE_KEY) {
+        memcpy(e->key, mv, sizeof(int32_t) * (size_t)n);
+    } else {
+        mv_reserve(&KEYS, n);
+        e->key[0] = mv[0];
+        e->key[1] = mv[1];
+        e->key[2] = KEYS.used;
+        memcpy(KEYS.data + KEYS.used, mv, sizeof(int32_t) * (size_t)n);
+        KEYS.used += n;
+    }
+    e->hash = h;
+    e->object = object;
     CACHE_USED++;
     return object;
 }

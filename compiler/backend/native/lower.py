@@ -509,13 +509,15 @@ class Payments(FollowUps):
         hoisted: list[c.Stmt],
         loop_vars: set[str],
         checked: Means | None = None,
+        part: tuple[m.Statement, ...] = (),
     ) -> list[c.Stmt]:
         """Append the test of the means and the price; the body where the
         move is written. To `moves`, the call that writes every way to pay,
         each completing the move begun (the checker puts a payment after
         every choice and requirement, so nothing follows it in a move).
         `checked`: the means, when a choice has already passed over what it
-        cannot afford."""
+        cannot afford. `part`: the action's choices, requirements and
+        payment (which cards it chose where)."""
         price = frame.temporary("price")
         found = checked or self.payment_means(st, frame, body, hoisted, loop_vars)
         value = self.expr(st.cost, frame)
@@ -537,17 +539,18 @@ class Payments(FollowUps):
             kind, paid = "pay", (priced,)
         else:
             cards: c.Expr = c.Unary("&", c.name(found.spendable))
-            if wild.chosen or wild.chosen_sets:  # the cards the action chose are not spent
+            chosen = [n for n in wild.chosen if self.may_be_spendable(part, n, wild.cards)]
+            if chosen or wild.chosen_sets:  # the cards the action chose are not spent
                 gone, copy = frame.temporary("gone"), frame.temporary("copy")
                 body.append(c.declare("Set", gone))
                 body.append(c.assign(c.dot(c.name(gone), "n"), c.num(0)))
-                for name in wild.chosen:
+                for name in chosen:
                     body.append(
                         c.do(c.call("set_add", c.Unary("&", c.name(gone)), frame.locals[name]))
                     )
                 for name in wild.chosen_sets:
-                    chosen = c.Unary("&", frame.locals[name])
-                    body.append(c.do(c.call("set_add_all", c.Unary("&", c.name(gone)), chosen)))
+                    chosen_set = c.Unary("&", frame.locals[name])
+                    body.append(c.do(c.call("set_add_all", c.Unary("&", c.name(gone)), chosen_set)))
                 body.append(c.declare("Set", copy))
                 cards = c.call(
                     "without", cards, c.Unary("&", c.name(copy)), c.Unary("&", c.name(gone))
@@ -555,6 +558,22 @@ class Payments(FollowUps):
             kind, paid = "card_pay", (priced, cards, c.num(wild.units))
         moves.append(c.do(c.call(f"{kind}_moves", c.name("g"), c.name("p"), *paid, c.name("out"))))
         return body
+
+    @staticmethod
+    def may_be_spendable(part: tuple[m.Statement, ...], name: str, cards: m.Filter) -> bool:
+        """May the card chosen as `name` be one the payment may spend? Not
+        if it was chosen only where those cards are not (a card is in one
+        place at a time): the market, the deck tops, another zone."""
+        zone = cards.source
+        if not (isinstance(zone, m.Ref) and zone.kind == "zone"):
+            return True
+        choice = [st for st in part if isinstance(st, m.Choose) and st.name == name][-1]
+        return not all(
+            isinstance(source, m.DeckTops)
+            or (isinstance(source, m.Ref) and source.kind == "market")
+            or (isinstance(source, m.Ref) and source.kind == "zone" and source.name != zone.name)
+            for source in choice.sources
+        )
 
     def payment_means(
         self,
@@ -815,7 +834,7 @@ class Lowering(Payments):
                 body = inner
             elif isinstance(st, m.Pay):
                 assert st is part[-1], "the checker puts a payment last"
-                body = self.payment(st, frame, body, moves, hoisted, loop_vars, means)
+                body = self.payment(st, frame, body, moves, hoisted, loop_vars, means, tuple(part))
         if not (part and isinstance(part[-1], m.Pay)):  # else the ways end the moves
             moves.append(c.do(c.call("mv_end", c.name("out"))))
         body.extend(moves)
