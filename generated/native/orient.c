@@ -976,7 +976,7 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
     for (int32_t t_i1 = 0; t_i1 < NC; t_i1++) {
         V t_x2 = t_i1;
         v_open.v[v_open.n] = t_x2;
-        v_open.n += (t_x2 >= 0 ? g->supply[t_x2] : 0) > 0LL;
+        v_open.n += g->supply[t_x2] > 0LL;
     }
     if (v_open.n > 0LL) {
         Comb t_comb3;
@@ -998,7 +998,7 @@ static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
     for (int32_t t_i2 = 0; t_i2 < NC; t_i2++) {
         V t_x1 = t_i2;
         V v_c = t_x1 & VALUE_MASK;
-        if ((v_c >= 0 ? g->supply[v_c] : 0) >= 4LL) {
+        if (g->supply[v_c] >= 4LL) {
             mv_begin(out, 1);
             mv_put(out, t_x1);
             mv_end(out);
@@ -1160,7 +1160,7 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
     for (int32_t t_i1 = 0; t_i1 < NC; t_i1++) {
         V t_x2 = t_i1;
         v_open.v[v_open.n] = t_x2;
-        v_open.n += (t_x2 >= 0 ? g->supply[t_x2] : 0) > 0LL;
+        v_open.n += g->supply[t_x2] > 0LL;
     }
     Set v_picks;
     mv_read_fill(&v_picks, mv, &at);
@@ -1401,7 +1401,7 @@ static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * o
     for (int32_t t_i4 = 0; t_i4 < NC; t_i4++) {
         V t_x5 = t_i4;
         t_src3.v[t_src3.n] = t_x5;
-        t_src3.n += (t_x5 >= 0 ? d_bonus(g, p).c[t_x5] : 0) > 0LL;
+        t_src3.n += d_bonus(g, p).c[t_x5] > 0LL;
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];

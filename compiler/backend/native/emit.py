@@ -53,10 +53,15 @@ class Frame:
     # definitions read once at the top of the function, by local name
     prebound: Mapping[str, str] = field(factory=dict)
     counter: Counter = field(factory=Counter, eq=False)
+    # the locals bound to a colour of the colours (never none)
+    colours: frozenset[str] = frozenset()
 
-    def bind(self, local: str, value: c.Expr | str) -> Frame:
+    def bind(self, local: str, value: c.Expr | str, colour: bool = False) -> Frame:
+        """The frame with `local` standing for `value`; `colour`: the value
+        is one of the colours, never none."""
         stands = c.name(value) if isinstance(value, str) else value
-        return evolve(self, locals={**self.locals, local: stands})
+        colours = self.colours | {local} if colour else self.colours - {local}
+        return evolve(self, locals={**self.locals, local: stands}, colours=colours)
 
     def of(self, player: c.Expr) -> Frame:
         return evolve(self, player=player, prebound={})
@@ -95,8 +100,10 @@ class Names:
         self.aggregate_slots = offset
         self.texts = text_codes(edition)
 
-    def may_be_none(self, e: m.Expr) -> bool:
+    def may_be_none(self, e: m.Expr, frame: Frame) -> bool:
         """May this colour or token be none (-1) when the engine runs?"""
+        if isinstance(e, m.Ref) and e.kind == "variable" and e.name in frame.colours:
+            return False
         return self.none_colours and analysis.may_be_none(e, self.none_columns)
 
     def column(self, element_type: m.Type, column: str) -> str:
@@ -257,8 +264,8 @@ class _Emission(Visitor):
         element bound to `variable`."""
         i = self.frame.temporary("i")
         x = self.frame.temporary("x")
-        inner = self.frame.bind(variable, x)
         src = self.emitter.source(source, self.frame)
+        inner = self.frame.bind(variable, x, colour=src.items is None)
         element = [*src.head(x, c.name(i)), *body(inner, x)]
         return [*src.declared, c.for_(i, src.low, src.count, element)]
 
@@ -294,7 +301,7 @@ class _Emission(Visitor):
         index = self.expr(kind)
         if isinstance(index, c.Num):
             return c.num(0) if index.value == -1 else read(index)
-        if not self.names.may_be_none(kind):
+        if not self.names.may_be_none(kind, self.frame):
             return read(index)
         return c.Conditional(c.binary(index, ">=", c.num(0)), read(index), c.num(0))
 

@@ -724,7 +724,8 @@ class Lowering(Payments):
                 continue
             body.append(c.for_(i, src.low, src.count, [*src.head(x, c.name(i)), *bound, *kept]))
         shown.append(c.do(c.call("mv_put", c.name("out"), c.name(x))))
-        return inner, frame.bind(st.name, var)
+        colour = all(isinstance(s, m.Ref) and s.kind == "colours" for s in st.sources)
+        return inner, frame.bind(st.name, var, colour=colour)
 
     def market_sweep(
         self,
@@ -904,7 +905,7 @@ class Lowering(Payments):
             if isinstance(st, m.Gain):
                 token = self.expr(st.token, frame)
                 gain: c.Stmt = c.do(c.call("gain", g, p, token, self.expr(st.amount, frame)))
-                if self.names.may_be_none(st.token):
+                if self.names.may_be_none(st.token, frame):
                     gain = c.if_(c.binary(token, ">=", c.num(0)), [gain])
                 out.append(gain)
             elif isinstance(st, m.GainEach):
