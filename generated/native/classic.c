@@ -89,6 +89,12 @@ typedef struct {
     V bound[BCAP];
 } Waiting;
 
+/* A card value of the state: 16 bits when every card value is a colour or
+ * a condition, else a number of the rules. */
+typedef int16_t CardValue;
+#define CARD_VALUE_LOW INT16_MIN
+#define CARD_VALUE_HIGH INT16_MAX
+
 typedef struct {
     int32_t players, first, current, turn, over, last, pending, fn;
     int32_t supply[NK];
@@ -103,9 +109,15 @@ typedef struct {
     int16_t ditems[NCARDS + 1];
     int16_t market[12 + 1];
     int16_t titems[10 + 1];
-    V values[MAX1(NV)][MAX1(NCARDS)];
-    Waiting follow[NFOLLOW ? FMAX : 1];
+    CardValue values[MAX1(NV)][MAX1(NCARDS)];
+    Waiting follow[NFOLLOW ? FMAX : 1];  /* last: a copy stops at the waiting ones (g_copy) */
 } G;
+
+/* A copy of the state: up to the follow-ups waiting, the rest unread. */
+static inline void g_copy(G *to, const G *from)
+{
+    memcpy(to, from, offsetof(G, follow) + sizeof(Waiting) * (size_t)from->fn);
+}
 
 static int overflow;  /* a follow-up queue longer than FMAX: refused, not run */
 
@@ -831,7 +843,7 @@ static void set_value(G *g, int32_t value, int32_t card, V to)
     for (int32_t i = 0; i < n; i++) {
         count_in(g, holders[i][0], holders[i][1], card, -1);
     }
-    g->values[value][card] = to;
+    g->values[value][card] = (CardValue)to;
     for (int32_t i = 0; i < n; i++) {
         count_in(g, holders[i][0], holders[i][1], card, 1);
     }
@@ -1517,7 +1529,7 @@ static void setup(G *g, int32_t players, int64_t seed, int32_t first)
     memcpy(g->supply, SUPPLY[players], sizeof(g->supply));
     for (int32_t v = 0; v < NV; v++) {
         for (int32_t k = 0; k < NCARDS; k++) {
-            g->values[v][k] = VALUE_INITIAL[v];
+            g->values[v][k] = (CardValue)VALUE_INITIAL[v];
         }
     }
     /* editions/classic.rules:44 C-2.3 */
@@ -2009,7 +2021,7 @@ static PyObject *py_apply(PyObject *module, PyObject *args)
     if (!next) {
         return NULL;
     }
-    memcpy(&next->g, &s->g, sizeof(G));
+    g_copy(&next->g, &s->g);
     const int32_t *mv = s->legal->data + s->legal->start[found];
     overflow = 0;
     make_move(&next->g, mv[0], mv + 2);
@@ -2138,7 +2150,11 @@ static PyObject *export_state(const G *g)
         PyTuple_SET_ITEM(tiles, t, shorts(g->titems + TOFF[t], g->tn[t]));
     }
     for (int32_t v = 0; v < NV; v++) {
-        PyTuple_SET_ITEM(values, v, longs(g->values[v], NCARDS));
+        PyObject *row = PyTuple_New(NCARDS);
+        for (int32_t k = 0; row && k < NCARDS; k++) {
+            PyTuple_SET_ITEM(row, k, PyLong_FromLongLong((long long)g->values[v][k]));
+        }
+        PyTuple_SET_ITEM(values, v, row);
     }
     for (int32_t i = 0; i < g->fn; i++) {
         PyTuple_SET_ITEM(follow, i, Py_BuildValue("(iN)", g->follow[i].site, longs(g->follow[i].bound, BCAP)));
@@ -2278,7 +2294,11 @@ static PyObject *py_import(PyObject *module, PyObject *data)
         bad = read_items(PyTuple_GetItem(tiles, t), g->titems + TOFF[t], TSCAP[t], &g->tn[t], "tiles") < 0;
     }
     for (int32_t v = 0; !bad && v < NV; v++) {
-        bad = read_numbers(PyTuple_GetItem(values, v), g->values[v], NCARDS, &n, "values", INT64_MIN, INT64_MAX) < 0;
+        V read[MAX1(NCARDS)] = {0};
+        bad = read_numbers(PyTuple_GetItem(values, v), read, NCARDS, &n, "values", CARD_VALUE_LOW, CARD_VALUE_HIGH) < 0;
+        for (int32_t k = 0; k < NCARDS; k++) {
+            g->values[v][k] = (CardValue)read[k];
+        }
     }
     if (!bad && read_ints(hidden, buffer, NCARDS, &n, "hidden") == 0) {
         for (int32_t i = 0; i < n; i++) {
@@ -2357,7 +2377,7 @@ static PyObject *py_playout(PyObject *module, PyObject *args)
     if (!next) {
         return NULL;
     }
-    memcpy(&next->g, &s->g, sizeof(G));
+    g_copy(&next->g, &s->g);
     uint64_t rng = seed;
     overflow = 0;
     /* the GIL stays held: the move buffers are the module's own */

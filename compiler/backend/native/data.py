@@ -85,6 +85,7 @@ def data(
         "players_max": e.players[1],
         "token_count": len(e.tokens),
         "value_count": len(e.card_values),
+        "value_element": "V" if any(v.type == "int" for v in e.card_values) else "int16_t",
     }
 
 
