@@ -365,3 +365,109 @@ def _card_value(e: m.Expr, variable: str, row: Mapping[str, object]) -> object:
         if e.op in _ON_NUMBERS and isinstance(left, int) and isinstance(right, int):
             return _ON_NUMBERS[e.op](left, right)
     raise _Unknown
+
+
+# A requirement on the count of a local, the count on the left: what the
+# count must be, tested the same way with the count read from a tally.
+_COUNT_TESTS = {">=": ">=", ">": ">", "<=": ">=", "<": ">"}
+
+
+def tally_prechecks(action: m.Action) -> dict[int, m.Expr]:
+    """Early tests for the choice part of an action (choice_part), by the
+    index of a `let` they go before. For `let L = x in Z where KEY == E`
+    (Z a zone of the player, KEY a colour the element decides, E a colour
+    that does not read x) followed by `require count(L) >= N` (or >): the
+    count is the tally `per colour c: sum(x in Z where KEY == c: 1)` at E,
+    which a zone keeps up to date, so `E == none or tally[E] >= N` is a
+    test the requirement implies, made before L is built. (With E none,
+    L counts the elements whose KEY is none: no tally holds that.)"""
+    part = choice_part(action)
+    found: dict[int, m.Expr] = {}
+    for index, st in enumerate(part):
+        if not isinstance(st, m.Let) or not isinstance(st.value, m.Filter):
+            continue
+        shape = _keyed_filter(st.value)
+        if shape is None:
+            continue
+        key, colour = shape
+        for later in part[index + 1 :]:
+            test = _count_test(later, st.name) if isinstance(later, m.Require) else None
+            if test is not None:
+                found[index] = _precheck(st, key, colour, *test)
+                break
+    return found
+
+
+def _keyed_filter(e: m.Filter) -> tuple[m.Expr, m.Expr] | None:
+    """(KEY, E) of `x in Z where KEY == E`, Z a zone, both colours, KEY
+    decided by the element (what a zone's upkeep can keep), E not reading x."""
+    if not (isinstance(e.source, m.Ref) and e.source.kind == "zone"):
+        return None
+    test = e.condition
+    if not (isinstance(test, m.Binary) and test.op == "=="):
+        return None
+    for key, colour in ((test.left, test.right), (test.right, test.left)):
+        if key.type != m.COLOUR or colour.type != m.COLOUR or uses(colour, e.variable):
+            continue
+        total = m.Total(
+            type=m.INT, span=e.span, variable=e.variable, source=e.source, condition=None, body=key
+        )
+        if uses(key, e.variable) and kept_total(total, ()):
+            return key, colour
+    return None
+
+
+def _count_test(st: m.Require, local: str) -> tuple[str, m.Expr] | None:
+    """(op, N) of `count(local) op N` (op >= or >, or the mirror), N not
+    reading the local."""
+    test = st.condition
+    if not (isinstance(test, m.Binary) and test.op in _COUNT_TESTS):
+        return None
+    for count, bound, mirrored in ((test.left, test.right, False), (test.right, test.left, True)):
+        if (
+            isinstance(count, m.Call)
+            and count.function == "count"
+            and isinstance(count.arguments[0], m.Ref)
+            and count.arguments[0].kind == "variable"
+            and count.arguments[0].name == local
+            and not uses(bound, local)
+            and (test.op in ("<=", "<")) == mirrored
+        ):
+            return _COUNT_TESTS[test.op], bound
+    return None
+
+
+def _precheck(let: m.Let, key: m.Expr, colour: m.Expr, op: str, bound: m.Expr) -> m.Expr:
+    """`E == none or tally[E] op N`, the tally as a kept per-colour total."""
+    assert isinstance(let.value, m.Filter)
+    span, filtered = let.span, let.value
+    c = f"{filtered.variable}#colour"  # no name of a rule file has a '#'
+    each = m.Ref(type=m.COLOUR, span=span, kind="variable", name=c)
+    one = m.Const(type=m.INT, span=span, value=1)
+    matches = m.Binary(type=m.BOOL, span=span, op="==", left=key, right=each)
+    total = m.Total(
+        type=m.INT,
+        span=span,
+        variable=filtered.variable,
+        source=filtered.source,
+        condition=matches,
+        body=one,
+    )
+    tally = m.PerColour(type=m.VECTOR, span=span, variable=c, body=total)
+    counted = m.Index(type=m.INT, span=span, subject=tally, index=colour)
+    enough = m.Binary(type=m.BOOL, span=span, op=op, left=counted, right=bound)
+    none = m.Const(type=m.COLOUR, span=span, value=None)
+    unset = m.Binary(type=m.BOOL, span=span, op="==", left=colour, right=none)
+    return m.Logic(type=m.BOOL, span=span, op="or", operands=(unset, enough))
+
+
+def precheck_aggregates(edition: m.Edition) -> list[Aggregate]:
+    """The tallies that the early tests of tally_prechecks read and a zone
+    can keep (Names gives them places after the edition's own)."""
+    trees = tuple(
+        test
+        for action in edition.actions
+        if action.body is not None
+        for test in tally_prechecks(action).values()
+    )
+    return [a for a in aggregates_in(trees) if _reads_columns_only(a, edition)]

@@ -570,7 +570,7 @@ static void split_start(Split *s, const G *g, int32_t p, const V *price, MoveBuf
     s->least = 0;
     s->total = 0;
     for (int32_t c = 0; c < NC; c++) {
-        s->rest[c] = price[c] > held[c] ? price[c] - held[c] : 0;
+        s->rest[c] = imax(0, price[c] - held[c]);
         s->least += s->rest[c];
         s->total += price[c];
     }

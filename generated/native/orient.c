@@ -27,7 +27,7 @@
 #define NSTEPS 3
 #define NFOLLOW 2
 #define SETCAP 120
-#define NAGG 7
+#define NAGG 12
 #define BCAP 1
 #define NRANK 2
 #define WILD 5
@@ -575,7 +575,7 @@ static void split_start(Split *s, const G *g, int32_t p, const V *price, MoveBuf
     s->least = 0;
     s->total = 0;
     for (int32_t c = 0; c < NC; c++) {
-        s->rest[c] = price[c] > held[c] ? price[c] - held[c] : 0;
+        s->rest[c] = imax(0, price[c] - held[c]);
         s->least += s->rest[c];
         s->total += price[c];
     }
@@ -953,6 +953,10 @@ static void count_in(G * g, int32_t p, int32_t zone, int32_t item, int32_t sign)
             g->agg[p][0 + key0] += sign * CARD_bonuses[item];
         }
         g->agg[p][5] += sign * CARD_points[item];
+        V key7 = CARD_kind[item] == 5 ? g->values[0][item] : CARD_bonus[item];
+        if (key7 >= 0 && key7 < 5) {
+            g->agg[p][7 + key7] += sign * 1LL;
+        }
     }
     if (zone == 2) {
         g->agg[p][6] += sign * TILE_points[item];
@@ -1110,25 +1114,27 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
         }
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] > 0LL) {
-            Set v_offered;
-            v_offered.n = 0;
-            const int16_t * t_items7 = zone_view(g, 0, p);
-            for (int32_t t_i5 = 0; t_i5 < g->zn[0][p]; t_i5++) {
-                V t_x6 = t_items7[t_i5];
-                v_offered.v[v_offered.n] = t_x6;
-                v_offered.n += (CARD_kind[t_x6] == 5 ? g->values[0][t_x6] : CARD_bonus[t_x6]) == CARD_sacrifice_colour[v_k];
-            }
-            if (v_offered.n >= CARD_sacrifice_count[v_k]) {
-                Comb t_comb8;
-                int32_t t_more9 = comb_first(&t_comb8, v_offered.n, CARD_sacrifice_count[v_k]);
-                while (t_more9) {
-                    Set v_given;
-                    comb_fill(&v_given, &t_comb8, &v_offered);
-                    mv_begin(out, 5);
-                    mv_put(out, t_x1);
-                    mv_put_set(out, &v_given);
-                    mv_end(out);
-                    t_more9 = comb_next(&t_comb8);
+            if (CARD_sacrifice_colour[v_k] == (-1) || (CARD_sacrifice_colour[v_k] >= 0 ? vec_at(&g->agg[p][7]).c[CARD_sacrifice_colour[v_k]] : 0) >= CARD_sacrifice_count[v_k]) {
+                Set v_offered;
+                v_offered.n = 0;
+                const int16_t * t_items7 = zone_view(g, 0, p);
+                for (int32_t t_i5 = 0; t_i5 < g->zn[0][p]; t_i5++) {
+                    V t_x6 = t_items7[t_i5];
+                    v_offered.v[v_offered.n] = t_x6;
+                    v_offered.n += (CARD_kind[t_x6] == 5 ? g->values[0][t_x6] : CARD_bonus[t_x6]) == CARD_sacrifice_colour[v_k];
+                }
+                if (v_offered.n >= CARD_sacrifice_count[v_k]) {
+                    Comb t_comb8;
+                    int32_t t_more9 = comb_first(&t_comb8, v_offered.n, CARD_sacrifice_count[v_k]);
+                    while (t_more9) {
+                        Set v_given;
+                        comb_fill(&v_given, &t_comb8, &v_offered);
+                        mv_begin(out, 5);
+                        mv_put(out, t_x1);
+                        mv_put_set(out, &v_given);
+                        mv_end(out);
+                        t_more9 = comb_next(&t_comb8);
+                    }
                 }
             }
         }
@@ -1138,25 +1144,27 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
         V t_x1 = t_items4[t_i3];
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] > 0LL) {
-            Set v_offered;
-            v_offered.n = 0;
-            const int16_t * t_items7 = zone_view(g, 0, p);
-            for (int32_t t_i5 = 0; t_i5 < g->zn[0][p]; t_i5++) {
-                V t_x6 = t_items7[t_i5];
-                v_offered.v[v_offered.n] = t_x6;
-                v_offered.n += (CARD_kind[t_x6] == 5 ? g->values[0][t_x6] : CARD_bonus[t_x6]) == CARD_sacrifice_colour[v_k];
-            }
-            if (v_offered.n >= CARD_sacrifice_count[v_k]) {
-                Comb t_comb8;
-                int32_t t_more9 = comb_first(&t_comb8, v_offered.n, CARD_sacrifice_count[v_k]);
-                while (t_more9) {
-                    Set v_given;
-                    comb_fill(&v_given, &t_comb8, &v_offered);
-                    mv_begin(out, 5);
-                    mv_put(out, t_x1);
-                    mv_put_set(out, &v_given);
-                    mv_end(out);
-                    t_more9 = comb_next(&t_comb8);
+            if (CARD_sacrifice_colour[v_k] == (-1) || (CARD_sacrifice_colour[v_k] >= 0 ? vec_at(&g->agg[p][7]).c[CARD_sacrifice_colour[v_k]] : 0) >= CARD_sacrifice_count[v_k]) {
+                Set v_offered;
+                v_offered.n = 0;
+                const int16_t * t_items7 = zone_view(g, 0, p);
+                for (int32_t t_i5 = 0; t_i5 < g->zn[0][p]; t_i5++) {
+                    V t_x6 = t_items7[t_i5];
+                    v_offered.v[v_offered.n] = t_x6;
+                    v_offered.n += (CARD_kind[t_x6] == 5 ? g->values[0][t_x6] : CARD_bonus[t_x6]) == CARD_sacrifice_colour[v_k];
+                }
+                if (v_offered.n >= CARD_sacrifice_count[v_k]) {
+                    Comb t_comb8;
+                    int32_t t_more9 = comb_first(&t_comb8, v_offered.n, CARD_sacrifice_count[v_k]);
+                    while (t_more9) {
+                        Set v_given;
+                        comb_fill(&v_given, &t_comb8, &v_offered);
+                        mv_begin(out, 5);
+                        mv_put(out, t_x1);
+                        mv_put_set(out, &v_given);
+                        mv_end(out);
+                        t_more9 = comb_next(&t_comb8);
+                    }
                 }
             }
         }

@@ -93,7 +93,9 @@ class Names:
         self.aggregates: dict[analysis.Aggregate, tuple[int, bool]] = {}
         offset = 0
         colours = len(edition.colours)
-        for aggregate in analysis.aggregates_in(edition):
+        for aggregate in analysis.aggregates_in(edition) + analysis.precheck_aggregates(edition):
+            if aggregate in self.aggregates:
+                continue
             vector = aggregate[0] in ("tally", "totals")
             self.aggregates[aggregate] = (offset, vector)
             offset += colours if vector else 1

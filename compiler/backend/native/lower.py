@@ -816,7 +816,15 @@ class Lowering(Payments):
         loop_vars: set[str] = set()  # names bound by the function: what reads them stays inside
         early = self.checked_early(part)
         means = self.payment_means(early[0], frame, hoisted, hoisted, set()) if early else None
+        prechecks = analysis.tally_prechecks(action)
         for index, st in enumerate(part):
+            precheck = prechecks.get(index)
+            if precheck is not None and all(
+                a in self.names.aggregates for a in analysis.aggregates_in(precheck)
+            ):  # a count required of the local, read from a tally before it is built
+                inner: list[c.Stmt] = []
+                body.append(c.if_(self.expr(precheck, frame), inner))
+                body = inner
             if isinstance(st, m.Let):
                 var = c.ident("v_", st.name)
                 body.extend(self.emitter.declare(var, st.value, frame))
@@ -830,7 +838,7 @@ class Lowering(Payments):
                 body, frame = self.choice_loop(st, frame, body, moves, later, test)
                 loop_vars.add(st.name)
             elif isinstance(st, m.Require):
-                inner: list[c.Stmt] = []
+                inner = []
                 body.append(c.if_(self.expr(st.condition, frame), inner))
                 body = inner
             elif isinstance(st, m.Pay):
