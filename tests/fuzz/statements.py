@@ -208,6 +208,14 @@ class Statements:
             if tiers and g.flip(3):  # decided by the data: some decks ruled out (native slots)
                 tier = tiers[0]
                 chosen.append(f'require {card}.{tier} >= {g.number(2, 5)} else "a low {tier}"')
+            colours = [c for c, kind in w.card_columns.items() if kind in ("colour", "colour?")]
+            if colours and g.flip(3):  # a count of a keyed filter (native: read from a tally)
+                mine = x.fresh(scope)
+                scope = scope.bind(mine, "set:card")
+                each, key, wanted = x.fresh(scope), g.pick(colours), g.pick(colours)
+                matching = f"{each} in {zone} where {each}.{key} == {card}.{wanted}"
+                chosen.append(f"let {mine} = {matching}")
+                chosen.append(f'require count({mine}) >= {g.number(0, 2)} else "too few"')
             return chosen, paid, [f"move {card} to {zone}"], scope
         if name == "collect":
             kind = g.pick(specials)
