@@ -699,11 +699,43 @@ static void split_all(Split *s)
     split_visit(s, 0, s->least);
 }
 
+/* The one way to pay with no wild token held and no card spent: each
+ * colour's own tokens, if they pay all of it (else the begun move is
+ * dropped). `cards`: the move lists the cards spent (none). The common case,
+ * kept apart from the splitter: nothing to split, nothing to loop over. */
+static inline int32_t only_tokens(const G *g, int32_t p, const Vec *price, int cards, MoveBuf *out)
+{
+    const int32_t *held = g->held[p];
+    int32_t lacking = 0;
+    for (int32_t c = 0; c < NC; c++) {
+        lacking |= price->c[c] > held[c];
+    }
+    if (lacking) {
+        out->used = out->start[out->n];
+        return 0;
+    }
+    mv_reserve(out, NK + 1);
+    int32_t *at = out->data + out->used;
+    for (int32_t k = NC; k < NK; k++) {
+        at[k] = 0;
+    }
+    for (int32_t c = 0; c < NC; c++) {
+        at[c] = (int32_t)price->c[c];
+    }
+    at[NK] = 0;
+    out->used += NK + (cards != 0);
+    mv_end(out);
+    return 1;
+}
+
 /* Every way to pay the price with colour and wild tokens (docs/engine.md),
  * each completing the move begun in `out`; with `spent`, each way spends
  * those cards (none, for a payment that may). */
 static int32_t token_moves(const G *g, int32_t p, const Vec *price, const Set *spent, MoveBuf *out)
 {
+    if (wild_held(g, p) == 0 && (!spent || spent->n == 0)) {
+        return only_tokens(g, p, price, spent != NULL, out);
+    }
     Split s;
     split_start(&s, g, p, price->c, out);
     s.budget = s.wild;
@@ -1759,15 +1791,19 @@ static PyObject *build_move(const int32_t *mv)
 }
 
 /* The move cache: each move's Python object, made once (moves are values).
- * A move of up to INLINE_KEY numbers (its code and length included: nearly
- * every move) is kept in its entry, on one cache line with its hash and its
- * object, so that finding it reads that line alone; a longer one is kept in
- * KEYS, its entry holding its code, its length and where it starts there. */
+ * Found by a table of slots, each a tag of the move's hash and the number
+ * of its entry: small (8 bytes a slot), so that the probes stay in the
+ * processor's cache; an entry is read only when its tag matches. An entry
+ * holds a move of up to INLINE_KEY numbers (its code and length included:
+ * nearly every move) itself; a longer one is kept in KEYS, the entry
+ * holding its code, its length and where it starts there. */
 #define INLINE_KEY 12
-typedef struct { uint64_t hash; PyObject *object; int32_t key[INLINE_KEY]; } Entry;
-static Entry *CACHE;
-static void *CACHE_BLOCK;  /* what was allocated: CACHE is aligned to a cache line in it */
-static int32_t CACHE_SIZE, CACHE_USED;
+typedef struct { uint32_t tag; int32_t entry; } Slot;
+typedef struct { PyObject *object; int32_t key[INLINE_KEY]; } Entry;
+static Slot *SLOTS;
+static int32_t SLOT_COUNT;
+static Entry *ENTRIES;
+static int32_t ENTRY_COUNT, ENTRY_CAP;
 static MoveBuf KEYS;
 
 static inline const int32_t *entry_key(const Entry *e)
@@ -1787,9 +1823,10 @@ static uint64_t move_hash(const int32_t *mv)
     if (i < n) {
         h = (h ^ (uint32_t)mv[i]) * 0xFF51AFD7ED558CCDULL;
     }
-    h ^= h >> 32;
-    return h ? h : 1;
+    return h ^ (h >> 32);
 }
+
+static inline uint32_t hash_tag(uint64_t h) { return (uint32_t)(h >> 32) | 1; }  /* 0: an empty slot */
 
 static int same_move(const int32_t *a, const int32_t *b)
 {
@@ -1801,49 +1838,43 @@ static int same_move(const int32_t *a, const int32_t *b)
     return 1;
 }
 
-static int cache_grow(void)
+/* Twice the slots, every entry placed again. */
+static int slots_grow(void)
 {
-    int32_t size = CACHE_SIZE ? CACHE_SIZE * 2 : 4096;
-    void *block = PyMem_RawCalloc((size_t)size + 1, sizeof(Entry));
-    if (!block) {
+    int32_t count = SLOT_COUNT ? SLOT_COUNT * 2 : 8192;
+    Slot *slots = (Slot *)PyMem_RawCalloc((size_t)count, sizeof(Slot));
+    if (!slots) {
         return -1;
     }
-    Entry *table = (Entry *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
-    for (int32_t i = 0; i < CACHE_SIZE; i++) {
-        if (CACHE[i].hash) {
-            int32_t j = (int32_t)(CACHE[i].hash & (uint64_t)(size - 1));
-            while (table[j].hash) {
-                j = (j + 1) & (size - 1);
-            }
-            table[j] = CACHE[i];
+    for (int32_t e = 0; e < ENTRY_COUNT; e++) {
+        uint64_t h = move_hash(entry_key(&ENTRIES[e]));
+        int32_t j = (int32_t)(h & (uint64_t)(count - 1));
+        while (slots[j].tag) {
+            j = (j + 1) & (count - 1);
         }
+        slots[j].tag = hash_tag(h);
+        slots[j].entry = e;
     }
-    PyMem_RawFree(CACHE_BLOCK);
-    CACHE_BLOCK = block;
-    CACHE = table;
-    CACHE_SIZE = size;
+    PyMem_RawFree(SLOTS);
+    SLOTS = slots;
+    SLOT_COUNT = count;
     return 0;
 }
 
-static PyObject *move_object(const int32_t *mv)
+/* A new entry for the move and its object; -1 if memory ran out. */
+static int32_t entry_add(const int32_t *mv, PyObject *object)
 {
-    if (2 * (CACHE_USED + 1) > CACHE_SIZE && cache_grow() < 0) {
-        return PyErr_NoMemory();
-    }
-    uint64_t h = move_hash(mv);
-    int32_t j = (int32_t)(h & (uint64_t)(CACHE_SIZE - 1));
-    while (CACHE[j].hash) {
-        if (CACHE[j].hash == h && same_move(entry_key(&CACHE[j]), mv)) {
-            return CACHE[j].object;
+    if (ENTRY_COUNT == ENTRY_CAP) {
+        int32_t cap = ENTRY_CAP ? 2 * ENTRY_CAP : 4096;
+        Entry *entries = (Entry *)PyMem_RawRealloc(ENTRIES, sizeof(Entry) * (size_t)cap);
+        if (!entries) {
+            return -1;
         }
-        j = (j + 1) & (CACHE_SIZE - 1);
-    }
-    PyObject *object = build_move(mv);
-    if (!object) {
-        return NULL;
+        ENTRIES = entries;
+        ENTRY_CAP = cap;
     }
     int32_t n = mv[1] + 2;
-    Entry *e = &CACHE[j];
+    Entry *e = &ENTRIES[ENTRY_COUNT];
     if (n <= INLINE_KEY) {
         memcpy(e->key, mv, sizeof(int32_t) * (size_t)n);
     } else {
@@ -1854,9 +1885,35 @@ static PyObject *move_object(const int32_t *mv)
         memcpy(KEYS.data + KEYS.used, mv, sizeof(int32_t) * (size_t)n);
         KEYS.used += n;
     }
-    e->hash = h;
     e->object = object;
-    CACHE_USED++;
+    return ENTRY_COUNT++;
+}
+
+static PyObject *move_object(const int32_t *mv)
+{
+    if (2 * (ENTRY_COUNT + 1) > SLOT_COUNT && slots_grow() < 0) {
+        return PyErr_NoMemory();
+    }
+    uint64_t h = move_hash(mv);
+    uint32_t tag = hash_tag(h);
+    int32_t j = (int32_t)(h & (uint64_t)(SLOT_COUNT - 1));
+    while (SLOTS[j].tag) {
+        if (SLOTS[j].tag == tag && same_move(entry_key(&ENTRIES[SLOTS[j].entry]), mv)) {
+            return ENTRIES[SLOTS[j].entry].object;
+        }
+        j = (j + 1) & (SLOT_COUNT - 1);
+    }
+    PyObject *object = build_move(mv);
+    if (!object) {
+        return NULL;
+    }
+    int32_t entry = entry_add(mv, object);
+    if (entry < 0) {
+        Py_DECREF(object);
+        return PyErr_NoMemory();
+    }
+    SLOTS[j].tag = tag;
+    SLOTS[j].entry = entry;
     return object;
 }
 
