@@ -450,7 +450,7 @@ static inline Vec price_of(Vec cost, Vec discount)
 {
     Vec price;
     for (int32_t c = 0; c < NC; c++) {
-        price.c[c] = cost.c[c] > discount.c[c] ? cost.c[c] - discount.c[c] : 0;
+        price.c[c] = imax(0, cost.c[c] - discount.c[c]);
     }
     return price;
 }
@@ -641,20 +641,29 @@ static void split_pay(Split *s, V unpaid)
     const Set *usable = s->usable;
     V units = s->units;
     V top = imin(unpaid, s->wild);
-    for (V w = imax(0, unpaid - units * usable->n); w <= top; w++) {
-        V rest = unpaid - w;
-        if (rest % units && (w || unpaid < s->total)) {
-            continue;
-        }
-        Comb comb;
-        int32_t count = (int32_t)((rest + units - 1) / units);
-        for (int32_t more = comb_first(&comb, usable->n, count); more; more = comb_next(&comb)) {
-            int32_t *at = way_slots(s, NK + 1 + count, w);
-            at[NK] = count;
-            for (int32_t i = 0; i < count; i++) {
-                at[NK + 1 + i] = (int32_t)usable->v[comb.idx[i]];
+    V w = imax(0, unpaid - units * usable->n);
+    /* what the cards pay is whole * units + part, kept as w rises: no
+     * division in the loop */
+    V whole = (unpaid - w) / units, part = (unpaid - w) % units;
+    for (; w <= top; w++) {
+        if (!(part && (w || unpaid < s->total))) {
+            Comb comb;
+            int32_t count = (int32_t)(whole + (part != 0));
+            for (int32_t more = comb_first(&comb, usable->n, count); more; more = comb_next(&comb)) {
+                int32_t *at = way_slots(s, NK + 1 + count, w);
+                at[NK] = count;
+                for (int32_t i = 0; i < count; i++) {
+                    at[NK + 1 + i] = (int32_t)usable->v[comb.idx[i]];
+                }
+                mv_end(s->out);
             }
-            mv_end(s->out);
+        }
+        /* one wild token more: one unit less for the cards */
+        if (part) {
+            part--;
+        } else {
+            part = units - 1;
+            whole--;
         }
     }
 }
