@@ -471,3 +471,30 @@ def precheck_aggregates(edition: m.Edition) -> list[Aggregate]:
         for test in tally_prechecks(action).values()
     )
     return [a for a in aggregates_in(trees) if _reads_columns_only(a, edition)]
+
+
+def filter_count(e: m.Filter) -> m.Total | None:
+    """`sum(x in Z where C: 1)` for a filter of a zone whose condition a
+    zone's upkeep can keep (kept_total): how many elements it keeps, so
+    that an engine can skip the loop when none passes."""
+    if not (isinstance(e.source, m.Ref) and e.source.kind == "zone"):
+        return None
+    one = m.Const(type=m.INT, span=e.span, value=1)
+    total = m.Total(
+        type=m.INT,
+        span=e.span,
+        variable=e.variable,
+        source=e.source,
+        condition=e.condition,
+        body=one,
+    )
+    return total if kept_total(total, ()) else None
+
+
+def filter_counts(edition: m.Edition) -> list[Aggregate]:
+    """The counts of filter_count for every filter of the edition that a
+    zone can keep (Names gives them places after the edition's own)."""
+    totals = tuple(
+        t for n in nodes(edition) if isinstance(n, m.Filter) for t in [filter_count(n)] if t
+    )
+    return [a for a in aggregates_in(totals) if _reads_columns_only(a, edition)]

@@ -27,7 +27,7 @@
 #define NSTEPS 3
 #define NFOLLOW 2
 #define SETCAP 120
-#define NAGG 12
+#define NAGG 13
 #define BCAP 1
 #define NRANK 2
 #define WILD 5
@@ -998,6 +998,9 @@ static void count_in(G * g, int32_t p, int32_t zone, int32_t item, int32_t sign)
         if (key7 >= 0 && key7 < 5) {
             g->agg[p][7 + key7] += sign * 1LL;
         }
+        if (CARD_kind[item] == 3) {
+            g->agg[p][12] += sign * 1LL;
+        }
     }
     if (zone == 2) {
         g->agg[p][6] += sign * TILE_points[item];
@@ -1100,11 +1103,13 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     add_held(&t_means1, g, p);
     Set t_spendable3;
     t_spendable3.n = 0;
-    const int16_t * t_items6 = zone_view(g, 0, p);
-    for (int32_t t_i4 = 0; t_i4 < g->zn[0][p]; t_i4++) {
-        V t_x5 = t_items6[t_i4];
-        t_spendable3.v[t_spendable3.n] = t_x5;
-        t_spendable3.n += CARD_kind[t_x5] == 3;
+    if (g->agg[p][12] > 0) {
+        const int16_t * t_items6 = zone_view(g, 0, p);
+        for (int32_t t_i4 = 0; t_i4 < g->zn[0][p]; t_i4++) {
+            V t_x5 = t_items6[t_i4];
+            t_spendable3.v[t_spendable3.n] = t_x5;
+            t_spendable3.n += CARD_kind[t_x5] == 3;
+        }
     }
     V t_reach2 = wild_held(g, p) + 2 * t_spendable3.n;
     uint64_t t_packed7 = means_packed(&t_means1);

@@ -93,7 +93,9 @@ class Names:
         self.aggregates: dict[analysis.Aggregate, tuple[int, bool]] = {}
         offset = 0
         colours = len(edition.colours)
-        for aggregate in analysis.aggregates_in(edition) + analysis.precheck_aggregates(edition):
+        kept = analysis.aggregates_in(edition)
+        kept += analysis.precheck_aggregates(edition) + analysis.filter_counts(edition)
+        for aggregate in kept:
             if aggregate in self.aggregates:
                 continue
             vector = aggregate[0] in ("tally", "totals")
@@ -342,8 +344,12 @@ class _Emission(Visitor):
             ]
 
         body: list[c.Stmt] = [c.declare("Set", out), c.assign(c.dot(c.name(out), "n"), c.num(0))]
-        body += self.loop(e.source, e.variable, keep)
-        return c.block(body, c.name(out))
+        loop = self.loop(e.source, e.variable, keep)
+        counted = analysis.filter_count(e)
+        if counted is not None and analysis.aggregate_of(counted) in self.names.aggregates:
+            # the zone keeps how many pass: no loop when none does
+            loop = [c.if_(c.binary(self.expr(counted), ">", c.num(0)), loop)]
+        return c.block(body + loop, c.name(out))
 
     def visit_PerColour(self, e: m.PerColour) -> c.Expr:
         out = self.result(e, "vec")
