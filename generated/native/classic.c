@@ -1192,7 +1192,7 @@ static void step_options1(const G * g, int32_t p, MoveBuf * out)
     tiles_fill(&src, g, 0);
     for (int32_t i = 0; i < src.n; i++) {
         V v_n = src.v[i];
-        if (d_bonus(g, p).c[0] >= TILE_requires[v_n].c[0] && d_bonus(g, p).c[1] >= TILE_requires[v_n].c[1] && d_bonus(g, p).c[2] >= TILE_requires[v_n].c[2] && d_bonus(g, p).c[3] >= TILE_requires[v_n].c[3] && d_bonus(g, p).c[4] >= TILE_requires[v_n].c[4]) {
+        if (g->agg[p][0] >= TILE_requires[v_n].c[0] && g->agg[p][1] >= TILE_requires[v_n].c[1] && g->agg[p][2] >= TILE_requires[v_n].c[2] && g->agg[p][3] >= TILE_requires[v_n].c[3] && g->agg[p][4] >= TILE_requires[v_n].c[4]) {
             mv_begin(out, 6);
             mv_put(out, v_n);
             mv_end(out);

@@ -1001,7 +1001,7 @@ static V d_qualifies(const G * g, int32_t p)
 {
     /* editions/marvel.rules:74 M-5.2 */
     (void)p;
-    return score(g, p) >= 16LL && (d_bonus(g, p).c[0] >= 1LL && d_bonus(g, p).c[1] >= 1LL && d_bonus(g, p).c[2] >= 1LL && d_bonus(g, p).c[3] >= 1LL && d_bonus(g, p).c[4] >= 1LL) && g->held[p][6] >= 1LL;
+    return score(g, p) >= 16LL && (g->agg[p][1] >= 1LL && g->agg[p][2] >= 1LL && g->agg[p][3] >= 1LL && g->agg[p][4] >= 1LL && g->agg[p][5] >= 1LL) && g->held[p][6] >= 1LL;
 }
 
 static V score(const G * g, int32_t p)
@@ -1241,7 +1241,7 @@ static void step_options1(const G * g, int32_t p, MoveBuf * out)
     tiles_fill(&src, g, 0);
     for (int32_t i = 0; i < src.n; i++) {
         V v_n = src.v[i];
-        if (d_bonus(g, p).c[0] >= TILE_requires[v_n].c[0] && d_bonus(g, p).c[1] >= TILE_requires[v_n].c[1] && d_bonus(g, p).c[2] >= TILE_requires[v_n].c[2] && d_bonus(g, p).c[3] >= TILE_requires[v_n].c[3] && d_bonus(g, p).c[4] >= TILE_requires[v_n].c[4]) {
+        if (g->agg[p][1] >= TILE_requires[v_n].c[0] && g->agg[p][2] >= TILE_requires[v_n].c[1] && g->agg[p][3] >= TILE_requires[v_n].c[2] && g->agg[p][4] >= TILE_requires[v_n].c[3] && g->agg[p][5] >= TILE_requires[v_n].c[4]) {
             mv_begin(out, 6);
             mv_put(out, v_n);
             mv_end(out);

@@ -1018,7 +1018,7 @@ static V d_coloured(const G * g, int32_t p)
 {
     /* editions/orient.rules:39 */
     (void)p;
-    return d_bonus(g, p).c[0] > 0LL || d_bonus(g, p).c[1] > 0LL || d_bonus(g, p).c[2] > 0LL || d_bonus(g, p).c[3] > 0LL || d_bonus(g, p).c[4] > 0LL;
+    return g->agg[p][0] > 0LL || g->agg[p][1] > 0LL || g->agg[p][2] > 0LL || g->agg[p][3] > 0LL || g->agg[p][4] > 0LL;
 }
 
 static V score(const G * g, int32_t p)
@@ -1160,7 +1160,7 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
         }
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] > 0LL) {
-            if (CARD_sacrifice_colour[v_k] == (-1) || (CARD_sacrifice_colour[v_k] >= 0 ? vec_at(&g->agg[p][7]).c[CARD_sacrifice_colour[v_k]] : 0) >= CARD_sacrifice_count[v_k]) {
+            if (CARD_sacrifice_colour[v_k] == (-1) || (CARD_sacrifice_colour[v_k] >= 0 ? g->agg[p][7 + CARD_sacrifice_colour[v_k]] : 0) >= CARD_sacrifice_count[v_k]) {
                 Set v_offered;
                 v_offered.n = 0;
                 const int16_t * t_items7 = zone_view(g, 0, p);
@@ -1190,7 +1190,7 @@ static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
         V t_x1 = t_items4[t_i3];
         V v_k = t_x1 & VALUE_MASK;
         if (CARD_sacrifice_count[v_k] > 0LL) {
-            if (CARD_sacrifice_colour[v_k] == (-1) || (CARD_sacrifice_colour[v_k] >= 0 ? vec_at(&g->agg[p][7]).c[CARD_sacrifice_colour[v_k]] : 0) >= CARD_sacrifice_count[v_k]) {
+            if (CARD_sacrifice_colour[v_k] == (-1) || (CARD_sacrifice_colour[v_k] >= 0 ? g->agg[p][7 + CARD_sacrifice_colour[v_k]] : 0) >= CARD_sacrifice_count[v_k]) {
                 Set v_offered;
                 v_offered.n = 0;
                 const int16_t * t_items7 = zone_view(g, 0, p);
@@ -1371,7 +1371,7 @@ static void step_options1(const G * g, int32_t p, MoveBuf * out)
     tiles_fill(&src, g, 0);
     for (int32_t i = 0; i < src.n; i++) {
         V v_n = src.v[i];
-        if (d_bonus(g, p).c[0] >= TILE_requires[v_n].c[0] && d_bonus(g, p).c[1] >= TILE_requires[v_n].c[1] && d_bonus(g, p).c[2] >= TILE_requires[v_n].c[2] && d_bonus(g, p).c[3] >= TILE_requires[v_n].c[3] && d_bonus(g, p).c[4] >= TILE_requires[v_n].c[4]) {
+        if (g->agg[p][0] >= TILE_requires[v_n].c[0] && g->agg[p][1] >= TILE_requires[v_n].c[1] && g->agg[p][2] >= TILE_requires[v_n].c[2] && g->agg[p][3] >= TILE_requires[v_n].c[3] && g->agg[p][4] >= TILE_requires[v_n].c[4]) {
             mv_begin(out, 7);
             mv_put(out, v_n);
             mv_end(out);
@@ -1467,7 +1467,7 @@ static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * o
     for (int32_t t_i4 = 0; t_i4 < NC; t_i4++) {
         V t_x5 = t_i4;
         t_src3.v[t_src3.n] = t_x5;
-        t_src3.n += d_bonus(g, p).c[t_x5] > 0LL;
+        t_src3.n += g->agg[p][0 + t_x5] > 0LL;
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];

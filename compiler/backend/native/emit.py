@@ -102,6 +102,8 @@ class Names:
             self.aggregates[aggregate] = (offset, vector)
             offset += colours if vector else 1
         self.aggregate_slots = offset
+        # what each definition without parameters stands for
+        self.define_values = {d.name: d.value for d in edition.defines if not d.parameters}
         self.texts = text_codes(edition)
 
     def may_be_none(self, e: m.Expr, frame: Frame) -> bool:
@@ -310,6 +312,23 @@ class _Emission(Visitor):
         return c.Conditional(c.binary(index, ">=", c.num(0)), read(index), c.num(0))
 
     def visit_Index(self, e: m.Index) -> c.Expr:
+        subject_value = e.subject
+        if isinstance(subject_value, m.Ref) and subject_value.kind == "define":
+            subject_value = self.names.define_values.get(subject_value.name, subject_value)
+        kept = self.names.aggregates.get(analysis.aggregate_of(subject_value) or ("", "", ""))
+        if kept is not None and kept[1]:  # a colour's place in the row, not a copy of the row
+            row = c.index(c.arrow(self.frame.state, "agg"), self.frame.player)
+            offset = kept[0]
+
+            def place(i: c.Expr) -> c.Expr:
+                at = (
+                    c.num(offset + i.value)
+                    if isinstance(i, c.Num)
+                    else c.binary(c.num(offset), "+", i)
+                )
+                return c.index(row, at)
+
+            return self.unless_none(e.index, place)
         subject = self.expr(e.subject)
         return self.unless_none(e.index, lambda i: c.index(c.dot(subject, "c"), i))
 
