@@ -390,10 +390,14 @@ def tally_prechecks(action: m.Action) -> dict[int, m.Expr]:
         if shape is None:
             continue
         key, colour = shape
-        for later in part[index + 1 :]:
+        bound_since: list[str] = []  # what N may not read: it is not bound yet at the let
+        for later in part[index:]:
+            if isinstance(later, m.Let | m.Choose | m.ChooseDistinct):
+                bound_since.append(later.name)
             test = _count_test(later, st.name) if isinstance(later, m.Require) else None
             if test is not None:
-                found[index] = _precheck(st, key, colour, *test)
+                if not any(uses(test[1], name) for name in bound_since):
+                    found[index] = _precheck(st, key, colour, *test)
                 break
     return found
 

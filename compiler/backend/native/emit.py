@@ -315,7 +315,8 @@ class _Emission(Visitor):
         subject_value = e.subject
         if isinstance(subject_value, m.Ref) and subject_value.kind == "define":
             subject_value = self.names.define_values.get(subject_value.name, subject_value)
-        kept = self.names.aggregates.get(analysis.aggregate_of(subject_value) or ("", "", ""))
+        aggregate = analysis.aggregate_of(subject_value)
+        kept = self.names.aggregates.get(aggregate) if aggregate is not None else None
         if kept is not None and kept[1]:  # a colour's place in the row, not a copy of the row
             row = c.index(c.arrow(self.frame.state, "agg"), self.frame.player)
             offset = kept[0]

@@ -498,7 +498,7 @@ class FollowUps(Turns):
 
 class Payments(FollowUps):
     """The payments of the legal moves: what the player can pay with, the
-    test that passes over what they cannot afford, the loop over the ways."""
+    test that passes over what they cannot afford, the ways written as moves."""
 
     def payment(
         self,
