@@ -557,7 +557,7 @@ typedef struct {
     V least, budget, wild, total;
     const Set *usable;  /* NULL: the rest is paid by wild tokens only */
     int32_t units;
-    const Set *spent;   /* with usable NULL: the cards every way spends */
+    int cards;          /* with usable NULL: the moves list the cards spent (none) */
     MoveBuf *out;
     int32_t begun, before, found;  /* where the begun move is, its slots, the ways written */
 } Split;
@@ -627,13 +627,9 @@ static int32_t ways_end(const Split *s)
 static void split_pay(Split *s, V unpaid)
 {
     if (!s->usable) {
-        const Set *spent = s->spent;
-        int32_t *at = way_slots(s, NK + (spent ? 1 + spent->n : 0), unpaid);
-        if (spent) {
-            at[NK] = spent->n;
-            for (int32_t i = 0; i < spent->n; i++) {
-                at[NK + 1 + i] = (int32_t)spent->v[i];
-            }
+        int32_t *at = way_slots(s, NK + (s->cards != 0), unpaid);
+        if (s->cards) {
+            at[NK] = 0;
         }
         mv_end(s->out);
         return;
@@ -733,32 +729,30 @@ static inline int32_t only_tokens(const G *g, int32_t p, const Vec *price, int c
 }
 
 /* Every way to pay the price with colour and wild tokens (docs/engine.md),
- * each completing the move begun in `out`; with `spent`, each way spends
- * those cards (none, for a payment that may). */
-static int32_t token_moves(const G *g, int32_t p, const Vec *price, const Set *spent, MoveBuf *out)
+ * each completing the move begun in `out`; with `cards`, each move lists
+ * the cards spent: none (a payment that may spend cards, with none to spend). */
+static int32_t token_moves(const G *g, int32_t p, const Vec *price, int cards, MoveBuf *out)
 {
-    if (wild_held(g, p) == 0 && (!spent || spent->n == 0)) {
-        return only_tokens(g, p, price, spent != NULL, out);
+    if (wild_held(g, p) == 0) {
+        return only_tokens(g, p, price, cards, out);
     }
     Split s;
     split_start(&s, g, p, price->c, out);
     s.budget = s.wild;
     s.usable = NULL;
-    s.spent = spent;
+    s.cards = cards;
     split_all(&s);
     return ways_end(&s);
 }
 
-static int32_t pay_moves(const G *g, int32_t p, const Vec *price, MoveBuf *out) { return token_moves(g, p, price, NULL, out); }
+static int32_t pay_moves(const G *g, int32_t p, const Vec *price, MoveBuf *out) { return token_moves(g, p, price, 0, out); }
 
 /* Every way to pay with tokens and cards worth `units` each (docs/engine.md),
  * each completing the move begun in `out`. */
 static int32_t card_pay_moves(const G *g, int32_t p, const Vec *price, const Set *usable, int32_t units, MoveBuf *out)
 {
     if (usable->n == 0) {
-        Set none;
-        none.n = 0;
-        return token_moves(g, p, price, &none, out);
+        return token_moves(g, p, price, 1, out);
     }
     Split s;
     split_start(&s, g, p, price->c, out);
