@@ -712,13 +712,11 @@ def _not_a_choice(given: Any, rule: str, what: str) -> NoReturn:
     raise IllegalAction(f"{rule}: {given!r} is not a choice of {what} here")
 
 
-def _pick_payment(
-    held: tuple[int, ...], price: tuple[int, ...], given: Any, rule: str
-) -> tuple[int, ...]:
-    """The payment the player gave, if it is one of the ways to pay: each
-    colour pays at most its price from the player's tokens, the wild tokens
-    pay the rest, and no other kind pays."""
-    if (
+def _is_payment(held: tuple[int, ...], price: tuple[int, ...], given: Any) -> bool:
+    """Whether a value given as a payment is one of the ways to pay: each
+    colour at most its price and what the player holds, the wild tokens
+    the rest, and no other kind."""
+    return (
         type(given) is tuple
         and len(given) == 6
         and type(given[0]) is int
@@ -739,7 +737,15 @@ def _pick_payment(
         and type(given[5]) is int
         and 0 <= given[5] <= held[5]
         and price[0] - given[0] + price[1] - given[1] + price[2] - given[2] + price[3] - given[3] + price[4] - given[4] == given[5]
-    ):
+    )
+
+
+def _pick_payment(
+    held: tuple[int, ...], price: tuple[int, ...], given: Any, rule: str
+) -> tuple[int, ...]:
+    """The payment the player gave, if it is one of the ways to pay
+    (`_is_payment`); else the refusal, naming the ways there are."""
+    if _is_payment(held, price, given):
         payment: tuple[int, ...] = given
         return payment
     _refuse_kind(given, _NEVER_PAYS, rule, "never pays")

@@ -43,8 +43,6 @@ def checked(path: Path) -> m.Edition:
     return compiled.model
 
 
-
-
 # ------------------------------------------------------------ the probe
 
 
@@ -262,12 +260,20 @@ def test_printed_expressions_parse_back_to_their_tree(tree: ast.expr):
     assert ast.dump(ast.parse(text, mode="eval").body) == ast.dump(tree), text
 
 
+def _docstring(statement: ast.stmt) -> ast.stmt:
+    """A docstring of a top-level function as Python parses it back."""
+    if isinstance(statement, py.Docstring):
+        return ast.Expr(value=ast.Constant(value="\n    ".join(statement.lines)))
+    return statement
+
+
 def _without_comments(tree: ast.AST) -> ast.AST:
     for node in ast.walk(tree):
         for field in ("body", "orelse"):
             statements = getattr(node, field, None)
             if isinstance(statements, list):
-                setattr(node, field, [s for s in statements if not isinstance(s, py.Comment)])
+                kept = [_docstring(s) for s in statements if not isinstance(s, py.Comment)]
+                setattr(node, field, kept)
     return tree
 
 
@@ -280,8 +286,8 @@ def test_every_generated_function_parses_back_to_its_tree(
     printed: list[tuple[str, ast.FunctionDef]] = []
     text_of = py.Function.text
 
-    def recording(function: py.Function) -> str:
-        text = text_of(function)
+    def recording(function: py.Function, width: int | None = None) -> str:
+        text = text_of(function, width)
         printed.append((text, function.tree()))
         return text
 

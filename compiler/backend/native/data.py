@@ -85,8 +85,16 @@ def data(
         "players_max": e.players[1],
         "token_count": len(e.tokens),
         "value_count": len(e.card_values),
-        "value_element": "V" if any(v.type == "int" for v in e.card_values) else "int16_t",
+        **_card_value_type(e),
     }
+
+
+def _card_value_type(e: m.Edition) -> dict[str, str]:
+    """A card value's C type and its range: 16 bits where every value is a
+    colour or a condition, else a full `V`."""
+    if any(v.type == "int" for v in e.card_values):
+        return {"value_element": "V", "value_low": "INT64_MIN", "value_high": "INT64_MAX"}
+    return {"value_element": "int16_t", "value_low": "INT16_MIN", "value_high": "INT16_MAX"}
 
 
 def set_element(edition: m.Edition) -> str:

@@ -990,6 +990,7 @@ class Lowering(Payments):
             "fallback_index": next((i for i, a in enumerate(self.actions) if a.body is None), -1),
             "step_count": len(self.steps),
             "follow_count": len(self.sites),
+            "function_tables": self.function_tables(),
             "bound_width": self.bound_width(),
             "set_capacity": self.set_capacity(),
             "aggregate_slots": max(self.names.aggregate_slots, 1),
@@ -997,6 +998,24 @@ class Lowering(Payments):
             "rank_count": len(e.winners.keys),
             "shown": self.shown_codes(),
         }
+
+    def function_tables(self) -> dict[str, list[str]]:
+        """The names of the actions', steps' and follow-ups' functions, by
+        the table that lists them (engine.c.j2 dispatches through these; NULL in a
+        table with none)."""
+        steps, follows = range(len(self.steps)), range(len(self.sites))
+        tables = {
+            "APPLY": [
+                c.ident("apply_", a.name) if a.body is not None else "NULL" for a in self.actions
+            ],
+            "STEP_OPTIONS": [f"step_options{i}" for i in steps],
+            "STEP_DECIDE": [f"step_decide{i}" for i in steps],
+            "STEP_RUN": [f"step_run{i}" for i in steps],
+            "FOLLOW_OPTIONS": [f"follow_options{i}" for i in follows],
+            "FOLLOW_TAKE": [f"follow_take{i}" for i in follows],
+            "FOLLOW_SKIP": [f"follow_skip{i}" for i in follows],
+        }
+        return {table: names or ["NULL"] for table, names in tables.items()}
 
     def shown_codes(self) -> list[list[int]]:
         """Per move kind, how each of its values is shown (SHOWN codes)."""

@@ -22,6 +22,7 @@ from splendor_rules.compiler.backend.python.followups import FollowUps
 from splendor_rules.compiler.backend.python.names import Names
 from splendor_rules.compiler.backend.python.tables import Tables
 from splendor_rules.compiler.backend.python.turns import Turns
+from splendor_rules.compiler.backend.python.unrolled import Unrolled
 from splendor_rules.compiler.backend.python.values import Values
 from splendor_rules.compiler.frontend import model as m
 
@@ -46,6 +47,7 @@ def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     reveals = turns.reveals()
     context = Tables(edition, source, emitter).context()
     context["functions"] = [function.text() for function in functions]
+    context["unrolled"] = Unrolled(edition, source, emitter).context()
     context["reveals"] = "\n".join(py.render(reveals, level=1))
     context.update(follow_ups.table())
     # Read last: every function above has been emitted.

@@ -27,6 +27,19 @@ from splendor_rules.compiler.backend.python import printer
 Value = str | int
 
 
+class Docstring(ast.stmt):
+    """A function's docstring, in lines: text the compiler writes, never a
+    rule file's (it is checked to need no escape)."""
+
+    _fields = ("lines",)
+
+    def __init__(self, *lines: str) -> None:
+        if any('"""' in line or "\\" in line or "\n" in line for line in lines):
+            raise ValueError("a docstring line needs no quote, backslash or line break")
+        super().__init__()
+        self.lines = lines
+
+
 class Comment(ast.stmt):
     """A `# text` line among statements."""
 
@@ -280,42 +293,85 @@ class Function:
             **extra,
         )
 
-    def text(self) -> str:
-        return "\n".join(render([self.tree()]))
+    def text(self, width: int | None = None) -> str:
+        return "\n".join(render([self.tree()], width=width))
 
 
 # -------------------------------------------------------------- rendering
 
 
-def render(body: Iterable[ast.stmt], level: int = 0) -> list[str]:
+def render(body: Iterable[ast.stmt], level: int = 0, width: int | None = None) -> list[str]:
     """Lines of code for statements at an indentation level (printer.py
-    prints each statement; comments are lines of their own)."""
+    prints each statement; comments are lines of their own). With a `width`,
+    a statement longer than it that returns or assigns a tuple, or an `if`
+    of an `and`/`or`, is written one element or operand a line."""
     pad = "    " * level
     lines: list[str] = []
     for statement in body:
         if isinstance(statement, Comment):
             lines.append(f"{pad}# {statement.text}")
+        elif isinstance(statement, Docstring):
+            quoted = [*statement.lines]
+            quoted[0] = '"""' + quoted[0]
+            quoted[-1] += '"""'
+            lines.extend(pad + line for line in quoted)
         elif isinstance(statement, ast.FunctionDef | ast.If | ast.For | ast.While):
-            lines.extend(_render_compound(statement, level))
+            lines.extend(_render_compound(statement, level, width))
         else:
-            lines.append(pad + printer.simple(statement))
+            lines.extend(_simple_lines(statement, pad, width))
     return lines
 
 
-def _render_block(body: list[ast.stmt], level: int) -> list[str]:
+def _simple_lines(statement: ast.stmt, pad: str, width: int | None) -> list[str]:
+    line = pad + printer.simple(statement)
+    value = getattr(statement, "value", None)
+    if width is None or len(line) <= width or not isinstance(value, ast.Tuple | ast.BoolOp):
+        return [line]
+    if isinstance(statement, ast.Return):
+        head = "return"
+    elif isinstance(statement, ast.Assign | ast.AnnAssign):
+        head = line[len(pad) : -len(printer.expression(value))].rstrip()
+    else:
+        return [line]
+    return [f"{pad}{head} (", *_one_a_line(value, pad + "    "), f"{pad})"]
+
+
+def _one_a_line(value: ast.Tuple | ast.BoolOp, pad: str) -> list[str]:
+    """A tuple's elements or an `and`/`or`'s operands, one a line."""
+    if isinstance(value, ast.Tuple):
+        return [f"{pad}{printer.expression(element)}," for element in value.elts]
+    word = "and" if isinstance(value.op, ast.And) else "or"
+    operands = [printer.expression(v, printer.AND + 1) for v in value.values]
+    return [pad + operands[0], *(f"{pad}{word} {operand}" for operand in operands[1:])]
+
+
+def _render_block(body: list[ast.stmt], level: int, width: int | None) -> list[str]:
     """A block's lines; `pass` when it has no statement but comments (an
     empty `if` or trigger of a rule file)."""
-    lines = render(body, level)
-    if all(isinstance(statement, Comment) for statement in body):
+    lines = render(body, level, width)
+    if all(isinstance(statement, Comment | Docstring) for statement in body):
         lines.append("    " * level + "pass")
     return lines
 
 
+def _if_header(statement: ast.If, pad: str, width: int | None) -> list[str]:
+    """`if test:`, or, past the width, the operands of its `and`/`or` a line each."""
+    line = pad + printer.header(statement)
+    test = statement.test
+    if width is None or len(line) <= width or not isinstance(test, ast.BoolOp):
+        return [line]
+    return [f"{pad}if (", *_one_a_line(test, pad + "    "), f"{pad}):"]
+
+
 def _render_compound(
-    statement: ast.FunctionDef | ast.If | ast.For | ast.While, level: int
+    statement: ast.FunctionDef | ast.If | ast.For | ast.While, level: int, width: int | None
 ) -> list[str]:
     pad = "    " * level
-    lines = [pad + printer.header(statement), *_render_block(statement.body, level + 1)]
+    if isinstance(statement, ast.If):
+        head = _if_header(statement, pad, width)
+    else:
+        head = [pad + printer.header(statement)]
+    lines = [*head, *_render_block(statement.body, level + 1, width)]
     if isinstance(statement, ast.FunctionDef):
         return lines
     otherwise = statement.orelse
@@ -323,9 +379,9 @@ def _render_compound(
     while len(otherwise) == 1 and isinstance(otherwise[0], ast.If):
         branch = otherwise[0]
         lines.append(pad + "el" + printer.header(branch))
-        lines.extend(_render_block(branch.body, level + 1))
+        lines.extend(_render_block(branch.body, level + 1, width))
         otherwise = branch.orelse
     if otherwise:
         lines.append(pad + "else:")
-        lines.extend(_render_block(otherwise, level + 1))
+        lines.extend(_render_block(otherwise, level + 1, width))
     return lines

@@ -107,6 +107,15 @@ def _list(node: ast.List) -> tuple[str, int]:
     return "[" + ", ".join(expression(e) for e in node.elts) + "]", ATOM
 
 
+def _dict(node: ast.Dict) -> tuple[str, int]:
+    pairs = []
+    for key, value in zip(node.keys, node.values, strict=True):
+        if key is None:
+            raise TypeError("cannot print `**` in a dict")
+        pairs.append(f"{expression(key)}: {expression(value)}")
+    return "{" + ", ".join(pairs) + "}", ATOM
+
+
 def _binary(node: ast.BinOp) -> tuple[str, int]:
     symbol, strength = _BINARY[type(node.op)]
     left = expression(node.left, strength)
@@ -175,6 +184,7 @@ _PRINTERS: dict[type, Callable[[Any], tuple[str, int]]] = {
     ast.Call: _call,
     ast.Tuple: _tuple,
     ast.List: _list,
+    ast.Dict: _dict,
     ast.BinOp: _binary,
     ast.UnaryOp: _unary,
     ast.Compare: _compare,

@@ -11,8 +11,6 @@ from typing import Any
 from attrs import frozen
 
 from splendor_rules.compiler.backend import analysis
-from splendor_rules.compiler.backend.python import nodes as py
-from splendor_rules.compiler.backend.python import printer
 from splendor_rules.compiler.backend.python.base import LoweringPart
 from splendor_rules.compiler.frontend import identities
 
@@ -39,7 +37,6 @@ class Tables(LoweringPart):
         wild = analysis.wild_token(e)
         counts = range(e.players[0], e.players[1] + 1)
         decks = identities.decks(e)
-        price = [py.item(py.name("price"), c) for c in self.colours()]
         return {
             "edition_name": e.name,
             "title": e.title,
@@ -67,13 +64,6 @@ class Tables(LoweringPart):
             "card_deck": decks.card_deck,
             # One count for every deck, or (several markets unlike) one per deck.
             "face_up": decks.face_up[0] if decks.same_face_up else decks.face_up,
-            "exact_payment": printer.expression(self.payment(lambda c: price[c], py.const(0))),
-            "split_payment": printer.expression(
-                self.payment(
-                    lambda c: py.binary(price[c], "-", py.name(f"w{c}")),
-                    py.chain("+", [py.name(f"w{c}") for c in self.colours()]),
-                )
-            ),
             "refill": e.market.refill,
             "card_values": tuple(v.name for v in e.card_values),
             "card_value_kinds": tuple(v.type for v in e.card_values),
