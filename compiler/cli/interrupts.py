@@ -3,33 +3,40 @@ traceback from inside an import, nor click's "Aborted!" with exit 1.
 
 Loading the command line takes a while (click, the compiler, the engines):
 importing this module, which the package does first, makes Ctrl-C end the
-process at once (SystemExit 130, `exiting`) until the package has loaded;
-`main` does the same until a command runs; while a command runs, Ctrl-C is
-the usual KeyboardInterrupt (`raising`), which a command may handle (simulate
-reports the games finished) and the group otherwise ends with exit 130.
-Only Python's own handler is replaced: an ignored Ctrl-C (a background job)
-or another program's handler is left alone.
+process at once (SystemExit 130) until the package has loaded (`loaded`);
+`main` does the same until a command runs (`exiting`); while a command
+runs, Ctrl-C is the usual KeyboardInterrupt (`raising`), which a command
+may handle (simulate reports the games finished) and the group otherwise
+ends with exit 130. Only Python's own handler is replaced: an ignored
+Ctrl-C (a background job) or another program's handler is left alone.
+This module imports only what Python has loaded at start-up (`signal`,
+`sys`), so that the handler is in place within the first milliseconds.
 """
 
 from __future__ import annotations
 
-import contextlib
 import signal
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from types import FrameType
-from typing import Any, NoReturn
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import FrameType, TracebackType
+    from typing import Any, NoReturn
+
+    Handler = Callable[[int, FrameType | None], Any] | int | None
 
 INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (128 + 2)
 MESSAGE = "splendor-rules: interrupted"
 
 
-def say_interrupted(detail: str = "") -> None:
+def say_interrupted() -> None:
     """The one line said on an interrupt (stderr may be gone: then nothing)."""
-    with contextlib.suppress(OSError, ValueError):
-        sys.stderr.write(f"{MESSAGE}{detail}\n")
+    try:
+        sys.stderr.write(f"{MESSAGE}\n")
         sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _stop(signum: int, frame: FrameType | None) -> NoReturn:
@@ -38,39 +45,45 @@ def _stop(signum: int, frame: FrameType | None) -> NoReturn:
     raise SystemExit(INTERRUPTED)
 
 
-Handler = Callable[[int, FrameType | None], Any] | int | None
-
-
 def _swap(old: Handler, new: Handler) -> Handler:
     """Install `new` if the handler of SIGINT is `old`; the one replaced, or
     None if nothing was changed (another handler, or not the main thread)."""
-    if threading.current_thread() is not threading.main_thread():
+    if signal.getsignal(signal.SIGINT) is not old:
         return None
-    current = signal.getsignal(signal.SIGINT)
-    if current is not old:
-        return None
-    signal.signal(signal.SIGINT, new)
-    return current
-
-
-@contextlib.contextmanager
-def _swapped(old: Handler, new: Handler) -> Iterator[None]:
-    replaced = _swap(old, new)
     try:
-        yield
-    finally:
-        if replaced is not None:
-            _swap(new, replaced)
+        return signal.signal(signal.SIGINT, new)
+    except ValueError:  # not the main thread: signals are not handled here
+        return None
 
 
-def exiting() -> contextlib.AbstractContextManager[None]:
+class _Swapped:
+    """A block within which SIGINT's handler `old`, if it is that, is `new`."""
+
+    def __init__(self, old: Handler, new: Handler) -> None:
+        self.old, self.new = old, new
+        self.replaced: Handler = None
+
+    def __enter__(self) -> None:
+        self.replaced = _swap(self.old, self.new)
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self.replaced is not None:
+            _swap(self.new, self.replaced)
+
+
+def exiting() -> _Swapped:
     """Ctrl-C ends the process at once (exit 130) within the block."""
-    return _swapped(signal.default_int_handler, _stop)
+    return _Swapped(signal.default_int_handler, _stop)
 
 
-def raising() -> contextlib.AbstractContextManager[None]:
+def raising() -> _Swapped:
     """Ctrl-C raises KeyboardInterrupt within the block (inside `exiting`)."""
-    return _swapped(_stop, signal.default_int_handler)
+    return _Swapped(_stop, signal.default_int_handler)
 
 
 def loaded() -> None:

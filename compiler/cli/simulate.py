@@ -140,11 +140,13 @@ def _players(sources: list[EditionSource], players: int | None, bots: str) -> in
     return count
 
 
-def _play(runs: list[Run], jobs: int, backend: str, address: str | None) -> Outcome:
-    """Play the runs; Ctrl-C at any moment (the chunks cut, the workers or
-    Ray started) gives the games finished, none if no game had ended."""
+def _play(runs: list[Run], jobs: int, backend: str, address: str | None, header: str) -> Outcome:
+    """Say what is played (`header`) and play the runs; Ctrl-C at any moment
+    once the header is out (the chunks cut, the workers or Ray started)
+    gives the games finished, none if no game had ended."""
     bar = None
     try:
+        click.echo(header, err=True)
         bar = _ProgressBar(sum(run.games for run in runs))
         if backend == "ray":
             return run_ray(runs, address, jobs, bar.advance)
@@ -341,9 +343,9 @@ def command(
             raise click.BadParameter(str(error), param_hint="--bots") from error
     runs = [Run(source, seats, seed, games) for source in sources]
     workers = jobs or default_jobs()
-    click.echo(_header(sources, games, seats, seed, workers, backend), err=True)
+    header = _header(sources, games, seats, seed, workers, backend)
     started = time.perf_counter()
-    outcome = _play(runs, workers, backend, address)
+    outcome = _play(runs, workers, backend, address, header)
     elapsed = time.perf_counter() - started
     summary = document([s.name for s in sources], seats, seed, outcome.results, outcome.interrupted)
     _print_tables(summary)

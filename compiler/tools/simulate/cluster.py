@@ -5,18 +5,24 @@ head), ray://HOST:PORT (Ray Client), or Ray's keywords `auto` and `local`;
 anything else, an empty address included, is refused. Before Ray is asked
 to join, the address's port is reached over TCP within CONNECT_TIMEOUT
 seconds: Ray itself retries an address that answers nothing for minutes
-without a word. Every failure to join is a `BadAddress` that says where and
-why, never an OSError (which the command line takes for an output error).
+(more than 400 s measured with ray 2.60, then still trying). A port that
+answers but is no Ray cluster is given JOIN_TIMEOUT seconds: Ray joins in
+a thread, which is abandoned if it has not joined by then. Every failure
+to join is a `BadAddress` that says where and why, never an OSError
+(which the command line takes for an output error).
 """
 
 from __future__ import annotations
 
+import logging
 import socket
+import threading
 from typing import Any
 
 from splendor_rules.compiler.tools.simulate.runner import SimulateError
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach the port of --address
+JOIN_TIMEOUT = 60.0  # seconds for Ray to join the cluster once its port answers
 KEYWORDS = ("auto", "local")  # Ray's own: the cluster started here by `ray start`, a new one
 FORMS = "HOST:PORT, ray://HOST:PORT, auto or local"
 
@@ -62,13 +68,38 @@ def reach(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         raise BadAddress(f"no Ray cluster answers at {address}: {reason}") from error
 
 
-def join(ray: Any, address: str | None) -> None:
+def join(ray: Any, address: str | None, timeout: float = JOIN_TIMEOUT) -> None:
     """Connect this process to Ray: to the cluster at `address` once its
-    port answers, or to a new local instance (address None)."""
-    if address is not None:
-        reach(address)
+    port answers, within `timeout` seconds, or to a new local instance
+    (address None, no time limit: starting one may be slow)."""
+    if address is None:
+        _init(ray, None)
+        return
+    reach(address)
+    outcome: list[BaseException | None] = []
+
+    def connect() -> None:  # in a thread: Ray's own retries cannot be bounded
+        try:
+            _init(ray, address)
+            outcome.append(None)
+        except BaseException as error:  # handed to the waiting thread
+            outcome.append(error)
+
+    thread = threading.Thread(target=connect, name="ray-join", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if not outcome:
+        raise BadAddress(
+            f"no Ray cluster answers at {address}: its port is open, but Ray did not "
+            f"join within {timeout:g} s"
+        )
+    if outcome[0] is not None:
+        raise outcome[0]
+
+
+def _init(ray: Any, address: str | None) -> None:
     try:
-        ray.init(address=address, log_to_driver=False)
+        ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
     except Exception as error:  # Ray raises many kinds (ConnectionError, RuntimeError...)
         where = f"join the Ray cluster at {address}" if address else "start a local Ray instance"
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__

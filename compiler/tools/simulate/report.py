@@ -270,7 +270,7 @@ def check_report_folder(folder: Path) -> None:
                 f"{shown} holds files that are not a report's ({listed}): give a new folder, "
                 "or one a report was written to"
             )
-    parent = Path(os.path.realpath(folder)).parent
+    parent = (Path(os.path.realpath(folder)) if folder.is_symlink() else folder.absolute()).parent
     while not parent.is_dir():  # the folders a report makes on its way
         if parent.exists():
             raise ReportError(f"{display_path(parent)} is not a folder")
