@@ -48,6 +48,7 @@ from splendor_rules.compiler.tools.simulate.runner import (
     Run,
     chunks,
 )
+from splendor_rules.compiler.tools.simulate.summary import document
 
 PROGRAM = (
     "import sys; sys.stderr.write('python started\\n'); sys.stderr.flush(); "
@@ -365,6 +366,40 @@ def test_a_report_replaces_the_report_before_it_whole(tmp_path: Path) -> None:
     summary = json.loads((out / "summary.json").read_text("utf-8"))
     assert summary["runs"][0]["seed"] == 2
     assert sorted(p.name for p in out.iterdir()) == sorted(report.FILES)
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]
+
+
+@pytest.mark.parametrize(
+    "failure", [OSError(errno.EXDEV, "Invalid cross-device link"), KeyboardInterrupt()]
+)
+def test_a_report_whose_last_rename_fails_puts_the_old_one_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: BaseException
+) -> None:
+    """The old report is set aside, then the new one renamed into place: if
+    that rename fails, or Ctrl-C comes between the two, the old one is back."""
+    out = tmp_path / "report"
+    runs = [Run(EditionSource("classic"), ("random", "random"), 0, 2)]
+    outcome = runner.run_local(runs, 1)
+    summary = document(["classic"], runs[0].bots, 0, outcome.results)
+    report.write_report(out, summary, outcome.results)
+    before = _report_of(out)
+    renamed = os.rename
+
+    def failing(source: Any, target: Any) -> None:
+        if str(source).endswith(".partial"):
+            raise failure
+        renamed(source, target)
+
+    monkeypatch.setattr(report.os, "rename", failing)
+    with pytest.raises(
+        type(failure) if isinstance(failure, KeyboardInterrupt) else report.ReportError
+    ) as raised:
+        report.write_report(out, summary, outcome.results)
+    if isinstance(failure, OSError):
+        assert str(raised.value) == (
+            f"cannot replace {out}: Invalid cross-device link; it was left as it was"
+        )
+    assert _report_of(out) == before
     assert [p.name for p in tmp_path.iterdir()] == ["report"]
 
 

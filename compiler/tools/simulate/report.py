@@ -340,18 +340,20 @@ def write_report(
 
 def _replace(staging: Path, target: Path, folder: Path) -> None:
     """Rename the written folder into place; an old report is set aside
-    first, and put back if the rename fails."""
+    first, and put back if the rename fails or is interrupted."""
     old = None
     try:
         if target.exists():
             old = _new_folder(target.parent, target.name, "old")
             os.replace(target, old)  # an empty folder is replaced by a folder
         os.rename(staging, target)
-    except OSError as error:
+    except BaseException as error:
         if old is not None:
             if not target.exists():
                 os.rename(old, target)
             shutil.rmtree(old, ignore_errors=True)
+        if not isinstance(error, OSError):
+            raise
         shown = display_path(folder)
         raise ReportError(
             f"cannot replace {shown}: {_reason(error)}; it was left as it was"
