@@ -172,7 +172,8 @@ def _check_options(games: int, backend: str, address: str | None, report: Path |
     if games > MAX_GAMES:
         raise click.BadParameter(
             f"{games} is more than {MAX_GAMES:,} games: each game's result is kept in memory "
-            "for the statistics; run several simulations with other --seed values instead",
+            f"for the statistics; run several simulations instead, --seed {MAX_GAMES} apart "
+            "(their games do not overlap)",
             param_hint="--games",
         )
     if address is not None:
