@@ -243,10 +243,13 @@ def test_a_cluster_that_fails_to_join_is_not_an_output_error(
     assert_clean(result.output)
 
 
-def test_an_address_where_nothing_listens_is_said_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_an_address_where_nothing_listens_is_said_at_once(
+    monkeypatch: pytest.MonkeyPatch, scheme: str
+) -> None:
     """Nothing listens: refused by the connection test, Ray never asked."""
     monkeypatch.setitem(sys.modules, "ray", _FakeRay(AssertionError("ray.init was called")))
-    address = f"127.0.0.1:{_closed_port()}"
+    address = f"{scheme}127.0.0.1:{_closed_port()}"
     result = simulate("classic", "--games", "1", "--backend", "ray", "--address", address)
     assert result.exit_code == 2, result.output
     assert f"no Ray cluster answers at {address}: Connection refused" in result.stderr
