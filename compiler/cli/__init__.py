@@ -8,10 +8,14 @@ a record whose expectations fail, a game whose human stopped answering), 2
 the command line is wrong (click's convention for usage errors), a record is
 unreadable so nothing could be checked, or the output cannot be written (a
 closed pipe ends the run quietly; a full disk or another error says so in
-one line on stderr): never a traceback.
+one line on stderr): never a traceback; 130 interrupted by Ctrl-C, at any
+moment (interrupts.py; simulate first reports the games finished).
 """
 
 from __future__ import annotations
+
+# First: Ctrl-C while the rest loads ends the run in one line (interrupts.py).
+from splendor_rules.compiler.cli import interrupts  # isort: split
 
 import contextlib
 import errno
@@ -44,11 +48,20 @@ def _output_failed(error: OSError) -> NoReturn:
 
 class _Commands(click.Group):
     """The group of commands, which ends the run in one line when a command
-    meets an OSError it does not handle (stdout full or closed)."""
+    meets an OSError it does not handle (stdout full or closed) or Ctrl-C
+    (exit 130; before the command runs, at once: interrupts.py)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with interrupts.exiting():
+            return super().main(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with interrupts.raising():
+                return super().invoke(ctx)
+        except KeyboardInterrupt:
+            interrupts.say_interrupted()
+            sys.exit(interrupts.INTERRUPTED)
         except OSError as error:
             _output_failed(error)
 
@@ -81,3 +94,4 @@ def _register() -> None:
 
 
 _register()
+interrupts.loaded()

@@ -3,8 +3,11 @@ bots, the statistics as a table, and with --report a folder of files.
 
 Exit codes: 0 the games were played; 1 an edition cannot be played (a rule
 file with mistakes, a game that would not end); 2 the command line is wrong
-(or the Ray backend is not installed); 130 interrupted by Ctrl-C, after
-reporting the games finished.
+(more games than MAX_GAMES, an --address that is no Ray address or where no
+cluster answers, a --report folder that cannot take a report), the Ray
+backend is not installed, or the report cannot be written; 130 interrupted
+by Ctrl-C, after reporting the games finished (none if it came before the
+first game ended).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import click
 from splendor_rules.compiler.cli.options import plural
 from splendor_rules.compiler.runtime.loading import EngineKind
 from splendor_rules.compiler.tools.simulate.bots import BadBotSpec, parse_bots, plays_out
+from splendor_rules.compiler.tools.simulate.cluster import BadAddress, check_address
 from splendor_rules.compiler.tools.simulate.engines import (
     NoEngineOfThatKind,
     NoPlayoutEngine,
@@ -27,8 +31,14 @@ from splendor_rules.compiler.tools.simulate.engines import (
     engine_named,
 )
 from splendor_rules.compiler.tools.simulate.games import RunawayGame
-from splendor_rules.compiler.tools.simulate.report import tables, write_report
+from splendor_rules.compiler.tools.simulate.report import (
+    ReportError,
+    check_report_folder,
+    tables,
+    write_report,
+)
 from splendor_rules.compiler.tools.simulate.runner import (
+    MAX_GAMES,
     EditionSource,
     Outcome,
     Run,
@@ -130,19 +140,67 @@ def _players(sources: list[EditionSource], players: int | None, bots: str) -> in
     return count
 
 
-def _play(runs: list[Run], jobs: int, backend: str, address: str | None) -> Outcome:
-    bar = _ProgressBar(sum(run.games for run in runs))
+def _play(runs: list[Run], jobs: int, backend: str, address: str | None, header: str) -> Outcome:
+    """Say what is played (`header`) and play the runs; Ctrl-C at any moment
+    once the header is out (the chunks cut, the workers or Ray started)
+    gives the games finished, none if no game had ended."""
+    bar = None
     try:
+        click.echo(header, err=True)
+        bar = _ProgressBar(sum(run.games for run in runs))
         if backend == "ray":
             return run_ray(runs, address, jobs, bar.advance)
         return run_local(runs, jobs, bar.advance)
+    except KeyboardInterrupt:
+        return Outcome(tuple(() for _ in runs), interrupted=True)
+    except BadAddress as error:
+        raise click.BadParameter(str(error), param_hint="--address") from error
     except SimulateError as error:
         raise click.UsageError(str(error)) from error
     except RunawayGame as error:
         click.echo(f"splendor-rules: {error}", err=True)
         sys.exit(1)
     finally:
-        bar.stop()
+        if bar is not None:
+            bar.stop()
+
+
+def _check_options(games: int, backend: str, address: str | None, report: Path | None) -> None:
+    """Refuse, before any edition is loaded or game played, the options that
+    cannot work: too many games, an --address that is no Ray address or is
+    given without --backend ray, a --report folder that cannot take a report."""
+    if games > MAX_GAMES:
+        raise click.BadParameter(
+            f"{games} is more than {MAX_GAMES:,} games: each game's result is kept in memory "
+            f"for the statistics; run several simulations instead, --seed {MAX_GAMES} apart "
+            "(their games do not overlap)",
+            param_hint="--games",
+        )
+    if address is not None:
+        if backend != "ray":
+            raise click.BadParameter(
+                "an address is for the Ray backend: add --backend ray", param_hint="--address"
+            )
+        try:
+            check_address(address)
+        except BadAddress as error:
+            raise click.BadParameter(str(error), param_hint="--address") from error
+    if report is not None:
+        try:
+            check_report_folder(report)
+        except ReportError as error:
+            raise click.BadParameter(str(error), param_hint="--report") from error
+
+
+def _write_report(report: Path, summary: dict[str, Any], outcome: Outcome) -> None:
+    """Write the report folder whole, or say which file failed (exit 2): the
+    folder is then left as it was."""
+    try:
+        written = write_report(report, summary, outcome.results)
+    except ReportError as error:
+        click.echo(f"splendor-rules: {error}", err=True)
+        sys.exit(2)
+    click.echo(f"report written: {', '.join(str(p) for p in written)}")
 
 
 def _header(
@@ -178,7 +236,7 @@ _GAMES = click.option(
     type=click.IntRange(1),
     default=100,
     show_default=True,
-    help="Games per edition.",
+    help=f"Games per edition (at most {MAX_GAMES:,}).",
 )
 
 _BOTS = click.option(
@@ -228,14 +286,20 @@ _ENGINE = click.option(
     "[default: native where it is built, else generated]",
 )
 
-_ADDRESS = click.option("--address", default=None, help="The Ray cluster to join (ray backend).")
+_ADDRESS = click.option(
+    "--address",
+    default=None,
+    help="The Ray cluster to join, with --backend ray: HOST:PORT, ray://HOST:PORT, auto or local.  "
+    "[default: a new local Ray instance]",
+)
 
 _REPORT = click.option(
     "--report",
     "report",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Write summary.json, games.csv, PNG plots and report.html here.",
+    help="Write summary.json, games.csv, PNG plots and report.html here (a new folder, or one "
+    "that holds a report, which is replaced whole).",
 )
 
 
@@ -266,6 +330,7 @@ def command(
     and report the statistics: win rates with 95% intervals, lengths,
     scores, endings, actions, cards and tiles; two or more editions side by
     side, with tests of the differences."""
+    _check_options(games, backend, address, report)
     sources = _sources(editions, kind)
     count = _players(sources, players, bots)
     try:
@@ -279,9 +344,9 @@ def command(
             raise click.BadParameter(str(error), param_hint="--bots") from error
     runs = [Run(source, seats, seed, games) for source in sources]
     workers = jobs or default_jobs()
-    click.echo(_header(sources, games, seats, seed, workers, backend), err=True)
+    header = _header(sources, games, seats, seed, workers, backend)
     started = time.perf_counter()
-    outcome = _play(runs, workers, backend, address)
+    outcome = _play(runs, workers, backend, address, header)
     elapsed = time.perf_counter() - started
     summary = document([s.name for s in sources], seats, seed, outcome.results, outcome.interrupted)
     _print_tables(summary)
@@ -294,8 +359,7 @@ def command(
         err=True,
     )
     if report is not None:
-        written = write_report(report, summary, outcome.results)
-        click.echo(f"report written: {', '.join(str(p) for p in written)}")
+        _write_report(report, summary, outcome)
     if outcome.interrupted:
         click.echo(f"interrupted: {finished} of {games * len(runs)} games finished", err=True)
         sys.exit(130)

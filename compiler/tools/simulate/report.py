@@ -7,7 +7,15 @@ The plots (PNG, by matplotlib's Agg backend, which needs no display) are the
 win rate per seat with its 95% interval, the histogram of game lengths, and
 the scores of winners and losers; each edition side by side. `report.html`
 holds the tables and the plots inline (base64), so it opens in a browser from
-anywhere. Every file is written to a temporary file and renamed into place.
+anywhere.
+
+The folder is written whole or not at all: the files go into a new folder
+beside it (`.NAME.XXXXXXXX.partial`), which is renamed into place once all
+are written; a folder a report was written to before is set aside first
+and removed after. A write that fails removes the new folder and names the
+file that failed: the old report, if any, is left as it was, never mixed
+with a part of the new one. A folder that holds files a report does not
+write is refused before the games (check_report_folder), not replaced.
 """
 
 from __future__ import annotations
@@ -17,15 +25,19 @@ import csv
 import html
 import io
 import json
+import os
+import secrets
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from splendor_rules.compiler.backend.build import write_atomically
 from splendor_rules.compiler.runtime.api import Json
 from splendor_rules.compiler.tools.simulate.games import GameResult
+from splendor_rules.dsl.diagnostics import display_path
 
 PLOTS = ("win_rate", "length", "scores")
+FILES = ("summary.json", "games.csv", *(f"{name}.png" for name in PLOTS), "report.html")
 NOT_RECORDED = "not recorded by playouts"  # the action mix of games played by native playouts
 
 
@@ -234,23 +246,117 @@ def report_html(document: Json, plots: dict[str, bytes]) -> str:
     return "".join(parts)
 
 
-def write_report(
-    folder: Path, document: Json, results: Sequence[Sequence[GameResult]]
-) -> list[Path]:
-    """Write the report folder (see the module); the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
+class ReportError(Exception):
+    """A report folder that cannot be written; the message names the file
+    or folder that failed and why."""
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error) or type(error).__name__
+
+
+def check_report_folder(folder: Path) -> None:
+    """ReportError if `folder` cannot take a report, said before the games
+    are played: it is a file, it holds files a report does not write, or no
+    folder can be made where it would go."""
+    shown = display_path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ReportError(f"{shown} is not a folder")
+    if folder.is_dir():
+        others = sorted(p.name for p in folder.iterdir() if p.name not in FILES)
+        if others:
+            listed = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+            raise ReportError(
+                f"{shown} holds files that are not a report's ({listed}): give a new folder, "
+                "or one a report was written to"
+            )
+    parent = (Path(os.path.realpath(folder)) if folder.is_symlink() else folder.absolute()).parent
+    while not parent.is_dir():  # the folders a report makes on its way
+        if parent.exists():
+            raise ReportError(f"{display_path(parent)} is not a folder")
+        parent = parent.parent
+    try:
+        _new_folder(parent, folder.name).rmdir()
+    except OSError as error:
+        raise ReportError(f"cannot write in {display_path(parent)}: {_reason(error)}") from error
+
+
+def _new_folder(parent: Path, name: str, suffix: str = "partial") -> Path:
+    """A new, hidden folder in `parent`, made as any folder is (not 0o700)."""
+    while True:
+        path = parent / f".{name}.{secrets.token_hex(4)}.{suffix}"
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+
+
+def report_files(document: Json, results: Sequence[Sequence[GameResult]]) -> dict[str, bytes]:
+    """The report's files by name, in the order of FILES."""
     summaries = document["runs"]
     plots = {
         "win_rate": plot_win_rates(summaries),
         "length": plot_lengths(summaries, results),
         "scores": plot_scores(summaries, results),
     }
-    files = {
+    return {
         "summary.json": summary_json(document).encode(),
         "games.csv": games_csv(summaries, results).encode(),
         **{f"{name}.png": png for name, png in plots.items()},
         "report.html": report_html(document, plots).encode(),
     }
-    for name, data in files.items():
-        write_atomically(folder / name, data)
+
+
+def write_report(
+    folder: Path, document: Json, results: Sequence[Sequence[GameResult]]
+) -> list[Path]:
+    """Write the report folder whole (see the module); the files written.
+    ReportError, the folder left as it was, if a file cannot be written."""
+    files = report_files(document, results)
+    target = Path(os.path.realpath(folder))  # a link to a folder: the folder it names
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = _new_folder(target.parent, target.name)
+    except OSError as error:
+        where = display_path(folder.parent)
+        raise ReportError(f"cannot write in {where}: {_reason(error)}") from error
+    try:
+        for name, data in files.items():
+            try:
+                (staging / name).write_bytes(data)
+            except OSError as error:
+                where = display_path(folder / name)
+                raise ReportError(
+                    f"cannot write {where}: {_reason(error)}; {display_path(folder)} was left "
+                    "as it was"
+                ) from error
+        _replace(staging, target, folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     return [folder / name for name in files]
+
+
+def _replace(staging: Path, target: Path, folder: Path) -> None:
+    """Rename the written folder into place; an old report is set aside
+    first, and put back if the rename fails or is interrupted."""
+    old = None
+    try:
+        if target.exists():
+            old = _new_folder(target.parent, target.name, "old")
+            os.replace(target, old)  # an empty folder is replaced by a folder
+        os.rename(staging, target)
+    except BaseException as error:
+        if old is not None:
+            if not target.exists():
+                os.rename(old, target)
+            shutil.rmtree(old, ignore_errors=True)
+        if not isinstance(error, OSError):
+            raise
+        shown = display_path(folder)
+        raise ReportError(
+            f"cannot replace {shown}: {_reason(error)}; it was left as it was"
+        ) from error
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
