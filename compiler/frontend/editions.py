@@ -380,7 +380,7 @@ class _Merge:
             if key in seen:
                 self.report(msgs.declared_twice(_where(decl), key, seen[key]))
                 continue
-            seen[key] = decl.span
+            seen[key] = _where(decl)
             if isinstance(item, s.Override):
                 self.override(item, key, parent_keys)
             elif key in parent_keys:

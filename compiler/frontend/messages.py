@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 
+import attrs
+
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.diagnostics import Diagnostic, did_you_mean
+from splendor_rules.dsl.diagnostics import Diagnostic, Note, did_you_mean
 from splendor_rules.dsl.syntax import Span
 
 Key = tuple[str, str | None]
@@ -27,6 +29,13 @@ def _error(message: str, span: Span, hint: str | None = None) -> Diagnostic:
 
 def _warning(message: str, span: Span, hint: str | None = None) -> Diagnostic:
     return Diagnostic("warning", message, span, hint)
+
+
+def _first_here(diagnostic: Diagnostic, first: Span | None) -> Diagnostic:
+    """A diagnostic about a second declaration, with a note at the first."""
+    if first is None:
+        return diagnostic
+    return attrs.evolve(diagnostic, notes=(Note("first declared here", first),))
 
 
 def _plural(count: int, word: str) -> str:
@@ -109,9 +118,7 @@ def needs_parent(span: Span, item: str) -> Diagnostic:
 
 
 def declared_twice(span: Span, key: Key, first: Span) -> Diagnostic:
-    return _error(
-        f"{describe_key(key)} is declared twice", span, f"the first is at line {first.line}"
-    )
+    return _first_here(_error(f"{describe_key(key)} is declared twice", span), first)
 
 
 def declared_by_parent(span: Span, key: Key, parent: str) -> Diagnostic:
@@ -279,6 +286,17 @@ def not_a_flag(span: Span, cell: str, column: str) -> Diagnostic:
 
 def unknown_colour_cell(span: Span, cell: str, column: str, known: Iterable[str]) -> Diagnostic:
     return _error(f"unknown colour '{cell}' (column '{column}')", span, did_you_mean(cell, known))
+
+
+def map_key_in_no_row(span: Span, key: str, column: str, cell: str, rows: int) -> Diagnostic:
+    """A key of a colour column's map that no cell has, where cells have a
+    word close to it that is no colour: the key is the typo."""
+    return _error(
+        f"no row has '{key}', which the map of column '{column}' names",
+        span,
+        f"did you mean '{cell}'? {rows} {_plural(rows, 'row')} of the data "
+        + ("has it" if rows == 1 else "have it"),
+    )
 
 
 def not_one_of(span: Span, cell: str, column: str, values: Sequence[str]) -> Diagnostic:
@@ -490,8 +508,8 @@ def builtin_declared(span: Span, name: str) -> Diagnostic:
     return _error(f"'{name}' is a built-in name and cannot be declared", span)
 
 
-def name_twice(span: Span, name: str) -> Diagnostic:
-    return _error(f"the name '{name}' is declared twice", span)
+def name_twice(span: Span, name: str, first: Span | None) -> Diagnostic:
+    return _first_here(_error(f"the name '{name}' is declared twice", span), first)
 
 
 def token_role(span: Span, token: str) -> Diagnostic:
@@ -534,8 +552,8 @@ def amount_outside_counts(span: Span, count: int, counts: range) -> Diagnostic:
     )
 
 
-def column_twice(span: Span, column: str) -> Diagnostic:
-    return _error(f"column '{column}' is declared twice", span)
+def column_twice(span: Span, column: str, first: Span | None = None) -> Diagnostic:
+    return _first_here(_error(f"column '{column}' is declared twice", span), first)
 
 
 def card_value_clash(span: Span, name: str) -> Diagnostic:
