@@ -343,8 +343,10 @@ class DeclarationPrinter(Visitor):
         words = {"colour": "colour", "colour_or_none": "colour or none", "per_colour": "per colour"}
         if kind not in words:
             return kind
+        # A colour column maps data values to colours; a per-colour one, colours
+        # to CSV columns: only the colours are names that a rename changes.
         pairs = ", ".join(
-            f"{self.name(key)}: "
+            f"{self.name(key) if kind == 'per_colour' else key.text}: "
             + (quote(value.value) if isinstance(value, s.StringLit) else self.name(value))
             for key, value in node.mapping
         )
