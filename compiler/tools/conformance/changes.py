@@ -61,7 +61,7 @@ def _text(entry: Entry, after: Callable[[str], str] = str) -> tuple[str, ...]:
     return tuple(unparse_declaration(decl, lambda name: after(entry.renames.apply(name))))
 
 
-def _line_changes(old: Sequence[str], new: Sequence[str]) -> tuple[LineChange, ...]:
+def line_changes(old: Sequence[str], new: Sequence[str]) -> tuple[LineChange, ...]:
     """The lines that differ, a replaced line paired with its replacement."""
     found: list[LineChange] = []
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
@@ -130,7 +130,7 @@ def describe_changes(diff: EditionDiff, a: ResolvedEdition, b: ResolvedEdition) 
     found = []
     for o in diff.overridden:
         old, new = _text(in_a[o.key_a], to_b), _text(in_b[o.key_b])
-        lines = _line_changes(old, new)
+        lines = line_changes(old, new)
         found.append(
             DeclarationChange("overridden", o.key_b, o.ids_a, o.ids_b, old, new, lines, o.placed)
         )
