@@ -433,9 +433,12 @@ class TableReader:
                 if match is None:
                     continue
                 message = unmapped.pop(match)
-                rows = 1 + len(self._repeats.pop(message, []))
+                first = next(d for d in self.diagnostics if d.message == message)
+                lines = [first.span.line, *self._repeats.pop(message, [])]
                 self.diagnostics = [d for d in self.diagnostics if d.message != message]
-                self.report(msgs.map_key_in_no_row(key.span, key.text, name, match, rows))
+                self.report(
+                    msgs.map_key_in_no_row(key.span, key.text, name, first.span, match, lines)
+                )
 
     def check_rows(self, rows: list[tuple[dict[str, Value], Record]], plan: Plan) -> None:
         """Text columns name their rows: no two rows may share a name. Each

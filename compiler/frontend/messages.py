@@ -288,14 +288,23 @@ def unknown_colour_cell(span: Span, cell: str, column: str, known: Iterable[str]
     return _error(f"unknown colour '{cell}' (column '{column}')", span, did_you_mean(cell, known))
 
 
-def map_key_in_no_row(span: Span, key: str, column: str, cell: str, rows: int) -> Diagnostic:
+def map_key_in_no_row(
+    span: Span, key: str, column: str, at: Span, cell: str, lines: Sequence[int]
+) -> Diagnostic:
     """A key of a colour column's map that no cell has, where cells have a
-    word close to it that is no colour: the key is the typo."""
-    return _error(
-        f"no row has '{key}', which the map of column '{column}' names",
-        span,
-        f"did you mean '{cell}'? {rows} {_plural(rows, 'row')} of the data "
-        + ("has it" if rows == 1 else "have it"),
+    word close to it that is no colour: most likely the key is misspelt (its
+    hint) but the rows may be; the note shows the first of them."""
+    count = len(lines)
+    shown = ", ".join(map(str, lines[:5])) + (", ..." if count > 5 else "")
+    rows = f"{count} {_plural(count, 'row')}" + (" has" if count == 1 else " have")
+    note = Note(f"{rows} '{cell}', which is no colour (line{'s' if count > 1 else ''} {shown})", at)
+    return attrs.evolve(
+        _error(
+            f"no row has '{key}', which the map of column '{column}' names",
+            span,
+            f"did you mean '{cell}'?",
+        ),
+        notes=(note,),
     )
 
 
