@@ -662,11 +662,12 @@ def payment_after_effect(span: Span, effect: Span) -> Diagnostic:
 
 def follow_up_name_taken(span: Span, name: str, first: Span) -> Diagnostic:
     """Two follow-up choices that would be answered by moves of one name."""
-    return _error(
+    diagnostic = _error(
         f"a follow-up choice is answered by a move named '{name}', and another one already is",
         span,
-        f"the other is at line {first.line}, column {first.column}; choose another name",
+        "choose another name",
     )
+    return attrs.evolve(diagnostic, notes=(Note(f"the other choice answered by '{name}'", first),))
 
 
 def trigger_move_cycle(span: Span, zones: Sequence[str]) -> Diagnostic:
@@ -783,11 +784,8 @@ def placeholder(part: s.BrokenPlaceholder) -> Diagnostic:
 
 
 def bound_twice(span: Span, name: str, first: Span) -> Diagnostic:
-    return _error(
-        f"'{name}' is already bound here",
-        span,
-        f"it is bound at line {first.line}, column {first.column}; choose another name",
-    )
+    diagnostic = _error(f"'{name}' is already bound here", span, "choose another name")
+    return attrs.evolve(diagnostic, notes=(Note("first bound here", first),))
 
 
 def builtin_bound(span: Span, name: str) -> Diagnostic:
