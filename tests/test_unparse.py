@@ -3,13 +3,15 @@
 Faithful: parsing the printed text gives the same tree (spans aside), for
 every rule file the project has (editions, variants, the parsable broken
 goldens), every expression and statement in them one by one, random
-expression trees, and random editions of the fuzz generator. Minimal: every
+expression trees, and random editions of the fuzz generator (a fixed set by
+default; UNPARSE_EXAMPLES=N draws N fresh ones). Minimal: every
 pair of parentheses the printer writes is needed (taking it away changes
 the tree, or the text no longer parses).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,9 @@ RULE_FILES = sorted(
     ]
 )
 SPAN = s.Span("<test>", 1, 1, 1, 2)
+# By default a fixed (derandomized) set of examples; UNPARSE_EXAMPLES=N for
+# N fresh ones.
+EXAMPLES = int(os.environ.get("UNPARSE_EXAMPLES") or 0)
 
 
 def _tree(path: Path) -> s.Edition | None:
@@ -234,7 +239,7 @@ def _unneeded_parentheses(text: str, tree: s.Expr) -> list[str]:
     return found
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=EXAMPLES or 100, deadline=None, derandomize=not EXAMPLES)
 @given(EXPRESSIONS)
 def test_random_expressions_read_back_with_no_needless_parentheses(tree: s.Expr):
     text = unparse_expression(tree)
@@ -244,8 +249,9 @@ def test_random_expressions_read_back_with_no_needless_parentheses(tree: s.Expr)
 
 
 @settings(
-    max_examples=25,
+    max_examples=EXAMPLES or 25,
     deadline=None,
+    derandomize=not EXAMPLES,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(editions())
