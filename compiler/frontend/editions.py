@@ -384,7 +384,8 @@ class _Merge:
             if isinstance(item, s.Override):
                 self.override(item, key, parent_keys)
             elif key in parent_keys:
-                self.report(msgs.declared_by_parent(_where(decl), key, self.parent_name))
+                first = next((_where(e.decl) for e in self.entries if e.key == key), None)
+                self.report(msgs.declared_by_parent(_where(decl), key, self.parent_name, first))
             else:
                 placed = self.place(Entry(decl, self.tree.name.text, Renames(), key), None)
                 self.changes.append(

@@ -121,12 +121,13 @@ def declared_twice(span: Span, key: Key, first: Span) -> Diagnostic:
     return _first_here(_error(f"{describe_key(key)} is declared twice", span), first)
 
 
-def declared_by_parent(span: Span, key: Key, parent: str) -> Diagnostic:
-    return _error(
+def declared_by_parent(span: Span, key: Key, parent: str, first: Span | None) -> Diagnostic:
+    diagnostic = _error(
         f"{describe_key(key)} is already declared by edition '{parent}'",
         span,
         "write 'override' to replace it",
     )
+    return _first_here(diagnostic, first)
 
 
 def nothing_to_rename(
