@@ -4,21 +4,31 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner, Result
+from fuzz.children import editions
+from hypothesis import HealthCheck, given, settings
 
 from splendor_rules.compiler.cli.diff import command as diff_command
 from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
 from splendor_rules.compiler.tools.conformance import diff_editions
 from splendor_rules.compiler.tools.conformance.changes import (
     LineChange,
+    changes_json,
     describe_changes,
+    format_changes,
     line_changes,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = ROOT / "editions" / "classic.rules"
+# By default a fixed (derandomized) set of random editions; DIFF_EXAMPLES=N
+# for N fresh ones.
+EXAMPLES = int(os.environ.get("DIFF_EXAMPLES") or 0)
 
 
 def invoke(*args: str) -> Result:
@@ -148,3 +158,31 @@ def test_lines_are_paired_with_the_line_they_change():
         LineChange("a: int", None),
         LineChange(None, "zzz: text"),
     )
+
+
+@settings(
+    max_examples=EXAMPLES or 15,
+    deadline=None,
+    derandomize=not EXAMPLES,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(editions())
+def test_random_editions_are_described_both_ways(drawn: Any):
+    """The fuzz generator's editions (standalone, children of classic or of a
+    drawn base): every declaration of every kind is printed, both ways round,
+    as text and as JSON."""
+    with tempfile.TemporaryDirectory() as folder:
+        compiled = compile_file(drawn.write(Path(folder)))
+        classic = compile_file(CLASSIC)
+        assert compiled.ok and compiled.resolved is not None and classic.resolved is not None
+        for a, b in [(classic.resolved, compiled.resolved), (compiled.resolved, classic.resolved)]:
+            changes = describe_changes(diff_editions(a, b), a, b)
+            text = format_changes(changes)
+            json.dumps(changes_json(changes))
+            shown = text.replace("\n    ", "\n")
+            for change in changes.declarations:
+                assert change.old or change.new
+                if change.status != "overridden":  # printed whole
+                    assert "\n".join(change.new or change.old) in shown
+                for line in change.lines:
+                    assert (line.old or "") in text and (line.new or "") in text
