@@ -78,6 +78,9 @@ def test_json_gives_the_same_changes_for_tools(tmp_path: Path):
     assert "supply(c) >= 4" in line["old"] and "supply(c) >= 3" in line["new"]
     assert change["old"][0].startswith("action take_two") and change["new"][-1] == "}"
     assert any(i["name"] == "buy" for i in data["inherited"])
+    assert data["by_rule_id"] == {
+        "S-3.3": [{"status": "overridden", "kind": "action", "name": "take_two"}]
+    }
 
 
 def test_added_and_removed_declarations_are_printed_whole(tmp_path: Path):

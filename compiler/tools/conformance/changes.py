@@ -231,12 +231,21 @@ def changes_json(changes: EditionChanges) -> dict[str, Any]:
             "changes": [{"old": line.old, "new": line.new} for line in c.lines],
         }
 
+    by_id: dict[str, list[dict[str, Any]]] = {}
+    for c in changes.declarations:
+        for rule_id in dict.fromkeys((*c.ids_a, *c.ids_b)):
+            by_id.setdefault(rule_id, []).append(
+                {"status": c.status, "kind": c.key[0], "name": c.key[1]}
+            )
     return {
         "a": diff.a,
         "b": diff.b,
         "relation": diff.relation,
         "renamed": [{"kind": r.kind, "old": r.old, "new": r.new} for r in diff.renamed],
         "declarations": [declaration(c) for c in changes.declarations],
+        # Each rule id a changed declaration states (before or after), in
+        # rulebook order, and the declarations that state it.
+        "by_rule_id": {i: by_id[i] for i in sorted(by_id, key=lambda i: _id_order([i]))},
         "inherited": [
             {"kind": i.key_b[0], "name": i.key_b[1], "ids": list(i.ids)} for i in diff.inherited
         ],
