@@ -21,11 +21,24 @@ Severity = Literal["error", "warning"]
 
 
 @frozen
+class Note:
+    """A place a diagnostic points to besides its own (gcc's "note: first
+    declared here"), shown after it with its own source line and caret."""
+
+    message: str
+    span: Span
+
+    def headline(self) -> str:
+        return visible(f"{self.span}: note: {self.message}")
+
+
+@frozen
 class Diagnostic:
     severity: Severity
     message: str
     span: Span
     hint: str | None = None
+    notes: tuple[Note, ...] = ()
 
     def headline(self) -> str:
         hint = f" ({self.hint})" if self.hint else ""
@@ -77,12 +90,17 @@ def _shown(text: str) -> str:
 
 
 def render(diagnostic: Diagnostic, sources: Sources) -> str:
-    """The headline, then the source line and a caret under the spot."""
-    span = diagnostic.span
-    out = [diagnostic.headline()]
-    line = sources.line(span.file, span.line)
-    if line is not None:
-        out.extend(_quote(line, span))
+    """The headline, then the source line and a caret under the spot; then
+    each note the same way."""
+    out: list[str] = []
+    for headline, span in [
+        (diagnostic.headline(), diagnostic.span),
+        *((note.headline(), note.span) for note in diagnostic.notes),
+    ]:
+        out.append(headline)
+        line = sources.line(span.file, span.line)
+        if line is not None:
+            out.extend(_quote(line, span))
     return "\n".join(out)
 
 
@@ -140,8 +158,9 @@ def hints_left(comparisons: int) -> bool:
     return budget is None or budget[0] >= comparisons
 
 
-def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
-    """A hint naming the closest known word, if one is close enough."""
+def closest(word: str, candidates: Iterable[str]) -> str | None:
+    """The known word closest to a word, if one is close enough (and the
+    run's hint budget allows the comparisons)."""
     known = list(candidates)
     budget = _hint_budget.get()
     if budget is not None:
@@ -149,7 +168,13 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
             return None
         budget[0] -= len(known)
     matches = difflib.get_close_matches(word, sorted(set(known)), n=1, cutoff=0.6)
-    return f"did you mean '{matches[0]}'?" if matches else None
+    return matches[0] if matches else None
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    """A hint naming the closest known word, if one is close enough."""
+    match = closest(word, candidates)
+    return f"did you mean '{match}'?" if match is not None else None
 
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:

@@ -167,10 +167,15 @@ def test_diff_command_prints_the_changes():
         "classic -> marvel: marvel extends classic",
         "  colour white -> mind",
         "  token gold -> shield",
-        "  supply: C-2.2 -> M-2.2",
-        "  winners: C-5.3 -> M-5.4",
-        "  reveal noble: C-2.3",
-        "  end gauntlet: M-5.3, M-5.5",
+        # Each declaration as rule text, classic's in Marvel's names: the
+        # supply adds one line, the time stones'.
+        "  supply [C-2.2 -> M-2.2]: + time_stone: by players {2: 2, 3: 3, 4: 4}",
+        "  winners [C-5.3 -> M-5.4]: winners: highest score, then lowest count(bought),"
+        " ties share -> winners among qualifies: highest score, then highest"
+        " holds(avengers_assemble), then lowest count(bought), ties share",
+        "  reveal noble [C-2.3]: reveal noble: players + 1",
+        "  end gauntlet [M-5.3, M-5.5]: end gauntlet: after a round that ends with"
+        " any(player: qualifies)",
     ]:
         assert line in result.output.splitlines()
     assert "inherited unchanged (21 declarations, 15 rule ids): S-2.1, S-2.4," in result.output

@@ -21,7 +21,7 @@ from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, Unreadable, read_named_text
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.diagnostics import Diagnostic, Sources, display_path
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, closest, display_path
 
 Value = m.CellValue
 _NONE: None = None  # the value of a `colour or none` cell with no colour
@@ -138,6 +138,10 @@ class TableReader:
         # A cell error repeated word for word in later rows (one wrong value
         # used throughout a column) is reported once, at its first row.
         self._repeats: dict[str, list[int]] = {}
+        # Colour columns with a map: the cells each holds, and those that are
+        # no colour (each with its error's message), for check_map_keys.
+        self._map_cells: dict[str, set[str]] = {}
+        self._unmapped: dict[str, dict[str, str]] = {}
 
     def report(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)
@@ -209,6 +213,7 @@ class TableReader:
             values = self.convert_row(plan, record)
             if len(values) == len(plan):
                 rows.append((values, record))
+        self.check_map_keys(plan)
         self.note_repeats()
         self.check_rows(rows, plan)
         if declared is not None and data_rows != declared:
@@ -379,32 +384,61 @@ class TableReader:
                 self.cell_error(msgs.not_one_of(at(index), cell, name, values))
                 return _BAD
             return cell
+        if kind.kind in ("colour", "colour_or_none"):
+            return self.convert_colour(name, kind, cell, at(index))
+        return cell
+
+    def convert_colour(
+        self, name: str, kind: s.ColumnType, cell: str, span: s.Span
+    ) -> Value | _Bad:
+        """A colour cell: a key of the column's map, or (without a map, or
+        for `colour or none`) a colour's name; `colour or none` takes an empty
+        cell as none."""
         mapping = {
             v.text: self.colour_name(c.text) for v, c in kind.mapping if isinstance(c, s.Name)
         }
+        if mapping:
+            self._map_cells.setdefault(name, set()).add(cell)
         if kind.kind == "colour_or_none":
             # The map's values, then a colour's name; an empty cell is none.
             colour = mapping.get(cell) or ("none" if cell == "" else self.colour_name(cell))
             if colour == "none":
                 return _NONE
-            if colour not in self.colours:
-                known = [*mapping, *(self.original_colour(c) for c in self.colours), "none"]
-                self.cell_error(msgs.unknown_colour_cell(at(index), cell, name, known))
-                return _BAD
-            return colour
-        if kind.kind == "colour":
-            if mapping:
-                if cell not in mapping:
-                    self.cell_error(msgs.unknown_colour_cell(at(index), cell, name, mapping))
-                    return _BAD
-                return mapping[cell]
+            known = [*mapping, *(self.original_colour(c) for c in self.colours), "none"]
+        elif mapping:
+            colour = mapping.get(cell, "")
+            known = list(mapping)
+        else:
             colour = self.colour_name(cell)
-            if colour not in self.colours:
-                written = [self.original_colour(c) for c in self.colours]
-                self.cell_error(msgs.unknown_colour_cell(at(index), cell, name, written))
-                return _BAD
-            return colour
-        return cell
+            known = [self.original_colour(c) for c in self.colours]
+        if colour not in self.colours:
+            diagnostic = msgs.unknown_colour_cell(span, cell, name, known)
+            if mapping:
+                self._unmapped.setdefault(name, {}).setdefault(cell, diagnostic.message)
+            self.cell_error(diagnostic)
+            return _BAD
+        return colour
+
+    def check_map_keys(self, plan: Plan) -> None:
+        """A key of a colour column's map that no cell holds, close to a cell
+        that is no colour, is the misspelling: reported at the key, in place
+        of the cells' errors (whose hint would name the typo as the fix)."""
+        for column, kind, _ in plan:
+            name = column.name.text
+            unmapped = self._unmapped.get(name, {})
+            for key, _ in kind.mapping if kind.kind in ("colour", "colour_or_none") else ():
+                if key.text in self._map_cells.get(name, ()):
+                    continue
+                match = closest(key.text, unmapped)
+                if match is None:
+                    continue
+                message = unmapped.pop(match)
+                first = next(d for d in self.diagnostics if d.message == message)
+                lines = [first.span.line, *self._repeats.pop(message, [])]
+                self.diagnostics = [d for d in self.diagnostics if d.message != message]
+                self.report(
+                    msgs.map_key_in_no_row(key.span, key.text, name, first.span, match, lines)
+                )
 
     def check_rows(self, rows: list[tuple[dict[str, Value], Record]], plan: Plan) -> None:
         """Text columns name their rows: no two rows may share a name. Each

@@ -380,11 +380,12 @@ class _Merge:
             if key in seen:
                 self.report(msgs.declared_twice(_where(decl), key, seen[key]))
                 continue
-            seen[key] = decl.span
+            seen[key] = _where(decl)
             if isinstance(item, s.Override):
                 self.override(item, key, parent_keys)
             elif key in parent_keys:
-                self.report(msgs.declared_by_parent(_where(decl), key, self.parent_name))
+                first = next((_where(e.decl) for e in self.entries if e.key == key), None)
+                self.report(msgs.declared_by_parent(_where(decl), key, self.parent_name, first))
             else:
                 placed = self.place(Entry(decl, self.tree.name.text, Renames(), key), None)
                 self.changes.append(

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 
+import attrs
+
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.diagnostics import Diagnostic, did_you_mean
+from splendor_rules.dsl.diagnostics import Diagnostic, Note, did_you_mean
 from splendor_rules.dsl.syntax import Span
 
 Key = tuple[str, str | None]
@@ -27,6 +29,13 @@ def _error(message: str, span: Span, hint: str | None = None) -> Diagnostic:
 
 def _warning(message: str, span: Span, hint: str | None = None) -> Diagnostic:
     return Diagnostic("warning", message, span, hint)
+
+
+def _first_here(diagnostic: Diagnostic, first: Span | None) -> Diagnostic:
+    """A diagnostic about a second declaration, with a note at the first."""
+    if first is None:
+        return diagnostic
+    return attrs.evolve(diagnostic, notes=(Note("first declared here", first),))
 
 
 def _plural(count: int, word: str) -> str:
@@ -109,17 +118,16 @@ def needs_parent(span: Span, item: str) -> Diagnostic:
 
 
 def declared_twice(span: Span, key: Key, first: Span) -> Diagnostic:
-    return _error(
-        f"{describe_key(key)} is declared twice", span, f"the first is at line {first.line}"
-    )
+    return _first_here(_error(f"{describe_key(key)} is declared twice", span), first)
 
 
-def declared_by_parent(span: Span, key: Key, parent: str) -> Diagnostic:
-    return _error(
+def declared_by_parent(span: Span, key: Key, parent: str, first: Span | None) -> Diagnostic:
+    diagnostic = _error(
         f"{describe_key(key)} is already declared by edition '{parent}'",
         span,
         "write 'override' to replace it",
     )
+    return _first_here(diagnostic, first)
 
 
 def nothing_to_rename(
@@ -279,6 +287,26 @@ def not_a_flag(span: Span, cell: str, column: str) -> Diagnostic:
 
 def unknown_colour_cell(span: Span, cell: str, column: str, known: Iterable[str]) -> Diagnostic:
     return _error(f"unknown colour '{cell}' (column '{column}')", span, did_you_mean(cell, known))
+
+
+def map_key_in_no_row(
+    span: Span, key: str, column: str, at: Span, cell: str, lines: Sequence[int]
+) -> Diagnostic:
+    """A key of a colour column's map that no cell has, where cells have a
+    word close to it that is no colour: most likely the key is misspelt (its
+    hint) but the rows may be; the note shows the first of them."""
+    count = len(lines)
+    shown = ", ".join(map(str, lines[:5])) + (", ..." if count > 5 else "")
+    rows = f"{count} {_plural(count, 'row')}" + (" has" if count == 1 else " have")
+    note = Note(f"{rows} '{cell}', which is no colour (line{'s' if count > 1 else ''} {shown})", at)
+    return attrs.evolve(
+        _error(
+            f"no row has '{key}', which the map of column '{column}' names",
+            span,
+            f"did you mean '{cell}'?",
+        ),
+        notes=(note,),
+    )
 
 
 def not_one_of(span: Span, cell: str, column: str, values: Sequence[str]) -> Diagnostic:
@@ -490,8 +518,8 @@ def builtin_declared(span: Span, name: str) -> Diagnostic:
     return _error(f"'{name}' is a built-in name and cannot be declared", span)
 
 
-def name_twice(span: Span, name: str) -> Diagnostic:
-    return _error(f"the name '{name}' is declared twice", span)
+def name_twice(span: Span, name: str, first: Span | None) -> Diagnostic:
+    return _first_here(_error(f"the name '{name}' is declared twice", span), first)
 
 
 def token_role(span: Span, token: str) -> Diagnostic:
@@ -534,8 +562,8 @@ def amount_outside_counts(span: Span, count: int, counts: range) -> Diagnostic:
     )
 
 
-def column_twice(span: Span, column: str) -> Diagnostic:
-    return _error(f"column '{column}' is declared twice", span)
+def column_twice(span: Span, column: str, first: Span | None = None) -> Diagnostic:
+    return _first_here(_error(f"column '{column}' is declared twice", span), first)
 
 
 def card_value_clash(span: Span, name: str) -> Diagnostic:
@@ -635,11 +663,12 @@ def payment_after_effect(span: Span, effect: Span) -> Diagnostic:
 
 def follow_up_name_taken(span: Span, name: str, first: Span) -> Diagnostic:
     """Two follow-up choices that would be answered by moves of one name."""
-    return _error(
+    diagnostic = _error(
         f"a follow-up choice is answered by a move named '{name}', and another one already is",
         span,
-        f"the other is at line {first.line}, column {first.column}; choose another name",
+        "choose another name",
     )
+    return attrs.evolve(diagnostic, notes=(Note(f"the other choice answered by '{name}'", first),))
 
 
 def trigger_move_cycle(span: Span, zones: Sequence[str]) -> Diagnostic:
@@ -756,11 +785,8 @@ def placeholder(part: s.BrokenPlaceholder) -> Diagnostic:
 
 
 def bound_twice(span: Span, name: str, first: Span) -> Diagnostic:
-    return _error(
-        f"'{name}' is already bound here",
-        span,
-        f"it is bound at line {first.line}, column {first.column}; choose another name",
-    )
+    diagnostic = _error(f"'{name}' is already bound here", span, "choose another name")
+    return attrs.evolve(diagnostic, notes=(Note("first bound here", first),))
 
 
 def builtin_bound(span: Span, name: str) -> Diagnostic:

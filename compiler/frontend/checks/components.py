@@ -62,6 +62,7 @@ def check_colours(context: Context) -> None:
             context.report(msgs.colour_twice(name.span, colour))
         else:
             names.append(colour)
+            context.declared_at[colour] = name.span
     context.colours = tuple(names)
 
 
@@ -74,9 +75,10 @@ def declare_globals(context: Context) -> None:
         if text in BUILTINS or text in _PREDECLARED:
             context.report(msgs.builtin_declared(name.span, text))
         elif text in context.globals:
-            context.report(msgs.name_twice(name.span, text))
+            context.report(msgs.name_twice(name.span, text, context.declared_at.get(text)))
         else:
             context.globals[text] = (kind, type_)
+            context.declared_at[text] = name.span
 
     context.globals = {c: ("colour", COLOUR) for c in context.colours}
     context.globals.update(_PREDECLARED)
@@ -109,7 +111,10 @@ def declare_globals(context: Context) -> None:
             context.enter(entry)
             text = context.global_name(decl.name)
             if text in context.globals or text in others:
-                context.report(msgs.name_twice(decl.name.span, text))
+                first = context.declared_at.get(text)
+                context.report(msgs.name_twice(decl.name.span, text, first))
+            else:
+                context.declared_at[text] = decl.name.span
             others.add(text)
 
 
@@ -270,11 +275,11 @@ def _read_table(context: Context, entry: Entry, name: str) -> m.Table | None:
         entry.renames.original,
         context.sources,
     )
-    seen: set[str] = set()
+    seen: dict[str, s.Span] = {}
     for column in decl.columns:
-        if column.name.text in seen:
-            context.report(msgs.column_twice(column.name.span, column.name.text))
-        seen.add(column.name.text)
+        first = seen.setdefault(column.name.text, column.name.span)
+        if first is not column.name.span:
+            context.report(msgs.column_twice(column.name.span, column.name.text, first))
     table = reader.read(name, context.current_ids)
     context.diagnostics.extend(reader.diagnostics)
     return table

@@ -36,6 +36,7 @@ class Context:
         self.current_ids: tuple[str, ...] = ()
         # The edition's names, one namespace for all kinds.
         self.globals: dict[str, tuple[m.RefKind, Type]] = {}
+        self.declared_at: dict[str, s.Span] = {}  # where each global name is declared
         self.colours: tuple[str, ...] = ()
         self.cards: m.Table | None = None  # every card table's cards (see card_tables)
         self.card_tables: dict[str, m.Table] = {}  # the named card tables

@@ -26,6 +26,9 @@ def check_triggers(context: Context, statements: StatementChecker) -> tuple[m.Tr
         zone = context.use_zone(decl.zone, "cards")
         scope = Scope(player=True)
         bind(context, scope, decl.card, CARD)
+        # A trigger names the card that entered whether it reads it or not
+        # (or writes `_`): not a leftover, so never warned as unused.
+        scope.used.add(decl.card.text)
         # Its choices are follow-ups, its moves run triggers (checks/followups.py).
         body = statements.block(decl.body, scope, allow_choices=False)
         returns = (n for st in decl.body for n in walk(st) if isinstance(n, s.ReturnToBox))
