@@ -16,10 +16,9 @@ from typing import Any
 
 import jinja2
 
+from splendor_rules.compiler.backend.literals import engine_imports, wrapped
 from splendor_rules.compiler.backend.native.lower import Lowering
-from splendor_rules.compiler.backend.python.literals import wrapped
-from splendor_rules.compiler.backend.python.names import ident
-from splendor_rules.compiler.backend.python.target import engine_imports
+from splendor_rules.compiler.backend.source import ident
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 
