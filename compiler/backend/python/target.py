@@ -45,6 +45,9 @@ class PythonTarget:
     """Engines as Python modules in the `splendor_rules.generated` package."""
 
     name = "python"
+    folder = ""
+    package = "splendor_rules.generated"
+    compiled = False
 
     def engine_file(self, edition: str) -> str:
         return ident("", edition) + ".py"
