@@ -11,6 +11,7 @@ renders such a module per edition.
 from __future__ import annotations
 
 import hashlib
+import os
 import runpy
 import shutil
 import sys
@@ -448,3 +449,183 @@ def test_bench_of_an_unbuilt_native_engine_is_a_usage_error(native_package: Path
     result = CliRunner().invoke(cli.main, ["bench", "classic", "--engine", "native"])
     assert result.exit_code == 2
     assert "not built" in result.stderr and "Traceback" not in result.output
+
+
+# ------------------------------------------- stale modules (issue 21 item 3)
+
+
+@needs_a_compiler
+def test_a_compiled_module_carries_its_sources_hash(tmp_path: Path) -> None:
+    source = tmp_path / "tiny.c"
+    source.write_text(c_module("_tiny"), "utf-8")
+    built = native.compile_extension(source, "_tiny", tmp_path, optimize=False)
+    assert native.read_stamp(built) == (native.source_hash(source), native.compiler_version())
+    assert native.stamp_problem(built, source) is None
+    source.write_text(c_module("_tiny", 7), "utf-8")
+    assert native.stamp_problem(built, source) == (
+        f"{built.name} was compiled from another version of tiny.c"
+    )
+
+
+@needs_a_compiler
+def test_loading_refuses_a_module_its_source_no_longer_makes(native_package: Path) -> None:
+    source = native_package / "classic.c"
+    native.compile_extension(source, "probe_native._classic", native_package, optimize=False)
+    source.write_text(c_module("_classic", 7), "utf-8")  # edited since
+    with pytest.raises(loading.EngineUnavailable) as unavailable:
+        loading.load_engine("classic", "native")
+    message = str(unavailable.value)
+    assert "the native engine of 'classic' is stale" in message
+    assert "compiled from another version of classic.c" in message
+    assert "run `splendor-rules build`" in message
+    assert "probe_native._classic" not in sys.modules  # refused before it is loaded
+
+
+def _swap_modules(folder: Path, stale: str, other: str) -> Path:
+    """Put edition `other`'s compiled module in place of `stale`'s: a module
+    compiled from another source, as after an edit built without a compiler."""
+    module = build.module_of(folder / f"{stale}.c", PACKAGE)
+    shutil.copy(build.module_of(folder / f"{other}.c", PACKAGE), module)
+    return module
+
+
+@needs_a_compiler
+def test_build_check_names_a_stale_module_and_build_compiles_it_again(
+    generated_copy: Path,
+) -> None:
+    assert run("--target", "native").exit_code == 0
+    folder = generated_copy / "native"
+    module = _swap_modules(folder, EDITIONS[0], EDITIONS[1])
+    checked = run("--check", "--target", "native")
+    assert checked.exit_code == 1
+    assert f"{module} is stale ({module.name} was compiled from another version of " in (
+        checked.stderr
+    )
+    assert "run splendor-rules build" in checked.stderr
+    rebuilt = run("--target", "native")
+    assert rebuilt.stdout.splitlines()[-1].startswith(f"native: 1 engine compiled ({EDITIONS[0]})")
+    assert run("--check", "--target", "native").exit_code == 0
+
+
+@needs_a_compiler
+def test_build_without_a_compiler_removes_a_stale_module_and_says_so(
+    generated_copy: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert run("--target", "native").exit_code == 0
+    folder = generated_copy / "native"
+    module = _swap_modules(folder, EDITIONS[0], EDITIONS[1])
+    missing = no_compiler(monkeypatch, tmp_path)
+    result = run("--target", "native")
+    assert result.exit_code == 0, result.output
+    assert f"native: removed {module}: {module.name} was compiled from another version" in (
+        result.stdout
+    )
+    assert result.stdout.splitlines()[-1] == (
+        f"native: not built: no C compiler found ({missing}); the pure-Python engines work"
+    )
+    assert not module.exists()
+    assert build.module_of(folder / f"{EDITIONS[1]}.c", PACKAGE).exists()  # current: kept
+    assert run("--check", "--target", "native").exit_code == 0
+
+
+# --------------------------------------------- build edges (issue 21 item 8)
+
+
+@needs_a_compiler
+def test_a_compile_killed_halfway_leaves_nothing_after_the_next(tmp_path: Path) -> None:
+    source = tmp_path / "tiny.c"
+    source.write_text(c_module("_tiny"), "utf-8")
+    stem = native.extension_path("_tiny", tmp_path).stem
+    dead = tmp_path / f".{stem}.999999999.abcd1234"  # no such process
+    older = tmp_path / f".{stem}.k3j_x9qz"  # the form of the folders before they named one
+    for folder in (dead, older):
+        folder.mkdir()
+        (folder / "module.o").write_bytes(b"half")
+    built = native.compile_extension(source, "_tiny", tmp_path, optimize=False)
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(["tiny.c", built.name])
+
+
+def test_an_unwritable_module_folder_is_named_as_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not as the temporary folder that could not be made in it."""
+    source = tmp_path / "tiny.c"
+    source.write_text(c_module("_tiny"), "utf-8")
+    monkeypatch.setattr(native, "require_native", lambda: None)
+
+    def refused(prefix: str, dir: Path) -> str:  # tempfile's own parameter names
+        raise PermissionError(13, "Permission denied", str(dir / f"{prefix}x1y2z3"))
+
+    monkeypatch.setattr(native.tempfile, "mkdtemp", refused)
+    with pytest.raises(native.OutputUnwritable) as unwritable:
+        native.compile_extension(source, "_tiny", tmp_path)
+    assert str(unwritable.value) == f"cannot write in {tmp_path}: Permission denied"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes in a read-only folder")
+@needs_a_compiler
+def test_a_read_only_native_folder_is_a_clear_error(generated_copy: Path) -> None:
+    assert run("--target", "native").exit_code == 0
+    folder = generated_copy / "native"
+    build.module_of(folder / f"{EDITIONS[0]}.c", PACKAGE).unlink()
+    folder.chmod(0o555)
+    try:
+        result = run("--target", "native")
+    finally:
+        folder.chmod(0o755)
+    assert result.exit_code == 2
+    assert f"native: cannot write in {folder}: Permission denied" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_an_unbalanced_quote_in_cc_is_a_clear_error(
+    generated_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CC", 'gcc -DX="1')
+    result = run("--target", "native")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[-1] == (
+        "native: $CC is not a command line (No closing quotation): 'gcc -DX=\"1'"
+    )
+    assert "Traceback" not in result.output
+
+
+def test_a_compiler_that_writes_nothing_is_a_clear_error(
+    generated_copy: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    if shutil.which("true") is None or not (Path(native.include_folder()) / "Python.h").is_file():
+        pytest.skip("needs `true` and Python's headers")
+    monkeypatch.setenv("CC", "true")
+    monkeypatch.delenv("LDSHARED", raising=False)
+    result = run("--target", "native")
+    assert result.exit_code == 1, result.output
+    assert "did not compile: true exited 0 but wrote no module.o (is $CC a C compiler?)" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.output and "No such file" not in result.output
+    assert not list((generated_copy / "native").glob(".*"))  # no temporary folder left
+
+
+@needs_a_compiler
+def test_the_compilers_warnings_are_kept(tmp_path: Path) -> None:
+    source = tmp_path / "tiny.c"
+    source.write_text('#warning "a word from the compiler"\n' + c_module("_tiny"), "utf-8")
+    said: list[str] = []
+    native.compile_extension(source, "_tiny", tmp_path, optimize=False, said=said)
+    assert len(said) == 1 and "a word from the compiler" in said[0]
+    assert said[0].startswith("tiny.c: ")
+
+
+def test_check_refuses_two_files_that_declare_one_edition(tmp_path: Path) -> None:
+    """Inside one folder the front end refuses it; across folders, check does."""
+    first, second = tmp_path / "one", tmp_path / "two"
+    for folder in (first, second):
+        shutil.copytree(ROOT / "editions", folder)
+    result = CliRunner().invoke(
+        cli.main, ["check", str(first / "classic.rules"), str(second / "classic.rules")]
+    )
+    assert result.exit_code == 1
+    line = result.stderr.splitlines()[-1]
+    assert line.endswith("one/classic.rules does: rename one"), result.stderr
+    assert "two/classic.rules: declares the edition 'classic', as " in line
+    assert result.stdout.count("classic (") == 1  # the first file checks
