@@ -1,8 +1,8 @@
 """The code-generation targets, registered once.
 
-The build (`backend.build`), `splendor-rules build --target` and the engine
-loader (`tools.engines`) read this tuple; a new target is a folder beside
-`python/` with an object of `target.Target`'s shape, added here. setup.py
+The build (`backend.build`) and `splendor-rules build --target` read this
+tuple; a new target is a folder beside `python/` with an object of
+`target.Target`'s shape, added here. setup.py
 cannot import the package, so it finds the native sources by their folder
 (a test ties the two).
 """
