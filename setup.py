@@ -6,26 +6,59 @@ without a C compiler or Python's headers the install goes on without them
 and the pure-Python engines work (splendor-rules build says what is missing).
 An editable install (pip install -e .) puts each built module beside its
 source in generated/native/, where splendor-rules build also compiles them.
+
+setup.py cannot import the package (it is not installed yet), so it names
+the native target's folder and package itself (compiler/backend/targets.py
+registers them; tests/test_native_build.py ties the two), and loads
+compiler/backend/native/compile.py, standard library only, by its path to
+stamp each module with its source's hash as the build does.
 """
 
+import importlib.util
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
 
+ROOT = Path(__file__).resolve().parent
 NATIVE = "generated/native"
+PACKAGE = "splendor_rules.generated.native"
+STAMPS = "build/native-stamps"
 OPTIMIZATION = ["-O3"]  # the level compiler/backend/native/compile.py uses
 
 
+def _compile_module():  # type: ignore[no-untyped-def]
+    path = ROOT / "compiler" / "backend" / "native" / "compile.py"
+    spec = importlib.util.spec_from_file_location("_splendor_rules_compile", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # NamedTuple needs its module while it is made
+    spec.loader.exec_module(module)
+    return module
+
+
+def _stamp(source: Path, compile_module) -> str:  # type: ignore[no-untyped-def]
+    """The stamp unit of the module compiled from `source`, written under build/."""
+    stamp = ROOT / STAMPS / f"_{source.stem}_stamp.c"
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        text = compile_module.stamp_unit(source)
+    except Exception:  # $CC unusable: the optional build then fails on its own
+        text = "/* no stamp */\n"
+    stamp.write_text(text, "ascii")
+    return stamp.relative_to(ROOT).as_posix()
+
+
 def native_extensions() -> list[Extension]:
-    root = Path(__file__).resolve().parent
+    compile_module = _compile_module()
     return [
         Extension(
-            f"splendor_rules.generated.native._{source.stem}",
-            sources=[f"{NATIVE}/{source.name}"],
+            f"{PACKAGE}._{source.stem}",
+            sources=[f"{NATIVE}/{source.name}", _stamp(source, compile_module)],
             extra_compile_args=OPTIMIZATION,
             optional=True,
         )
-        for source in sorted((root / NATIVE).glob("*.c"))
+        for source in sorted((ROOT / NATIVE).glob("*.c"))
     ]
 
 

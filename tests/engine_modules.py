@@ -1,8 +1,8 @@
 """The engines of a checked model, rendered and imported for a test.
 
 The one way tests load an engine that is not in generated/ (a variant, an
-edition written by the test): the module's source is written into a folder
-and imported from there under its own name, left out of sys.modules after.
+edition written by the test): `tools.loader` writes the module's source into
+a folder and runs it under its own name, left out of sys.modules after.
 
 `native_engine_module` does the same for the native target: the C engine
 and its Python face, over the pure-Python engine of the same model, built
@@ -26,28 +26,19 @@ import pytest
 
 from splendor_rules.compiler.backend.native.compile import compile_extension, native_available
 from splendor_rules.compiler.backend.native.target import render_files
-from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+from splendor_rules.compiler.tools.loader import render_source, rendered_engine
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def engine_module(model: m.Edition, folder: Path, name: str | None = None) -> ModuleType:
-    """The generated engine of a model, written to `folder` and imported."""
+    """The generated engine of a model, written to `folder` and run there
+    (the one loader, tools.loader), not left in sys.modules."""
     name = name or f"{model.name}_engine"
-    path = folder / f"{name}.py"
-    path.write_text(render_engine(model, ROOT), encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[name]
-    return module
+    return rendered_engine(model, ROOT, name, folder=folder, register=False)
 
 
 def variant_engines(path: Path, folder: Path) -> tuple[ModuleType, InterpretedEngine]:
@@ -124,7 +115,7 @@ def native_engine_module(
         files[f"{name}.c"] = mutation(files[f"{name}.c"])
     for file, text in files.items():
         (folder / file).write_text(text, "utf-8")
-    (folder / "py" / f"{name}.py").write_text(render_engine(model, ROOT), "utf-8")
+    (folder / "py" / f"{name}.py").write_text(render_source(model, ROOT), "utf-8")
     compile_extension(folder / f"{name}.c", f"{package}._{name}", folder, optimize=False)
     _import_package(package, folder)
     module = importlib.import_module(f"{package}.{name}")

@@ -42,6 +42,7 @@ from splendor_rules.compiler.frontend.pipeline import (
     edition_files,
     editions_folder,
 )
+from splendor_rules.compiler.tools.loader import module_from_source
 
 ROOT = Path(__file__).resolve().parent.parent
 # Every edition that ships (editions/*.rules): adding one needs no edit here.
@@ -375,14 +376,8 @@ def system_calls(tree: ast.AST) -> list[str]:
 
 
 def load_module(text: str, name: str) -> types.ModuleType:
-    module = types.ModuleType(name)
-    module.__file__ = f"<{name}>"
-    sys.modules[name] = module  # for annotations and pickling during exec
-    try:
-        exec(compile(text, f"<{name}>", "exec"), module.__dict__)
-    finally:
-        del sys.modules[name]
-    return module
+    """An engine module's source, run in memory (not left in sys.modules)."""
+    return module_from_source(text, name, register=False)
 
 
 def test_hostile_strings_in_action_rename_and_message_stay_data(tmp_path: Path):

@@ -73,6 +73,7 @@ from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine, load_interpreted
 from splendor_rules.compiler.runtime.interpreter.moves import Moves
 from splendor_rules.compiler.runtime.loading import load_engine
+from splendor_rules.compiler.tools.loader import module_from_source
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_PLIES = 400  # a drawn game stops here (see the module docstring)
@@ -627,11 +628,8 @@ def first_disagreement(edition: str, sides: tuple[Side, Side], games: int
 
 
 def load_module(text: str, name: str) -> types.ModuleType:
-    """An engine module's source, loaded in memory (not in sys.modules)."""
-    module = types.ModuleType(name)
-    module.__file__ = f"<{name}>"
-    exec(compile(text, f"<{name}>", "exec"), module.__dict__)
-    return module
+    """An engine module's source, run in memory (not left in sys.modules)."""
+    return module_from_source(text, name, register=False)
 
 
 def with_take_two_threshold(model: m.Edition, threshold: int) -> m.Edition:

@@ -419,7 +419,7 @@ def test_build_into_a_folder_it_cannot_write_says_so(
     def refused(path: Path, text: str) -> None:
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
 
-    monkeypatch.setattr("splendor_rules.compiler.cli.build.write_atomically", refused)
+    monkeypatch.setattr("splendor_rules.compiler.backend.build.write_atomically", refused)
     result = run("build")
     assert result.exit_code == 2
     assert "cannot write generated/marvel.py: Permission denied" in result.stderr
@@ -427,8 +427,8 @@ def test_build_into_a_folder_it_cannot_write_says_so(
 
 
 def test_the_build_module_still_stops_at_the_first_broken_edition(editions: Path) -> None:
-    """The library's contract is unchanged (compiler/backend is not the CLI's):
-    build_all raises; the command line compiles edition by edition instead."""
+    """build_all's contract is unchanged: it raises; the command line reads
+    `render`, which reports every edition that does not build."""
     shutil.copy(RULES / "broken_parent.rules", editions)
     with pytest.raises(build.BuildError):
         build.build_all(editions, editions.parent / "out")

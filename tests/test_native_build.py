@@ -10,6 +10,7 @@ renders such a module per edition.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import runpy
 import shutil
@@ -25,8 +26,9 @@ from click.testing import CliRunner, Result
 
 import splendor_rules.compiler.cli as cli
 from splendor_rules import generated
-from splendor_rules.compiler.backend import build
+from splendor_rules.compiler.backend import build, targets
 from splendor_rules.compiler.backend.native import compile as native
+from splendor_rules.compiler.backend.python.target import PYTHON
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import Compiled, edition_files
 from splendor_rules.compiler.runtime import loading
@@ -34,6 +36,7 @@ from splendor_rules.compiler.tools import random_games
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = sorted(path.stem for path in edition_files())
+PACKAGE = "splendor_rules.generated.native"
 needs_a_compiler = pytest.mark.skipif(
     native.native_available() is not None, reason=f"{native.native_available()}"
 )
@@ -158,6 +161,9 @@ class TinyNativeTarget:
     and a Python module that imports it, and the package's __init__.py."""
 
     name = "native"
+    folder = "native"
+    package = PACKAGE
+    compiled = True
 
     def engine_file(self, edition: str) -> str:
         return f"{edition}.c"
@@ -186,7 +192,7 @@ def generated_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     source = Path(generated.__file__).parent
     shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "native"))
     monkeypatch.setattr(cli, "_generated_folder", lambda: copy)
-    monkeypatch.setattr(build, "native_target", TinyNativeTarget)
+    monkeypatch.setattr(targets, "TARGETS", (PYTHON, TinyNativeTarget()))
     monkeypatch.chdir(ROOT)
     return copy
 
@@ -207,20 +213,21 @@ def test_build_without_a_compiler_writes_the_sources_and_exits_0(
     assert result.stderr == ""
     folder = generated_copy / "native"
     assert sorted(path.name for path in folder.glob("*.c")) == [f"{e}.c" for e in EDITIONS]
-    assert build.stale_extensions(folder) == build.native_sources(folder)
+    assert build.stale_extensions(folder, PACKAGE) == build.native_sources(folder)
     assert "generated/classic.py" not in result.stdout  # the Python target was not asked for
 
 
-def test_build_with_no_native_target_says_so(
+def test_the_build_runs_the_registered_targets(
     generated_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(build, "native_target", lambda: None)
-    for args in (("--target", "native"), (), ("--check",)):
+    """A version with the Python target alone registered builds generated/ only."""
+    monkeypatch.setattr(targets, "TARGETS", (PYTHON,))
+    for args in ((), ("--check",)):
         result = run(*args)
         assert result.exit_code == 0, result.output
-        assert result.stdout.splitlines()[-1].startswith("native: not ")
-        assert "has no native target; the pure-Python engines work" in result.stdout
+        assert "native" not in result.output
     assert not (generated_copy / "native").exists()
+    assert run("--target", "python").exit_code == 0
 
 
 @needs_a_compiler
@@ -233,17 +240,16 @@ def test_build_compiles_each_missing_or_older_module(
     assert "generated/classic.py" in result.stdout  # both targets by default
     assert result.stdout.splitlines()[-1] == f"native: {len(EDITIONS)} engines compiled ({names})"
     folder = generated_copy / "native"
-    assert build.stale_extensions(folder) == []
+    assert build.stale_extensions(folder, PACKAGE) == []
     assert run("--check").exit_code == 0
     assert run().stdout.splitlines()[-1] == f"native: {len(EDITIONS)} engines current ({names})"
     source = folder / "classic.c"
-    later = source.stat().st_mtime_ns + 10**9
-    os.utime(source, ns=(later, later))
+    build.module_of(source, PACKAGE).unlink()
     rest = ", ".join(e for e in EDITIONS if e != "classic")
     assert run("--target", "native").stdout.splitlines()[-1] == (
         f"native: 1 engine compiled (classic), {len(EDITIONS) - 1} current ({rest})"
     )
-    built = native.extension_path(build.extension_module(source), folder)
+    built = build.module_of(source, PACKAGE)
     loaded = native.load_extension(built, "native_build_probe._classic")  # not the real name
     del sys.modules["native_build_probe._classic"]
     model = compiled_editions["classic"].model
@@ -274,24 +280,55 @@ def test_a_native_source_that_does_not_compile_fails_the_build(
         def render_engine(self, edition: m.Edition, root: Path) -> str:
             return "this is not C\n"
 
-    monkeypatch.setattr(build, "native_target", Broken)
+    monkeypatch.setattr(targets, "TARGETS", (PYTHON, Broken()))
     result = run("--target", "native")
     assert result.exit_code == 1
     assert "did not compile" in result.stderr and "error" in result.stderr
     assert "Traceback" not in result.output
 
 
-def test_the_stale_modules_are_the_missing_and_the_older(tmp_path: Path) -> None:
-    old, new, missing = (tmp_path / f"{name}.c" for name in ("old", "new", "missing"))
-    for source in (old, new, missing):
-        source.write_text("", "utf-8")
-    for source, age in ((old, 10), (new, -10)):
-        built = native.extension_path(build.extension_module(source), tmp_path)
-        built.write_bytes(b"")
-        when = source.stat().st_mtime_ns - age * 10**9
-        os.utime(built, ns=(when, when))
-    assert build.stale_extensions(tmp_path) == [missing, old]
-    assert build.stale_extensions(tmp_path / "none") == []
+def stamped(source: Path, text: str | None = None, compiler: str | None = None) -> Path:
+    """A stand-in module for `source` carrying a stamp (of `text`, else of the
+    source), as the bytes of a compiled one do; its path."""
+    digest = (
+        native.source_hash(source) if text is None else hashlib.sha256(text.encode()).hexdigest()
+    )
+    stamp = f"{native.STAMP_MARKER}{digest} {compiler or native.compiler_version()}"
+    built = build.module_of(source, PACKAGE)
+    built.write_bytes(b"\x7fELF\0" + stamp.encode() + b"\0rest")
+    return built
+
+
+def test_the_stale_modules_are_the_missing_and_those_not_made_from_their_source(
+    tmp_path: Path,
+) -> None:
+    names = ("current", "edited", "unstamped", "missing", "other_compiler")
+    current, edited, unstamped, missing, other = (tmp_path / f"{name}.c" for name in names)
+    for source in (current, edited, unstamped, missing, other):
+        source.write_text(f"/* {source.stem} */\n", "utf-8")
+    stamped(current)
+    stamped(edited, "/* an older text */\n")
+    build.module_of(unstamped, PACKAGE).write_bytes(b"\x7fELF")
+    stamped(other, compiler="cc 0.1 (long ago)")
+    compiler_here = native.native_available() is None
+    assert build.stale_extensions(tmp_path, PACKAGE) == [
+        edited,
+        missing,
+        *([other] if compiler_here else []),
+        unstamped,
+    ]
+    assert build.stale_modules(tmp_path, PACKAGE) == [
+        (
+            build.module_of(edited, PACKAGE),
+            f"{build.module_of(edited, PACKAGE).name} was "
+            "compiled from another version of edited.c",
+        ),
+        (
+            build.module_of(unstamped, PACKAGE),
+            f"{build.module_of(unstamped, PACKAGE).name} carries no hash of its C source",
+        ),
+    ]
+    assert build.stale_extensions(tmp_path / "none", PACKAGE) == []
 
 
 # --------------------------------------------------------------- install
@@ -306,13 +343,17 @@ def test_setup_py_lists_every_native_source_as_an_optional_extension(
     given: dict[str, Any] = {}
     monkeypatch.setattr(setuptools, "setup", lambda **kwargs: given.update(kwargs))
     runpy.run_path(str(ROOT / "setup.py"))
-    sources = build.native_sources(ROOT / "generated" / "native")
+    native_target = targets.named("native")
+    sources = build.native_sources(ROOT / "generated" / native_target.folder)
     assert [ext.name for ext in given["ext_modules"]] == [
-        build.extension_module(source) for source in sources
+        build.extension_module(source, native_target.package) for source in sources
     ]
     for extension, source in zip(given["ext_modules"], sources, strict=True):
-        assert extension.sources == [source.relative_to(ROOT).as_posix()]
+        stamp = f"build/native-stamps/_{source.stem}_stamp.c"
+        assert extension.sources == [source.relative_to(ROOT).as_posix(), stamp]
+        assert native.source_hash(source) in (ROOT / stamp).read_text("ascii")
         assert extension.optional and extension.extra_compile_args == [native.OPTIMIZED]
+    assert native_target.package == loading.NATIVE_PACKAGE
 
 
 def test_the_generated_package_lists_modules_not_subpackages(tmp_path: Path) -> None:
@@ -341,7 +382,7 @@ def native_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     the generated engine."""
     folder = tmp_path / "probe_native"
     folder.mkdir()
-    (folder / "__init__.py").write_text("", "utf-8")
+    shutil.copy(ROOT / "generated" / "native" / "__init__.py", folder / "__init__.py")
     (folder / "classic.py").write_text(
         "from probe_native import _classic  # noqa: F401\n"
         "from splendor_rules.generated.classic import *  # noqa: F403\n",
@@ -408,3 +449,183 @@ def test_bench_of_an_unbuilt_native_engine_is_a_usage_error(native_package: Path
     result = CliRunner().invoke(cli.main, ["bench", "classic", "--engine", "native"])
     assert result.exit_code == 2
     assert "not built" in result.stderr and "Traceback" not in result.output
+
+
+# ------------------------------------------- stale modules (issue 21 item 3)
+
+
+@needs_a_compiler
+def test_a_compiled_module_carries_its_sources_hash(tmp_path: Path) -> None:
+    source = tmp_path / "tiny.c"
+    source.write_text(c_module("_tiny"), "utf-8")
+    built = native.compile_extension(source, "_tiny", tmp_path, optimize=False)
+    assert native.read_stamp(built) == (native.source_hash(source), native.compiler_version())
+    assert native.stamp_problem(built, source) is None
+    source.write_text(c_module("_tiny", 7), "utf-8")
+    assert native.stamp_problem(built, source) == (
+        f"{built.name} was compiled from another version of tiny.c"
+    )
+
+
+@needs_a_compiler
+def test_loading_refuses_a_module_its_source_no_longer_makes(native_package: Path) -> None:
+    source = native_package / "classic.c"
+    native.compile_extension(source, "probe_native._classic", native_package, optimize=False)
+    source.write_text(c_module("_classic", 7), "utf-8")  # edited since
+    with pytest.raises(loading.EngineUnavailable) as unavailable:
+        loading.load_engine("classic", "native")
+    message = str(unavailable.value)
+    assert "the native engine of 'classic' is stale" in message
+    assert "compiled from another version of classic.c" in message
+    assert "run `splendor-rules build`" in message
+    assert "probe_native._classic" not in sys.modules  # refused before it is loaded
+
+
+def _swap_modules(folder: Path, stale: str, other: str) -> Path:
+    """Put edition `other`'s compiled module in place of `stale`'s: a module
+    compiled from another source, as after an edit built without a compiler."""
+    module = build.module_of(folder / f"{stale}.c", PACKAGE)
+    shutil.copy(build.module_of(folder / f"{other}.c", PACKAGE), module)
+    return module
+
+
+@needs_a_compiler
+def test_build_check_names_a_stale_module_and_build_compiles_it_again(
+    generated_copy: Path,
+) -> None:
+    assert run("--target", "native").exit_code == 0
+    folder = generated_copy / "native"
+    module = _swap_modules(folder, EDITIONS[0], EDITIONS[1])
+    checked = run("--check", "--target", "native")
+    assert checked.exit_code == 1
+    assert f"{module} is stale ({module.name} was compiled from another version of " in (
+        checked.stderr
+    )
+    assert "run splendor-rules build" in checked.stderr
+    rebuilt = run("--target", "native")
+    assert rebuilt.stdout.splitlines()[-1].startswith(f"native: 1 engine compiled ({EDITIONS[0]})")
+    assert run("--check", "--target", "native").exit_code == 0
+
+
+@needs_a_compiler
+def test_build_without_a_compiler_removes_a_stale_module_and_says_so(
+    generated_copy: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert run("--target", "native").exit_code == 0
+    folder = generated_copy / "native"
+    module = _swap_modules(folder, EDITIONS[0], EDITIONS[1])
+    missing = no_compiler(monkeypatch, tmp_path)
+    result = run("--target", "native")
+    assert result.exit_code == 0, result.output
+    assert f"native: removed {module}: {module.name} was compiled from another version" in (
+        result.stdout
+    )
+    assert result.stdout.splitlines()[-1] == (
+        f"native: not built: no C compiler found ({missing}); the pure-Python engines work"
+    )
+    assert not module.exists()
+    assert build.module_of(folder / f"{EDITIONS[1]}.c", PACKAGE).exists()  # current: kept
+    assert run("--check", "--target", "native").exit_code == 0
+
+
+# --------------------------------------------- build edges (issue 21 item 8)
+
+
+@needs_a_compiler
+def test_a_compile_killed_halfway_leaves_nothing_after_the_next(tmp_path: Path) -> None:
+    source = tmp_path / "tiny.c"
+    source.write_text(c_module("_tiny"), "utf-8")
+    stem = native.extension_path("_tiny", tmp_path).stem
+    dead = tmp_path / f".{stem}.999999999.abcd1234"  # no such process
+    older = tmp_path / f".{stem}.k3j_x9qz"  # the form of the folders before they named one
+    for folder in (dead, older):
+        folder.mkdir()
+        (folder / "module.o").write_bytes(b"half")
+    built = native.compile_extension(source, "_tiny", tmp_path, optimize=False)
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(["tiny.c", built.name])
+
+
+def test_an_unwritable_module_folder_is_named_as_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not as the temporary folder that could not be made in it."""
+    source = tmp_path / "tiny.c"
+    source.write_text(c_module("_tiny"), "utf-8")
+    monkeypatch.setattr(native, "require_native", lambda: None)
+
+    def refused(prefix: str, dir: Path) -> str:  # tempfile's own parameter names
+        raise PermissionError(13, "Permission denied", str(dir / f"{prefix}x1y2z3"))
+
+    monkeypatch.setattr(native.tempfile, "mkdtemp", refused)
+    with pytest.raises(native.OutputUnwritable) as unwritable:
+        native.compile_extension(source, "_tiny", tmp_path)
+    assert str(unwritable.value) == f"cannot write in {tmp_path}: Permission denied"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes in a read-only folder")
+@needs_a_compiler
+def test_a_read_only_native_folder_is_a_clear_error(generated_copy: Path) -> None:
+    assert run("--target", "native").exit_code == 0
+    folder = generated_copy / "native"
+    build.module_of(folder / f"{EDITIONS[0]}.c", PACKAGE).unlink()
+    folder.chmod(0o555)
+    try:
+        result = run("--target", "native")
+    finally:
+        folder.chmod(0o755)
+    assert result.exit_code == 2
+    assert f"native: cannot write in {folder}: Permission denied" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_an_unbalanced_quote_in_cc_is_a_clear_error(
+    generated_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CC", 'gcc -DX="1')
+    result = run("--target", "native")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[-1] == (
+        "native: $CC is not a command line (No closing quotation): 'gcc -DX=\"1'"
+    )
+    assert "Traceback" not in result.output
+
+
+def test_a_compiler_that_writes_nothing_is_a_clear_error(
+    generated_copy: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    if shutil.which("true") is None or not (Path(native.include_folder()) / "Python.h").is_file():
+        pytest.skip("needs `true` and Python's headers")
+    monkeypatch.setenv("CC", "true")
+    monkeypatch.delenv("LDSHARED", raising=False)
+    result = run("--target", "native")
+    assert result.exit_code == 1, result.output
+    assert "did not compile: true exited 0 but wrote no module.o (is $CC a C compiler?)" in (
+        result.stderr
+    )
+    assert "Traceback" not in result.output and "No such file" not in result.output
+    assert not list((generated_copy / "native").glob(".*"))  # no temporary folder left
+
+
+@needs_a_compiler
+def test_the_compilers_warnings_are_kept(tmp_path: Path) -> None:
+    source = tmp_path / "tiny.c"
+    source.write_text('#warning "a word from the compiler"\n' + c_module("_tiny"), "utf-8")
+    said: list[str] = []
+    native.compile_extension(source, "_tiny", tmp_path, optimize=False, said=said)
+    assert len(said) == 1 and "a word from the compiler" in said[0]
+    assert said[0].startswith("tiny.c: ")
+
+
+def test_check_refuses_two_files_that_declare_one_edition(tmp_path: Path) -> None:
+    """Inside one folder the front end refuses it; across folders, check does."""
+    first, second = tmp_path / "one", tmp_path / "two"
+    for folder in (first, second):
+        shutil.copytree(ROOT / "editions", folder)
+    result = CliRunner().invoke(
+        cli.main, ["check", str(first / "classic.rules"), str(second / "classic.rules")]
+    )
+    assert result.exit_code == 1
+    line = result.stderr.splitlines()[-1]
+    assert line.endswith("one/classic.rules does: rename one"), result.stderr
+    assert "two/classic.rules: declares the edition 'classic', as " in line
+    assert result.stdout.count("classic (") == 1  # the first file checks

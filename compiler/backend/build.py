@@ -1,28 +1,44 @@
 """The build: every edition through a target, and the files written.
 
-Rendering is a pure function from the models to texts (`build_all`);
+Rendering is a pure function from the models to texts (`render`);
 deciding which files are stale (`stale`, `extra`) and writing them
 (`write`) are separate steps, so `splendor-rules build --check` renders
 and compares without writing. A file is written atomically (a temporary
 file in the same folder, then `os.replace`), and only if its text changed.
 
-The native target's C sources (generated/native/<edition>.c) are then
-compiled into extension modules beside them (`stale_extensions`,
-`compile_extensions`), each when it is missing or older than its source,
-as an editable install does.
+`render` is the one build: the command line calls it and prints what it
+returns. Which targets exist is `targets.TARGETS`.
+
+A compiled target's C sources (generated/native/<edition>.c) are then
+compiled into extension modules beside them (`compile_output`), each when
+it is missing or not stamped with its source's hash and today's compiler.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from splendor_rules.compiler.backend.native.compile import compile_extension, extension_path
+from attrs import Factory, define
+
+from splendor_rules.compiler.backend import targets
+from splendor_rules.compiler.backend.native.compile import (
+    NativeUnavailable,
+    OutputUnwritable,
+    compile_extension,
+    compiler_version,
+    extension_path,
+    native_available,
+    read_stamp,
+    source_hash,
+    stamp_problem,
+)
 from splendor_rules.compiler.backend.target import Target
-from splendor_rules.dsl.diagnostics import Diagnostic
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
+from splendor_rules.dsl.diagnostics import Diagnostic, Sources, display_path
 
 
 class BuildError(Exception):
@@ -34,26 +50,128 @@ class BuildError(Exception):
         self.diagnostics = diagnostics
 
 
+class WriteFailed(Exception):
+    """A file of the build could not be written; the files written before it."""
+
+    def __init__(self, path: Path, error: OSError, written: list[Path]) -> None:
+        super().__init__(f"cannot write {path}: {error.strerror or error}")
+        self.path, self.error, self.written = path, error, written
+
+
 def default_target() -> Target:
-    from splendor_rules.compiler.backend.python.target import PYTHON
-
-    return PYTHON
+    return targets.TARGETS[0]
 
 
-NATIVE_TARGET = "splendor_rules.compiler.backend.native.target"
+def chosen(which: str) -> list[Target]:
+    """The registered targets a command line asks for: one by name, or "all"."""
+    return list(targets.TARGETS) if which == "all" else [targets.named(which)]
 
 
-def native_target() -> Target | None:
-    """The native target (C extension modules), or None in a version of the
-    project that has none."""
+def output_folder(generated: Path, target: Target) -> Path:
+    """Where a target's files go: its folder under generated/."""
+    return generated / target.folder if target.folder else generated
+
+
+@define
+class Output:
+    """What one target's output folder should hold: the engines of the
+    editions that build, by path, and the package files."""
+
+    target: Target
+    folder: Path
+    engines: dict[Path, Path] = Factory(dict)  # an engine file -> the rule file it is built from
+    texts: dict[Path, str] = Factory(dict)  # every file of the editions' engines
+    package: dict[Path, str] = Factory(dict)  # the package files (none if an edition fails)
+
+    def files(self) -> dict[Path, str]:
+        """Every file of the folder the build writes, by path."""
+        return {**self.texts, **self.package}
+
+
+@define
+class Build:
+    """The outputs of a build, and why the editions that do not build do not:
+    each mistake said, and the diagnostics of each rule file that does not
+    check (with its Sources, to render them)."""
+
+    outputs: list[Output]
+    diagnostics: list[tuple[Diagnostic, Sources]] = Factory(list)
+    mistakes: list[str] = Factory(list)
+    failed: list[tuple[Path, list[Diagnostic]]] = Factory(list)  # rule files that do not check
+
+    @property
+    def ok(self) -> bool:
+        return not self.mistakes
+
+
+def render(folder: Path, outputs: Sequence[tuple[Target, Path]]) -> Build:
+    """Every edition of `folder` through each target into its output folder.
+
+    Each edition is compiled on its own, so that one that does not check
+    does not hide the mistakes of the next. An engine is named after the
+    edition its rule file declares; two rule files that declare one name,
+    or a name whose engine file would be a file of the package, are
+    mistakes. The package files are rendered only when every edition builds.
+    """
+    build = Build([Output(target, out) for target, out in outputs])
+    for path in edition_files(folder):
+        sources = Sources()
+        compiled = compile_file(path, sources)
+        build.diagnostics.extend((diagnostic, sources) for diagnostic in compiled.diagnostics)
+        if not compiled.ok or compiled.model is None:
+            build.mistakes.append(f"{display_path(path)} does not check")
+            build.failed.append((path, compiled.diagnostics))
+            continue
+        for output in build.outputs:
+            _engine(build, output, path, compiled.model, folder)
+    packages = [_package(build, output) for output in build.outputs]
+    if build.ok:
+        for output, package in zip(build.outputs, packages, strict=True):
+            output.package = package
+    return build
+
+
+def _engine(build: Build, output: Output, path: Path, model: m.Edition, folder: Path) -> None:
+    """One edition's engine files in an output, or the mistake that stops them."""
     try:
-        module = importlib.import_module(NATIVE_TARGET)
-    except ModuleNotFoundError as error:
-        if error.name != NATIVE_TARGET:
-            raise
-        return None
-    native: Target = module.NATIVE
-    return native
+        engine = output.folder / output.target.engine_file(model.name)
+    except ValueError as error:
+        build.mistakes.append(f"{display_path(path)}: no engine file for this name: {error}")
+        return
+    if engine in output.engines:
+        build.mistakes.append(
+            f"{display_path(output.engines[engine])} and {display_path(path)} both build "
+            f"{display_path(engine)}: rename one edition"
+        )
+        return
+    output.engines[engine] = path
+    for name, text in output.target.render_files(model, folder.parent).items():
+        output.texts[output.folder / name] = text
+
+
+def _package(build: Build, output: Output) -> dict[Path, str]:
+    """The package files of an output; an engine that would be one is a mistake."""
+    editions = sorted(engine.stem for engine in output.engines)
+    package = {
+        output.folder / name: text for name, text in output.target.package_files(editions).items()
+    }
+    for engine in sorted(set(output.engines) & set(package)):
+        del output.texts[engine]
+        build.mistakes.append(
+            f"{display_path(output.engines[engine])}: its engine would be "
+            f"{display_path(engine)}, a file of the package: rename the edition"
+        )
+    return package
+
+
+def _rendered(folder: Path, out: Path, target: Target | None) -> Output:
+    """One target's output, or BuildError for the first edition that does not check."""
+    build = render(folder, [(target or default_target(), out)])
+    if build.failed:
+        raise BuildError(*build.failed[0])
+    if not build.ok:
+        raise BuildError(folder, [])
+    return build.outputs[0]
 
 
 def render_engines(folder: Path, out: Path, target: Target | None = None) -> dict[Path, str]:
@@ -61,17 +179,7 @@ def render_engines(folder: Path, out: Path, target: Target | None = None) -> dic
 
     Raises BuildError when an edition does not check.
     """
-    from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
-
-    target = target or default_target()
-    texts: dict[Path, str] = {}
-    for path in edition_files(folder):
-        compiled = compile_file(path)
-        if not compiled.ok or compiled.model is None:
-            raise BuildError(path, compiled.diagnostics)
-        for name, text in target.render_files(compiled.model, folder.parent).items():
-            texts[out / name] = text
-    return texts
+    return _rendered(folder, out, target).texts
 
 
 def build_all(folder: Path, out: Path, target: Target | None = None) -> dict[Path, str]:
@@ -80,12 +188,7 @@ def build_all(folder: Path, out: Path, target: Target | None = None) -> dict[Pat
 
     Raises BuildError when an edition does not check.
     """
-    target = target or default_target()
-    texts = render_engines(folder, out, target)
-    editions = sorted(path.stem for path in texts if path.name == target.engine_file(path.stem))
-    for name, text in target.package_files(editions).items():
-        texts[out / name] = text
-    return texts
+    return _rendered(folder, out, target).files()
 
 
 def stale(texts: dict[Path, str]) -> list[Path]:
@@ -107,10 +210,17 @@ def extra(texts: dict[Path, str], out: Path, target: Target | None = None) -> li
 
 
 def write(texts: dict[Path, str]) -> list[Path]:
-    """Write the stale files, each atomically; the paths written."""
-    written = stale(texts)
-    for path in written:
-        write_atomically(path, texts[path])
+    """Write the stale files, each atomically, making their folders; the
+    paths written. WriteFailed names the file that could not be, and the
+    ones written before it."""
+    written: list[Path] = []
+    for path in stale(texts):
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, texts[path])
+        except OSError as error:
+            raise WriteFailed(path, error, written) from error
+        written.append(path)
     return written
 
 
@@ -133,44 +243,114 @@ def write_atomically(path: Path, data: str | bytes) -> None:
         raise
 
 
-# ------------------------------------------------------ native extensions
+# ------------------------------------------------------ compiled targets
 
-# generated/native/<stem>.c is the source of this package's extension module
-# _<stem> (setup.py builds the same modules on install).
-NATIVE_FOLDER = "native"
-NATIVE_PACKAGE = "splendor_rules.generated.native"
+# For a compiled target, <folder>/<stem>.c is the source of its package's
+# extension module _<stem> (setup.py builds the same modules on install).
 
 
 def native_sources(folder: Path) -> list[Path]:
-    """The C sources of the native engines in `folder` (generated/native)."""
+    """The C sources of the compiled engines in `folder` (generated/native)."""
     return sorted(folder.glob("*.c")) if folder.is_dir() else []
 
 
-def extension_module(source: Path) -> str:
-    """The extension module a native engine's C source is compiled into."""
-    return f"{NATIVE_PACKAGE}._{source.stem}"
+def extension_module(source: Path, package: str) -> str:
+    """The extension module a compiled engine's C source is compiled into."""
+    return f"{package}._{source.stem}"
 
 
-def stale_extensions(folder: Path) -> list[Path]:
-    """The C sources in `folder` whose extension module is missing or older
-    than they are (the ones `splendor-rules build` compiles)."""
-    stale_sources = []
+def module_of(source: Path, package: str) -> Path:
+    """The file of the extension module compiled from `source`, beside it."""
+    return extension_path(extension_module(source, package), source.parent)
+
+
+def stale_extensions(folder: Path, package: str) -> list[Path]:
+    """The C sources in `folder` whose extension module is missing, was not
+    compiled from them (its stamp), or by another compiler than today's
+    (the ones `splendor-rules build` compiles)."""
+    compiler = compiler_version() if native_available() is None else None
+    found = []
     for source in native_sources(folder):
-        built = extension_path(extension_module(source), folder)
-        if not built.exists() or built.stat().st_mtime_ns < source.stat().st_mtime_ns:
-            stale_sources.append(source)
-    return stale_sources
+        stamp = read_stamp(module_of(source, package))
+        other_compiler = stamp is not None and compiler not in (None, stamp.compiler)
+        if stamp is None or stamp.source != source_hash(source) or other_compiler:
+            found.append(source)
+    return found
 
 
-def compile_extensions(sources: Sequence[Path], *, optimize: bool = True) -> list[Path]:
+def stale_modules(folder: Path, package: str) -> list[tuple[Path, str]]:
+    """The extension modules in `folder` not compiled from the source beside
+    them, each with why: what loading refuses and `build --check` names."""
+    found = []
+    for source in native_sources(folder):
+        module = module_of(source, package)
+        problem = stamp_problem(module, source) if module.exists() else None
+        if problem is not None:
+            found.append((module, problem))
+    return found
+
+
+def compile_extensions(
+    sources: Sequence[Path], package: str, *, optimize: bool = True, said: list[str] | None = None
+) -> list[Path]:
     """Compile each C source into its extension module beside it, as many
     at once as there are cores; the modules' paths, in the sources' order.
 
     Raises NativeUnavailable (no compiler or headers) or CompileFailed (the
     first source, in order, that does not compile), as compile_extension."""
+    outputs: list[list[str]] = [[] for _ in sources]
 
-    def one(source: Path) -> Path:
-        return compile_extension(source, extension_module(source), source.parent, optimize=optimize)
+    def one(index: int) -> Path:
+        source = sources[index]
+        module = extension_module(source, package)
+        return compile_extension(
+            source, module, source.parent, optimize=optimize, said=outputs[index]
+        )
 
     with ThreadPoolExecutor(max_workers=max(1, min(len(sources), os.cpu_count() or 1))) as pool:
-        return list(pool.map(one, sources))
+        built = list(pool.map(one, range(len(sources))))
+    if said is not None:
+        said.extend(line for output in outputs for line in output)
+    return built
+
+
+@define
+class Compiled:
+    """What compiling a target's engines did: the sources compiled (or why
+    none could be), the current ones, the stale modules removed for want of
+    a compiler, and what the compiler said."""
+
+    sources: list[Path]
+    done: list[Path] = Factory(list)
+    unavailable: str | None = None
+    removed: list[tuple[Path, str]] = Factory(list)
+    said: list[str] = Factory(list)
+
+
+def compile_output(output: Output) -> Compiled:
+    """Compile each engine of a compiled target's output whose module is
+    stale. Without a compiler, a module not compiled from its source is
+    removed (a stale engine would play the old rules) and the reason kept.
+    Raises CompileFailed, CompilerSetting or OutputUnwritable."""
+    folder, package = output.folder, output.target.package
+    result = Compiled(native_sources(folder))
+    reason = native_available()
+    if reason is None:
+        todo = stale_extensions(folder, package)
+        try:
+            compile_extensions(todo, package, said=result.said)
+        except NativeUnavailable as error:
+            reason = str(error)
+        else:
+            result.done = todo
+            return result
+    result.unavailable = reason
+    for module, problem in stale_modules(folder, package):
+        try:
+            module.unlink()
+        except OSError as error:
+            raise OutputUnwritable(
+                f"cannot remove the stale {module}: {error.strerror or error}"
+            ) from None
+        result.removed.append((module, problem))
+    return result

@@ -4,8 +4,8 @@ A target is its templates plus its emitter (as a sqlglot dialect is its
 generator): it renders the engine of one checked edition as the text of one
 file, and the files that make the engines one package. The build
 (`backend.build`) runs a target over every edition and writes the files; a
-new target (a native one, say) is a new folder beside `python/` with an
-object of this shape.
+new target is a new folder beside `python/` with an object of this shape,
+registered in `targets.py`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,22 @@ class Target(Protocol):
     @property
     def name(self) -> str:
         """The target's name, as a command line would give it ("python")."""
+        ...
+
+    @property
+    def folder(self) -> str:
+        """Its output folder, relative to generated/ ("" for generated/ itself)."""
+        ...
+
+    @property
+    def package(self) -> str:
+        """The import name of the package its output folder is."""
+        ...
+
+    @property
+    def compiled(self) -> bool:
+        """Are its engine files C sources, compiled into extension modules
+        beside them after they are written?"""
         ...
 
     def engine_file(self, edition: str) -> str:

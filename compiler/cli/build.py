@@ -3,17 +3,16 @@ engines into generated/<edition>.py and the native ones' C sources into
 generated/native/, and those compiled into extension modules; or, with
 --check, each generated source that is not current named.
 
-Each edition is compiled on its own, so that one that does not check does
-not hide the mistakes of the next: every edition is reported in one run,
-and nothing is written unless all of them build. An engine is named after
-the edition its rule file declares; two rule files that declare one name,
-or a name whose engine file would be another file of the package, are
-mistakes reported here, before anything is written.
+The build is the library's (`backend.build.render`, `write`,
+`compile_output`); this module prints what it returns and picks the exit
+code. Every edition is reported in one run, and nothing is written unless
+all of them build.
 
 The native engines need a C compiler and Python's headers: without them
-the build says so in one line and exits 0 (the pure-Python engines work).
-An extension module is compiled when it is missing or older than its
-source, as the editable install leaves it.
+the build says so in one line and exits 0 (the pure-Python engines work),
+after removing any compiled module that its source no longer makes. An
+extension module is compiled when it is missing or not stamped with its
+source's hash and today's compiler.
 """
 
 from __future__ import annotations
@@ -25,99 +24,20 @@ import click
 
 from splendor_rules.compiler import cli
 from splendor_rules.compiler.backend import build as backend
-from splendor_rules.compiler.backend.build import extra, stale, write_atomically
+from splendor_rules.compiler.backend import targets
+from splendor_rules.compiler.backend.build import Output, extra, stale
 from splendor_rules.compiler.backend.native.compile import (
+    WHAT_STILL_WORKS,
     CompileFailed,
-    NativeUnavailable,
-    native_available,
+    CompilerSetting,
+    OutputUnwritable,
 )
-from splendor_rules.compiler.backend.target import Target
-from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend import pipeline
-from splendor_rules.dsl.diagnostics import Sources, display_path, render
-
-TARGETS = ("python", "native", "all")
-NO_NATIVE_TARGET = "this version of splendor-rules has no native target"
+from splendor_rules.dsl.diagnostics import display_path, render
 
 
-class _Output:
-    """What one target's output folder should hold: the engines of the
-    editions that build, by path, and the package files."""
-
-    def __init__(self, target: Target, out: Path, shown: str) -> None:
-        self.target, self.out, self.shown = target, out, shown  # shown: "generated/"
-        self.texts: dict[Path, str] = {}
-        self.engines: dict[Path, Path] = {}  # an engine file -> the rule file it is built from
-
-
-class _Build:
-    """The texts of the output folders for the editions that build, and the
-    reason each other edition does not."""
-
-    def __init__(self, folder: Path, outputs: list[_Output]) -> None:
-        self.outputs = outputs
-        self.mistakes: list[str] = []
-        for path in pipeline.edition_files(folder):
-            self._add(path, folder)
-        packages = [self._package(output) for output in outputs]
-        if not self.mistakes:
-            for output, package in zip(outputs, packages, strict=True):
-                output.texts.update(package)
-
-    def _package(self, output: _Output) -> dict[Path, str]:
-        """The package files of an output; an engine that would be one is a mistake."""
-        editions = sorted(engine.stem for engine in output.engines)
-        package = {
-            output.out / name: text for name, text in output.target.package_files(editions).items()
-        }
-        for engine in sorted(set(output.engines) & set(package)):
-            del output.texts[engine]
-            self.mistakes.append(
-                f"{display_path(output.engines[engine])}: its engine would be "
-                f"{display_path(engine)}, a file of the package: rename the edition"
-            )
-        return package
-
-    def _add(self, path: Path, folder: Path) -> None:
-        """One edition's engines, or the mistakes that stop them, reported."""
-        sources = Sources()
-        compiled = pipeline.compile_file(path, sources)
-        for diagnostic in compiled.diagnostics:
-            click.echo(render(diagnostic, sources), err=True)
-        if not compiled.ok or compiled.model is None:
-            self.mistakes.append(f"{display_path(path)} does not check")
-            return
-        for output in self.outputs:
-            self._engine(output, path, compiled.model, folder)
-
-    def _engine(self, output: _Output, path: Path, model: m.Edition, folder: Path) -> None:
-        try:
-            engine = output.out / output.target.engine_file(model.name)
-        except ValueError as error:
-            self.mistakes.append(f"{display_path(path)}: no engine file for this name: {error}")
-            return
-        if engine in output.engines:
-            self.mistakes.append(
-                f"{display_path(output.engines[engine])} and {display_path(path)} both build "
-                f"{display_path(engine)}: rename one edition"
-            )
-            return
-        output.engines[engine] = path
-        for name, text in output.target.render_files(model, folder.parent).items():
-            output.texts[output.out / name] = text
-
-
-def _outputs(which: str, generated: Path) -> list[_Output]:
-    """The targets to build, with their output folders (no native one in a
-    version that has no native target)."""
-    outputs = []
-    if which in ("python", "all"):
-        outputs.append(_Output(backend.default_target(), generated, "generated/"))
-    native = backend.native_target() if which in ("native", "all") else None
-    if native is not None:
-        folder = generated / backend.NATIVE_FOLDER
-        outputs.append(_Output(native, folder, f"generated/{backend.NATIVE_FOLDER}/"))
-    return outputs
+def _shown(output: Output) -> str:
+    return f"generated/{output.target.folder}/" if output.target.folder else "generated/"
 
 
 def _not_current(paths: list[Path]) -> None:
@@ -125,58 +45,68 @@ def _not_current(paths: list[Path]) -> None:
         click.echo(f"{display_path(path)} is not current: run splendor-rules build", err=True)
 
 
-def _check(output: _Output) -> bool:
-    """Name each file of an output that is not current; is it all current?"""
-    changed = stale(output.texts)
-    leftover = extra(output.texts, output.out, output.target) if output.out.is_dir() else []
+def _check(output: Output) -> bool:
+    """Name each file of an output that is not current, and each compiled
+    module its source no longer makes; is it all current?"""
+    texts = output.files()
+    changed = stale(texts)
+    leftover = extra(texts, output.folder, output.target) if output.folder.is_dir() else []
+    modules = (
+        backend.stale_modules(output.folder, output.target.package)
+        if output.target.compiled
+        else []
+    )
     _not_current(changed)
     for path in leftover:
         click.echo(f"{display_path(path)} has no edition: remove it", err=True)
-    if changed or leftover:
+    for module, problem in modules:
+        shown = display_path(module)
+        click.echo(f"{shown} is stale ({problem}): run splendor-rules build", err=True)
+    if changed or leftover or modules:
         return False
-    click.echo(f"{output.shown} is current ({len(output.engines)} engines)")
+    click.echo(f"{_shown(output)} is current ({len(output.engines)} engines)")
     return True
 
 
-def _write(output: _Output) -> None:
+def _write(output: Output) -> None:
     """Write the files that changed, each atomically; exit 2 if one cannot be."""
-    written: list[Path] = []
-    for path in stale(output.texts):
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(path, output.texts[path])
-        except OSError as error:
-            done = ", ".join(display_path(p) for p in written) or "none"
-            click.echo(
-                f"cannot write {display_path(path)}: {error.strerror or error} "
-                f"(written before it: {done})",
-                err=True,
-            )
-            sys.exit(2)
-        written.append(path)
+    texts = output.files()
+    try:
+        written = backend.write(texts)
+    except backend.WriteFailed as failed:
+        done = ", ".join(display_path(p) for p in failed.written) or "none"
+        click.echo(
+            f"cannot write {display_path(failed.path)}: "
+            f"{failed.error.strerror or failed.error} (written before it: {done})",
+            err=True,
+        )
+        sys.exit(2)
     for path in output.engines:
         state = "written" if path in written else "unchanged"
-        lines = output.texts[path].count("\n")
+        lines = texts[path].count("\n")
         click.echo(f"{display_path(path)}: {lines} lines, {state}")
 
 
-def _compile_native(folder: Path) -> None:
-    """Compile each native engine whose extension module is missing or older
-    than its source; one line says what was done, or why nothing could be."""
-    reason = native_available()
-    if reason is not None:
-        click.echo(f"native: not built: {reason}; the pure-Python engines work")
-        return
-    todo = backend.stale_extensions(folder)
+def _compile(output: Output) -> None:
+    """Compile each engine whose extension module is stale; one line says
+    what was done, or why nothing could be."""
     try:
-        backend.compile_extensions(todo)
-    except NativeUnavailable as error:
-        click.echo(f"native: not built: {error}")
-        return
+        compiled = backend.compile_output(output)
     except CompileFailed as error:
         click.echo(f"native: {error}", err=True)
         sys.exit(1)
-    click.echo(f"native: {_compiled(todo, backend.native_sources(folder))}")
+    except (CompilerSetting, OutputUnwritable) as error:
+        click.echo(f"native: {error}", err=True)
+        sys.exit(2)
+    for said in compiled.said:
+        click.echo(f"native: {said}", err=True)
+    for module, problem in compiled.removed:
+        click.echo(f"native: removed {display_path(module)}: {problem}")
+    if compiled.unavailable is not None:
+        reason = compiled.unavailable.removesuffix(f": {WHAT_STILL_WORKS}")
+        click.echo(f"native: not built: {reason}; the pure-Python engines work")
+        return
+    click.echo(f"native: {_compiled(compiled.done, compiled.sources)}")
 
 
 def _compiled(done: list[Path], sources: list[Path]) -> str:
@@ -206,7 +136,7 @@ def _compiled(done: list[Path], sources: list[Path]) -> str:
 @click.option(
     "--target",
     "which",
-    type=click.Choice(TARGETS),
+    type=click.Choice([*targets.names(), "all"]),
     default="all",
     show_default=True,
     help="The engines to build: the Python ones (generated/), the native ones "
@@ -223,25 +153,24 @@ def command(check_only: bool, which: str) -> None:
     not compiled, said in one line (exit 0): the pure-Python engines work.
     """
     generated = cli._generated_folder()  # looked up on the package, where tests replace it
-    build = _Build(pipeline.editions_folder(), _outputs(which, generated))
-    if build.mistakes:
+    chosen = [(t, backend.output_folder(generated, t)) for t in backend.chosen(which)]
+    build = backend.render(pipeline.editions_folder(), chosen)
+    for diagnostic, sources in build.diagnostics:
+        click.echo(render(diagnostic, sources), err=True)
+    if not build.ok:
         for mistake in build.mistakes:
             click.echo(mistake, err=True)
         if check_only:
             for output in build.outputs:
-                _not_current(stale(output.texts))
+                _not_current(stale(output.files()))
         else:
             click.echo("nothing was written", err=True)
         sys.exit(1)
     if check_only:
-        current = all([_check(output) for output in build.outputs])
-    else:
-        for output in build.outputs:
-            _write(output)
-            if output.target.name == "native":
-                _compile_native(output.out)
-    if which != "python" and not any(o.target.name == "native" for o in build.outputs):
-        done = "checked" if check_only else "built"
-        click.echo(f"native: not {done}: {NO_NATIVE_TARGET}; the pure-Python engines work")
-    if check_only and not current:
-        sys.exit(1)
+        if not all([_check(output) for output in build.outputs]):
+            sys.exit(1)
+        return
+    for output in build.outputs:
+        _write(output)
+        if output.target.compiled:
+            _compile(output)

@@ -54,6 +54,7 @@ def command(files: tuple[Path, ...], quiet: bool) -> None:
     if not paths:
         raise click.UsageError("no rule files given and none found in the editions folder")
     failed = False
+    declared: dict[str, Path] = {}  # an edition's name -> the first file that declares it
     for path in paths:
         sources = Sources()
         compiled = compile_file(path, sources)
@@ -61,7 +62,16 @@ def command(files: tuple[Path, ...], quiet: bool) -> None:
             if quiet and diagnostic.severity != "error":
                 continue
             click.echo(render(diagnostic, sources), err=True)
-        if compiled.ok:
+        name = compiled.model.name if compiled.model is not None else None
+        if compiled.ok and name in declared:
+            failed = True
+            click.echo(
+                f"{display_path(path)}: declares the edition {name!r}, as "
+                f"{display_path(declared[name])} does: rename one",
+                err=True,
+            )
+        elif compiled.ok and name is not None:
+            declared[name] = path
             if not quiet:
                 click.echo(_summary(compiled))
         else:

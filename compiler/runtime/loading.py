@@ -20,6 +20,8 @@ EngineKind = Literal["generated", "interpreted", "native"]
 # needs its C extension built (a C compiler), so it is listed apart.
 ENGINE_KINDS: tuple[EngineKind, ...] = ("generated", "interpreted")
 ALL_ENGINE_KINDS: tuple[EngineKind, ...] = (*ENGINE_KINDS, "native")
+# The native target's package (compiler/backend/targets.py registers the
+# target; the runtime does not import the back end, and a test ties the two).
 NATIVE_PACKAGE = "splendor_rules.generated.native"
 HOW_TO_BUILD = "run `splendor-rules build`, which needs a C compiler"
 
@@ -61,6 +63,12 @@ def _load_native(edition: str) -> Engine:
         raise EngineUnavailable(
             f"the native engine of {edition!r} is not built (no extension module {extension}): "
             f"{HOW_TO_BUILD}"
+        )
+    stale: str | None = importlib.import_module(NATIVE_PACKAGE).stale(edition)
+    if stale is not None:
+        raise EngineUnavailable(
+            f"the native engine of {edition!r} is stale: {stale}: run `splendor-rules build` "
+            "to compile it again (without a C compiler it removes the stale module)"
         )
     engine: Engine = importlib.import_module(f"{NATIVE_PACKAGE}.{edition}")
     return engine

@@ -2,16 +2,13 @@
 
 A drawn edition is written into a folder of its own, checked with
 `compile_file`, rendered into an engine module's source, written beside the
-rule file and imported from there with importlib; the interpreter runs the
-same checked model. `render` is the one place that names the back end's
-entry point, so that the lead can repoint it when the back end moves.
+rule file and run from there by the one loader (`tools.loader`); the
+interpreter runs the same checked model.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
 import tempfile
 import types
 from collections import OrderedDict
@@ -25,6 +22,7 @@ from fuzz.rule_files import DrawnEdition
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+from splendor_rules.compiler.tools import loader
 from splendor_rules.dsl.diagnostics import Sources
 from splendor_rules.dsl.diagnostics import render as render_diagnostic
 
@@ -35,11 +33,9 @@ Mutation = Callable[[str], str]
 
 
 def render(model: m.Edition) -> str:
-    """The engine module's source for a checked model (the back end's entry
-    point; repoint this import if render_engine moves)."""
-    from splendor_rules.compiler.backend.python import codegen
-
-    return codegen.render_engine(model, ROOT)
+    """The engine module's source for a checked model (the one loader's
+    rendering, tools.loader)."""
+    return loader.render_source(model, ROOT)
 
 
 class StrategyBug(AssertionError):
@@ -82,17 +78,7 @@ def import_engine(source: str, folder: Path) -> types.ModuleType:
     """Write an engine's source into the folder and import it from there
     (under a unique module name, left out of sys.modules)."""
     name = f"random_edition_{next(_COUNTER)}"
-    path = folder / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclass-like machinery may look itself up
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[name]
-    return module
+    return loader.module_from_source(source, name, folder=folder, register=False)
 
 
 _BUILT: OrderedDict[tuple[object, ...], Built] = OrderedDict()

@@ -1,8 +1,9 @@
 """An edition's data tables as C initialisers.
 
-The cells come from the Python target's tables (one reading of the data for
-both targets); this module only writes them in C, and adds what only the C
-engine wants: a per-colour column packed into one 64-bit word where it fits.
+The cells come from the target-neutral tables (backend/tables.py: one
+reading of the data for both targets); this module only writes them in C,
+and adds what only the C engine wants: a per-colour column packed into one
+64-bit word where it fits.
 """
 
 from __future__ import annotations

@@ -21,15 +21,12 @@ from typing import Any
 
 from attrs import frozen
 
-from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend import analysis, tables
 from splendor_rules.compiler.backend.native import cnodes as c
 from splendor_rules.compiler.backend.native import data
 from splendor_rules.compiler.backend.native.emit import Emitter, Frame, Names, c_type, filled
 from splendor_rules.compiler.backend.native.emit import Source as Collection
-from splendor_rules.compiler.backend.python.base import Source, comment_text
-from splendor_rules.compiler.backend.python.emit import ExprEmitter
-from splendor_rules.compiler.backend.python.names import Names as PythonNames
-from splendor_rules.compiler.backend.python.tables import Tables
+from splendor_rules.compiler.backend.source import Source
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 
@@ -79,9 +76,7 @@ class Base:
     # ------------------------------------------------------------- basics
 
     def where(self, part: m.Part | m.Statement) -> c.Comment:
-        ids = " ".join(comment_text(i) for i in part.rule_ids)
-        place = f"{self.source.shown(part.span.file)}:{part.span.line}"
-        return c.comment(place + (f" {ids}" if ids else ""))
+        return c.comment(self.source.place(part))
 
     def expr(self, e: m.Expr, frame: Frame) -> c.Expr:
         return self.emitter.emit(e, frame)
@@ -973,7 +968,7 @@ class Lowering(Payments):
             *self.endings(),
             *self.follow_ups(),
         ]
-        python = Tables(e, self.source, ExprEmitter(PythonNames(e))).context()
+        python = tables.Tables(e, self.source).context()
         return {
             **python,
             **data.data(e, self.names, python, self.packed),

@@ -16,10 +16,10 @@ from typing import Any
 
 import jinja2
 
+from splendor_rules.compiler.backend.literals import engine_imports, wrapped
+from splendor_rules.compiler.backend.native.compile import STAMP_MARKER
 from splendor_rules.compiler.backend.native.lower import Lowering
-from splendor_rules.compiler.backend.python.literals import wrapped
-from splendor_rules.compiler.backend.python.names import ident
-from splendor_rules.compiler.backend.python.target import engine_imports
+from splendor_rules.compiler.backend.source import ident
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 
@@ -90,6 +90,9 @@ class NativeTarget:
     """Engines as C extension modules in `splendor_rules.generated.native`."""
 
     name = "native"
+    folder = "native"
+    package = NATIVE_PACKAGE
+    compiled = True
 
     def engine_file(self, edition: str) -> str:
         return ident("", edition) + ".c"
@@ -104,7 +107,10 @@ class NativeTarget:
         names = [ident("", name) for name in sorted(editions)]
         imports = engine_imports(NATIVE_PACKAGE, names)
         return {
-            "__init__.py": _render("package.py.j2", {"editions": names, "engine_imports": imports})
+            "__init__.py": _render(
+                "package.py.j2",
+                {"editions": names, "engine_imports": imports, "stamp_marker": STAMP_MARKER},
+            )
         }
 
     def is_engine_file(self, path: Path) -> bool:

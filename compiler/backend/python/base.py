@@ -4,44 +4,15 @@ the expression emitter, and the comments that tie code to the rule file."""
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable
-from pathlib import Path
 
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import Names, ident
+from splendor_rules.compiler.backend.source import Source as Source
 from splendor_rules.compiler.frontend import model as m
-
-
-def comment_text(text: str) -> str:
-    """Text from a file path or rule file, safe inside a comment or docstring:
-    anything but letters, digits and `_./-:` becomes `_`."""
-    return re.sub(r"[^A-Za-z0-9_./:-]", "_", text)
-
-
-class Source:
-    """How generated code names the rule file: `# <file>:<line> <rule ids>`."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-
-    def shown(self, file: str) -> str:
-        """A source file as the generated code names it: relative to the
-        project, and made safe for a comment or docstring."""
-        try:
-            shown = Path(file).resolve().relative_to(self.root).as_posix()
-        except ValueError:
-            shown = Path(file).name
-        return comment_text(shown)
-
-    def where(self, part: m.Part | m.Statement, own: tuple[str, ...] | None = None) -> py.Comment:
-        """`# file:line ids` for a generated rule (or only the ids `own`)."""
-        ids = " ".join(comment_text(i) for i in (part.rule_ids if own is None else own))
-        place = f"{self.shown(part.span.file)}:{part.span.line}"
-        return py.Comment(place + (f" {ids}" if ids else ""))
 
 
 class LoweringPart:
@@ -55,7 +26,7 @@ class LoweringPart:
         self.names: Names = emitter.names
 
     def where(self, part: m.Part | m.Statement, own: tuple[str, ...] | None = None) -> py.Comment:
-        return self.source.where(part, own)
+        return py.Comment(self.source.place(part, own))
 
     def ids(self, part: m.Part | m.Statement) -> str:
         """The rule ids a message cites (the edition's name if none)."""

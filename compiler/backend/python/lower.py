@@ -2,7 +2,7 @@
 
 The template (templates/engine.py.j2) holds what every engine shares: the
 state, setup, payments, turns and JSON. The lowering supplies what an
-edition decides: its constants and data tables (`Tables`), and a Python
+edition decides: its constants and data tables (`backend.tables.Tables`), and a Python
 function for each rule (`Values`, `Actions`, `Turns`), each headed by a
 comment naming its place in the rule file and its rule ids, plus the names
 of the optional helper functions that code calls.
@@ -20,10 +20,10 @@ from splendor_rules.compiler.backend.python.base import Source
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.followups import FollowUps
 from splendor_rules.compiler.backend.python.names import Names
-from splendor_rules.compiler.backend.python.tables import Tables
 from splendor_rules.compiler.backend.python.turns import Turns
 from splendor_rules.compiler.backend.python.unrolled import Unrolled
 from splendor_rules.compiler.backend.python.values import Values
+from splendor_rules.compiler.backend.tables import Tables
 from splendor_rules.compiler.frontend import model as m
 
 
@@ -45,7 +45,7 @@ def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
         *follow_ups.functions(),
     ]
     reveals = turns.reveals()
-    context = Tables(edition, source, emitter).context()
+    context = Tables(edition, source).context()
     context["functions"] = [function.text() for function in functions]
     context["unrolled"] = Unrolled(edition, source, emitter).context()
     context["reveals"] = "\n".join(py.render(reveals, level=1))

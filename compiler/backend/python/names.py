@@ -8,22 +8,12 @@ no name in a rule file can inject code.
 from __future__ import annotations
 
 import ast
-import keyword
-import re
 
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.python import nodes as py
+from splendor_rules.compiler.backend.source import ident as ident
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
-
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-
-
-def ident(prefix: str, name: str) -> str:
-    """A generated identifier for a rule-file name: `prefix` + the name."""
-    if not _IDENTIFIER.match(name) or keyword.iskeyword(prefix + name):
-        raise ValueError(f"not an identifier: {name!r}")
-    return prefix + name
 
 
 class Names:

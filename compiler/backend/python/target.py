@@ -15,7 +15,7 @@ from typing import Any
 
 import jinja2
 
-from splendor_rules.compiler.backend.python.literals import WIDTH, wrapped
+from splendor_rules.compiler.backend.literals import engine_imports, wrapped
 from splendor_rules.compiler.backend.python.lower import lower
 from splendor_rules.compiler.backend.python.names import ident
 from splendor_rules.compiler.frontend import model as m
@@ -41,25 +41,13 @@ def _render(template: str, context: dict[str, Any]) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 
-def engine_imports(package: str, names: list[str]) -> list[str]:
-    """The import of the engine modules, as isort writes it (one line if it
-    fits in the line width, else one name per line)."""
-    if not names:
-        return []
-    line = f"from {package} import " + ", ".join(names)
-    if len(line) + 4 <= WIDTH + 1:
-        return [line]
-    return [
-        f"from {package} import (",
-        *(f"    {name}," for name in names),
-        ")",
-    ]
-
-
 class PythonTarget:
     """Engines as Python modules in the `splendor_rules.generated` package."""
 
     name = "python"
+    folder = ""
+    package = "splendor_rules.generated"
+    compiled = False
 
     def engine_file(self, edition: str) -> str:
         return ident("", edition) + ".py"

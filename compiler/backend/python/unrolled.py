@@ -12,9 +12,9 @@ from __future__ import annotations
 import ast
 
 from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.literals import WIDTH
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python.base import LoweringPart
-from splendor_rules.compiler.backend.python.literals import WIDTH
 from splendor_rules.compiler.frontend import identities
 
 TOKENS = "tuple[int, ...]"

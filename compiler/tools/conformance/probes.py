@@ -6,7 +6,8 @@ tables and markets the two editions do not share are removed (their columns
 kept on the unnamed table, at their defaults), and its edition-specific
 endings are made inert, so that whatever differs between
 the two probes' behaviour is a difference of the rules they share
-(docs/conformance.md gives the design). Probe engines live in memory only.
+(docs/conformance.md gives the design). Probe engines live in memory only
+(`tools.loader`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from typing import Any
 
 from attrs import frozen
 
-from splendor_rules.compiler.backend.python.codegen import render_engine
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.data import COLUMN_TYPES
 from splendor_rules.compiler.frontend.editions import Entry, Key, ResolvedEdition
@@ -29,6 +29,7 @@ from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
 from splendor_rules.compiler.tools.conformance.correspondence import pairs_of
 from splendor_rules.compiler.tools.conformance.diff import EditionDiff
 from splendor_rules.compiler.tools.conformance.editions import CannotCompare
+from splendor_rules.compiler.tools.loader import rendered_engine
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Sources, render
 
@@ -292,13 +293,6 @@ def _beside(real: Path, folder: Path) -> Path:
         return copy
 
 
-def _load_engine(text: str, name: str) -> types.ModuleType:
-    """An engine module from its source, in memory only."""
-    module = types.ModuleType(name)
-    exec(compile(text, f"<{name}>", "exec"), module.__dict__)
-    return module
-
-
 def _cards_decl(resolved: ResolvedEdition) -> s.Cards:
     decl = next(
         (e.decl for e in resolved.entries if isinstance(e.decl, s.Cards) and e.decl.name is None),
@@ -351,6 +345,6 @@ def build_probes(
         if not compiled.ok or compiled.model is None:
             shown = "\n".join(render(d, sources) for d in compiled.diagnostics)
             raise CannotCompare(f"the probe of {real.model.name} does not check:\n{text}{shown}")
-        engine = _load_engine(render_engine(compiled.model, path.parent), path.stem)
+        engine = rendered_engine(compiled.model, path.parent, path.stem, register=False)
         probes.append(Probe(compiled, text, engine))
     return probes[0], probes[1]

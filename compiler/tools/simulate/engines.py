@@ -2,8 +2,8 @@
 the generated one), or a rule file built on the fly.
 
 An argument naming an existing file (or ending in `.rules`) is a rule file:
-it is checked, and its engine rendered by the Python target into a module
-that each worker imports from a temporary file. Anything else is the name of
+it is checked, and its engine rendered by the Python target (`tools.loader`)
+into a module that each worker imports from a temporary file. Anything else is the name of
 an edition with a generated engine; it is played by the engine asked for,
 or by default by its native engine where that is built, else by the
 generated one. The bots choose the same moves on either (the engines agree
@@ -15,27 +15,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from splendor_rules.compiler.backend.python.codegen import render_engine
-from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.loading import (
     HOW_TO_BUILD,
     EngineKind,
     EngineUnavailable,
     load_engine,
 )
+from splendor_rules.compiler.tools import loader
 from splendor_rules.compiler.tools.simulate.runner import EditionSource, SimulateError
-from splendor_rules.dsl.diagnostics import Sources, display_path, has_errors, render
+from splendor_rules.dsl.diagnostics import display_path
 
 
 def engine_source(path: Path) -> tuple[str, str]:
-    """The edition's name and its engine module's source, from a rule file;
-    SimulateError with the diagnostics if it has mistakes."""
-    sources = Sources()
-    compiled = compile_file(path, sources)
-    if compiled.model is None or has_errors(compiled.diagnostics):
-        shown = "\n".join(render(d, sources) for d in compiled.diagnostics)
-        raise SimulateError(f"{display_path(path)} has mistakes:\n{shown}")
-    return compiled.model.name, render_engine(compiled.model, path.parent)
+    """The edition's name and its engine module's source, from a rule file
+    (`tools.loader`); SimulateError with the diagnostics if it has mistakes."""
+    try:
+        model = loader.check_rule_file(path)
+    except EngineUnavailable as error:
+        raise SimulateError(str(error)) from error
+    return model.name, loader.render_source(model, path.parent)
 
 
 class NoEngineOfThatKind(SimulateError):
@@ -48,9 +46,7 @@ def edition_source(argument: str, kind: EngineKind | None = None) -> EditionSour
     engine of that kind (None: native where built, else generated);
     SimulateError if it names nothing that can be played."""
     path = Path(argument)
-    if path.is_file() or argument.endswith(".rules"):
-        if not path.is_file():
-            raise SimulateError(f"no rule file {display_path(path)}")
+    if loader.is_rule_file(argument):
         name, source = engine_source(path)
         if kind == "native":
             raise NoEngineOfThatKind(

@@ -1,7 +1,9 @@
-"""An edition's constants and data tables, as the engine template reads them.
+"""An edition's constants and data tables, as the engine templates read them.
 
+Target-neutral: the Python target's template reads them as they are, the
+native target writes the same cells as C initialisers (native/data.py).
 Tile numbers, decks and move signatures come from `frontend.identities`, so
-the engine numbers and names things exactly as every other stage does.
+the engines number and name things exactly as every other stage does.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from typing import Any
 from attrs import frozen
 
 from splendor_rules.compiler.backend import analysis
-from splendor_rules.compiler.backend.python.base import LoweringPart
+from splendor_rules.compiler.backend.source import Source
 from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.frontend import model as m
 
 # The value of a tile column that a tile set does not have (never read: the
 # checker allows only the columns every tile of a zone has).
@@ -28,8 +31,14 @@ class NamedValues:
     values: tuple[Any, ...]
 
 
-class Tables(LoweringPart):
-    """The template's data: an edition's constants and tables."""
+class Tables:
+    """An edition's constants and data tables, as every target's templates
+    read them (the native target writes the same cells in C)."""
+
+    def __init__(self, edition: m.Edition, source: Source) -> None:
+        self.edition = edition
+        self.source = source
+        self.token_index = {t.name: i for i, t in enumerate(edition.tokens)}
 
     def context(self) -> dict[str, Any]:
         e = self.edition
@@ -75,7 +84,7 @@ class Tables(LoweringPart):
             "zone_cards": tuple(z.content == "cards" for z in e.zones),
             "aggregate_zero": tuple(
                 0 if kind in ("sum", "total") else (0,) * len(e.colours)
-                for kind, _, _ in self.names.aggregates
+                for kind, _, _ in analysis.aggregates_in(e)
             ),
             "action_names": tuple(a.name for a in e.actions),
             "legal_actions": tuple(a.name for a in e.actions if a.body is not None),
@@ -92,6 +101,10 @@ class Tables(LoweringPart):
             "ending_rules": ", ".join(i for ending in e.endings for i in ending.rule_ids),
         }
 
+    def ids(self, part: m.Part) -> str:
+        """The rule ids a message cites (the edition's name if none)."""
+        return ", ".join(part.rule_ids) or self.edition.name
+
     def missing(self, kind: str) -> Any:
         if kind == "vector":
             return (0,) * len(self.edition.colours)
@@ -101,7 +114,7 @@ class Tables(LoweringPart):
         if kind == "colour" and value is None:  # none: no colour
             return -1
         if kind == "colour":
-            return self.names.token_index[value]
+            return self.token_index[value]
         return value
 
     def tiles(self) -> dict[str, Any]:

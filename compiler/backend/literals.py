@@ -2,7 +2,9 @@
 
 A literal is written with `repr` of a bool, int, str or None, or a tuple of
 them, so a string from a rule file is inert data; `wrapped` breaks a long
-table over lines within the module's line width.
+table over lines within the module's line width. Every target writes
+Python modules (the native one its engines' Python face), so this module
+is target-neutral.
 """
 
 from __future__ import annotations
@@ -45,3 +47,18 @@ def wrapped(value: Any, indent: int = 0) -> str:
     if current:
         lines.append(pad + current.rstrip())
     return "(\n" + "\n".join(lines) + "\n" + " " * indent + ")"
+
+
+def engine_imports(package: str, names: list[str]) -> list[str]:
+    """The import of the engine modules, as isort writes it (one line if it
+    fits in the line width, else one name per line)."""
+    if not names:
+        return []
+    line = f"from {package} import " + ", ".join(names)
+    if len(line) + 4 <= WIDTH + 1:
+        return [line]
+    return [
+        f"from {package} import (",
+        *(f"    {name}," for name in names),
+        ")",
+    ]
