@@ -3,7 +3,8 @@
 Each `<edition>.c` is compiled (by `pip install`, or by `splendor-rules
 build`) into the module `_<edition>`; `<edition>.py` is the engine. This
 file is written by the build too: under TYPE_CHECKING it states that each
-engine module is an `Engine`, so mypy checks every one against the Protocol.
+engine module is a `PlayoutEngine` (an `Engine` that plays out games), so
+mypy checks every one against the Protocol.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from splendor_rules.compiler.runtime.api import Engine
+    from splendor_rules.compiler.runtime.api import PlayoutEngine
     from splendor_rules.generated.native import classic, marvel, orient
 
-    _engine_classic: Engine = classic
+    _engine_classic: PlayoutEngine = classic
 
-    _engine_marvel: Engine = marvel
+    _engine_marvel: PlayoutEngine = marvel
 
-    _engine_orient: Engine = orient
+    _engine_orient: PlayoutEngine = orient
 
 EDITIONS = ("classic", "marvel", "orient", )
 
