@@ -9,6 +9,7 @@ shows them to nobody else. Editions and variants are discovered.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import random
@@ -19,14 +20,19 @@ import pytest
 from engine_modules import engine_module, native_engine_module
 
 from splendor_rules.compiler.backend.native.compile import native_available
-from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.backend.python import nodes as py
+from splendor_rules.compiler.backend.python import printer
+from splendor_rules.compiler.frontend import identities, pipeline
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.description import SCHEMA, describe
 from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
+from splendor_rules.compiler.frontend.rule_ids import rule_texts
 from splendor_rules.compiler.runtime.api import playout_engine
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.compiler.runtime.loading import EngineUnavailable, load_engine
+from splendor_rules.compiler.tools import records
 from splendor_rules.compiler.tools.records.catalog import catalog_of_description
+from splendor_rules.compiler.tools.simulate.hidden import zone_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = edition_files()
@@ -256,3 +262,83 @@ def _compare_seats(full: Json, view: Json, viewer: int, zones: list[str], hiding
             assert not leaked, (name, seat, viewer, leaked)
             hidden += len([c for c in held if c in secret])
     return hidden
+
+
+# ------------------------------------------------- the parts, one by one
+
+
+def test_rule_texts_run_from_an_id_to_the_next_or_the_end_of_its_item() -> None:
+    text = (
+        "# Rules\n\n"
+        "- **A-1.1 take one.** Take a token\n"
+        "  of any colour. **A-1.1a** Never two.\n"
+        "- **A-1.2** Pay **all** of it.\n\n"
+        "A paragraph: **A-2.1** Ends here.\n"
+        "And goes on here.\n\n"
+        "**B-1.1** Another prefix.\n"
+    )
+    texts = rule_texts(text, "BOOK.md", {"A-1.1", "A-1.1a", "A-1.2", "A-2.1"})
+    assert [(t.rule_id, t.title, t.text) for t in texts] == [
+        ("A-1.1", "take one", "Take a token of any colour."),
+        ("A-1.1a", "", "Never two."),
+        ("A-1.2", "", "Pay all of it."),
+        ("A-2.1", "", "Ends here. And goes on here."),
+    ]
+    assert {t.reference for t in texts} == {"BOOK.md"}
+
+
+def test_a_laid_out_literal_reads_back_and_fits_its_width() -> None:
+    """The generated DESCRIPTION is a literal: printed from a tree, over
+    lines of at most 99 characters but for a text longer than that."""
+    value = {
+        "short": [1, 2, 3],
+        "numbers": list(range(60)),
+        "nested": [{"name": f"n{i}", "text": "word " * 5, "none": None} for i in range(4)],
+        "long": "x" * 150,
+        "empty": {},
+        "flag": True,
+    }
+    text = printer.laid_out(py.data(value), lead=len("DESCRIPTION: Final[dict[str, Any]] = "))
+    assert ast.literal_eval(text) == value
+    assert all(len(line) <= 99 for line in text.splitlines() if "x" * 100 not in line)
+    assert printer.laid_out(py.data({"a": [1]})) == "{'a': [1]}"  # one line when it fits
+    with pytest.raises(TypeError):
+        py.data({1: "a number is no key"})
+
+
+def test_the_records_catalog_runs_no_front_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog of an edition is read from its engine's description."""
+
+    def no_compile(*args: object) -> None:
+        raise AssertionError("the front end ran")
+
+    monkeypatch.setattr(pipeline, "_compile", no_compile)
+    records.catalog.cache_clear()
+    try:
+        cat = records.catalog("classic")
+    finally:
+        records.catalog.cache_clear()
+    assert cat == catalog_of_description(load_engine("classic").DESCRIPTION)
+    assert cat.zones["reserved"] == ("cards", True)
+
+
+class _NoFromJson:
+    """An engine whose from_json refuses everything: what the description
+    says must be enough."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "from_json":
+            raise AssertionError("from_json was asked")
+        return getattr(self.engine, name)
+
+
+@pytest.mark.parametrize("path", EDITIONS, ids=_ids(EDITIONS))
+def test_simulate_reads_the_zones_from_the_description(path: Path) -> None:
+    engine = load_engine(_model(path).name)
+    kinds = zone_kinds(_NoFromJson(engine), 2)  # type: ignore[arg-type]
+    zones = [z for z in engine.DESCRIPTION["zones"] if z["owner"] == "player"]
+    assert kinds.cards == {z["name"] for z in zones if z["holds"] == "cards"}
+    assert kinds.hiding == {z["name"] for z in zones if z["deck_cards_seen_by"] == "owner"}
