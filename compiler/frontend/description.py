@@ -67,10 +67,10 @@ def _token(token: m.TokenKind) -> Json:
 def _column(column: m.Column, rows: tuple[Any, ...], colours: tuple[str, ...]) -> Json:
     """A column: its name and type, and the values its cells take: a range
     for a number or a number per colour, the values seen otherwise."""
-    cells = [row[column.name] for row in rows]
+    cells = [row[column.name] for row in rows if row.get(column.name) is not None]
     found: Json = {"name": column.name, "type": column.type}
     if column.type in ("int", "vector"):
-        numbers = [n for cell in cells for n in (cell if isinstance(cell, tuple) else (cell,))]
+        numbers = [int(n) for cell in cells for n in (cell if isinstance(cell, tuple) else (cell,))]
         found["min"], found["max"] = (min(numbers), max(numbers)) if numbers else (0, 0)
     elif column.type == "colour":
         found["values"] = [c for c in colours if c in cells]
