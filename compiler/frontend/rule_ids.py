@@ -69,7 +69,9 @@ def ids_in_text(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-_BOLD_ID = re.compile(r"\*\*(" + RULE_ID_FORM.pattern + r")\b(.*?)\*\*")
+# An id in bold with the words after it in the same bold (its title): at
+# most 200 characters without a `*`, so that a hostile text costs linear time.
+_BOLD_ID = re.compile(r"\*\*(" + RULE_ID_FORM.pattern + r")\b([^*]{0,200})\*\*")
 
 
 def _blocks(text: str) -> Iterator[str]:
