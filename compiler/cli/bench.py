@@ -13,7 +13,7 @@ import click
 
 from splendor_rules.compiler.cli.options import first_seed_option
 from splendor_rules.compiler.frontend.lookup import UnknownEdition, find_edition
-from splendor_rules.compiler.runtime.api import Engine
+from splendor_rules.compiler.runtime.api import Engine, playout_engine
 from splendor_rules.compiler.runtime.loading import (
     ALL_ENGINE_KINDS,
     EngineKind,
@@ -96,13 +96,13 @@ def _timed(
 def _playouts(engine: Engine, counts: tuple[int, ...], games: int, seed: int) -> None:
     """The native engine's own playouts: deals and random moves all in native
     code (ten times the games, for a measurable time)."""
-    play = getattr(engine, "playouts", None)
-    if play is None:
+    player = playout_engine(engine)
+    if player is None:
         return
     click.echo("native playouts (deal and uniformly random moves in native code, no Python loop):")
     for count in counts:
         start = time.process_time()
-        moves, ended, _ = play(count, 10 * games, seed, seed)
+        moves, ended, _ = player.playouts(count, 10 * games, seed, seed)
         spent = max(time.process_time() - start, 1e-9)
         click.echo(
             f"{'playouts':<12} {count:>7} {ended / spent:>9.1f} {moves / spent:>10.0f} "

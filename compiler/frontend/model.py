@@ -493,6 +493,18 @@ class Policy(Part):
     values: tuple[str, ...] = ()
 
 
+@frozen
+class RuleText:
+    """A rule id as its reference rulebook states it: the file (as the rule
+    file names it), the words in bold after the id (maybe none) and the text
+    that follows, up to the next id or the end of its list item, as one line."""
+
+    rule_id: str
+    reference: str
+    title: str
+    text: str
+
+
 @frozen(kw_only=True)
 class Edition:
     name: str
@@ -526,3 +538,5 @@ class Edition:
     # with the edition's prefixes for it: what the edition must state
     references: tuple[tuple[str, tuple[str, ...]], ...] = ()
     card_values: tuple[CardValue, ...] = ()
+    # the text of each id of `references`, in each reference's order
+    rule_texts: tuple[RuleText, ...] = ()

@@ -13,6 +13,7 @@ from pathlib import Path
 from attrs import frozen
 
 from splendor_rules.compiler.frontend import messages as msgs
+from splendor_rules.compiler.frontend import model as m
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic
 from splendor_rules.dsl.visitor import walk
@@ -68,6 +69,47 @@ def ids_in_text(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+# An id in bold with the words after it in the same bold (its title): at
+# most 200 characters without a `*`, so that a hostile text costs linear time.
+_BOLD_ID = re.compile(r"\*\*(" + RULE_ID_FORM.pattern + r")\b([^*]{0,200})\*\*")
+
+
+def _blocks(text: str) -> Iterator[str]:
+    """A rulebook's list items and paragraphs, each as one line: a block
+    starts at a list item, a heading or after a blank line, and goes on over
+    the lines that start none of these."""
+    block: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        starts = not stripped or line.startswith(("- ", "#", "|"))
+        if starts and block:
+            yield " ".join(block)
+            block = []
+        if stripped:
+            block.append(stripped)
+    if block:
+        yield " ".join(block)
+
+
+def rule_texts(text: str, reference: str, wanted: Collection[str]) -> tuple[m.RuleText, ...]:
+    """The text of each id in `wanted` that the rulebook's text defines, in
+    its order: the bold words after the id are its title; its text runs to
+    the next id or the end of its block, bold marks removed."""
+    found: dict[str, m.RuleText] = {}
+    for block in _blocks(text):
+        marks = list(_BOLD_ID.finditer(block))
+        ends = [mark.start() for mark in marks[1:]] + [len(block)] * bool(marks)
+        for mark, end in zip(marks, ends, strict=True):
+            rule_id = mark.group(1)
+            if rule_id not in wanted or rule_id in found:
+                continue
+            body = block[mark.end() : end]
+            title = mark.group(2).strip().rstrip(".").strip()
+            words = " ".join(body.replace("**", "").split())
+            found[rule_id] = m.RuleText(rule_id, reference, title, words)
+    return tuple(found.values())
+
+
 @frozen
 class Rulebook:
     """One reference of an edition, read: the ids it defines with one of its
@@ -78,6 +120,7 @@ class Rulebook:
     prefixes: tuple[str, ...]
     wanted: tuple[str, ...] | None
     locate: Callable[[str], tuple[s.Span, str | None]]
+    texts: tuple[m.RuleText, ...] = ()  # the text of each id wanted
 
 
 def check_coverage(

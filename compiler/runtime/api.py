@@ -9,7 +9,7 @@ each engine has its own state type, read only through the engine.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 State = Any  # an engine's own immutable state value
 Action = tuple[Any, ...]
@@ -39,6 +39,12 @@ class Engine(Protocol):
     @property
     def COLOURS(self) -> tuple[str, ...]:
         """The payable colours, in order."""
+
+    @property
+    def DESCRIPTION(self) -> Json:
+        """What the engine plays, as plain JSON data made from the checked
+        model (docs/engine.md, "Description"): the same for every engine of
+        an edition but for `capabilities`. Read it; do not change it."""
 
     @property
     def IllegalAction(self) -> type[ValueError]:
@@ -83,3 +89,28 @@ class Engine(Protocol):
 
     def action_from_json(self, data: Json) -> Action:
         """An action from its JSON form; ValueError if it is not one."""
+
+
+class PlayoutEngine(Engine, Protocol):
+    """An engine that also plays whole games itself, with uniformly random
+    legal moves (a native engine; docs/engine.md, "The native engines"). Its
+    description says so: `capabilities.playouts` is true."""
+
+    def playout(self, state: State, seed: int, limit: int = ..., /) -> tuple[State, int]:
+        """The state at the end of a random game from `state` (or after
+        `limit` moves), and the number of moves made."""
+
+    def playouts(
+        self, players: int, games: int, seed: int, first_seed: int, /
+    ) -> tuple[int, int, tuple[int, ...]]:
+        """Games dealt from seeds `first_seed`, `first_seed + 1`, ... and
+        played to the end: the moves made, the games ended, and the wins of
+        each seat."""
+
+
+def playout_engine(engine: Engine) -> PlayoutEngine | None:
+    """The engine as a `PlayoutEngine` if its description says it plays
+    out games (`capabilities.playouts`), else None."""
+    if engine.DESCRIPTION["capabilities"]["playouts"] is True:
+        return cast(PlayoutEngine, engine)
+    return None

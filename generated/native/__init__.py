@@ -3,9 +3,10 @@
 Each `<edition>.c` is compiled (by `pip install`, or by `splendor-rules
 build`) into the module `_<edition>`; `<edition>.py` is the engine. This
 file is written by the build too: under TYPE_CHECKING it states that each
-engine module is an `Engine`, so mypy checks every one against the Protocol.
-Each compiled module carries the SHA-256 of the source it was compiled from
-(after `splendor-rules-stamp:`); `stale` says when that is not the `.c` beside it.
+engine module is a `PlayoutEngine` (an `Engine` that plays out games), so
+mypy checks every one against the Protocol. Each compiled module carries the
+SHA-256 of the source it was compiled from (after `splendor-rules-stamp:`);
+`stale` says when that is not the `.c` beside it.
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from splendor_rules.compiler.runtime.api import Engine
+    from splendor_rules.compiler.runtime.api import PlayoutEngine
     from splendor_rules.generated.native import classic, marvel, orient
 
-    _engine_classic: Engine = classic
+    _engine_classic: PlayoutEngine = classic
 
-    _engine_marvel: Engine = marvel
+    _engine_marvel: PlayoutEngine = marvel
 
-    _engine_orient: Engine = orient
+    _engine_orient: PlayoutEngine = orient
 
 STAMP = b"splendor-rules-stamp:"
 EDITIONS = ("classic", "marvel", "orient", )

@@ -24,6 +24,10 @@ TITLE: Final = _py.TITLE
 PLAYERS: Final = _py.PLAYERS
 TOKENS: Final = _py.TOKENS
 COLOURS: Final = _py.COLOURS
+# The Python engine's description, but this engine plays out games itself.
+DESCRIPTION: Final = {
+    **_py.DESCRIPTION, "capabilities": {**_py.DESCRIPTION["capabilities"], "playouts": True}
+}
 IllegalAction = _py.IllegalAction
 
 legal_actions = _c.legal_actions

@@ -15,6 +15,7 @@ from typing import Any
 
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.python import nodes as py
+from splendor_rules.compiler.backend.python import printer
 from splendor_rules.compiler.backend.python.actions import Actions
 from splendor_rules.compiler.backend.python.base import Source
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
@@ -25,11 +26,15 @@ from splendor_rules.compiler.backend.python.unrolled import Unrolled
 from splendor_rules.compiler.backend.python.values import Values
 from splendor_rules.compiler.backend.tables import Tables
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.description import describe
 
 
 def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     """The template's context for one edition; `root` is the folder that
     the comments name rule files relative to."""
+    # The engine's description, a literal built as a tree (docs/engine.md).
+    lead = len("DESCRIPTION: Final[dict[str, Any]] = ")
+    description = printer.laid_out(py.data(describe(edition)), lead=lead)
     edition = analysis.inline_definitions(edition)
     source = Source(root)
     emitter = ExprEmitter(Names(edition))
@@ -52,4 +57,5 @@ def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     context.update(follow_ups.table())
     # Read last: every function above has been emitted.
     context["helpers"] = sorted(emitter.helpers)
+    context["description"] = description
     return context

@@ -85,6 +85,20 @@ def const(data: object) -> ast.expr:
     raise TypeError(f"no literal for {type(data).__name__}")
 
 
+def data(value: object) -> ast.expr:
+    """JSON data as a literal: a dict with text keys, a list, or what `const`
+    takes. A text from a rule or data file stays inert data."""
+    if isinstance(value, dict):
+        if not all(isinstance(key, str) for key in value):
+            raise TypeError("data keys are texts")
+        return ast.Dict(
+            keys=[ast.Constant(value=k) for k in value], values=[data(v) for v in value.values()]
+        )
+    if isinstance(value, list):
+        return list_([data(v) for v in value])
+    return const(value)
+
+
 def attr(subject: ast.expr | str, attribute: str) -> ast.Attribute:
     base = name(subject) if isinstance(subject, str) else subject
     return ast.Attribute(value=base, attr=attribute, ctx=ast.Load())

@@ -108,12 +108,14 @@ def _list(node: ast.List) -> tuple[str, int]:
 
 
 def _dict(node: ast.Dict) -> tuple[str, int]:
-    pairs = []
-    for key, value in zip(node.keys, node.values, strict=True):
-        if key is None:
-            raise TypeError("cannot print `**` in a dict")
-        pairs.append(f"{expression(key)}: {expression(value)}")
-    return "{" + ", ".join(pairs) + "}", ATOM
+    items = (_item(key, value) for key, value in zip(node.keys, node.values, strict=True))
+    return "{" + ", ".join(items) + "}", ATOM
+
+
+def _item(key: ast.expr | None, value: ast.expr) -> str:
+    if key is None:
+        raise TypeError("cannot print `**` in a dict")
+    return f"{expression(key)}: {expression(value)}"
 
 
 def _binary(node: ast.BinOp) -> tuple[str, int]:
@@ -193,6 +195,57 @@ _PRINTERS: dict[type, Callable[[Any], tuple[str, int]]] = {
     ast.GeneratorExp: _generator,
     ast.ListComp: _list_comprehension,
 }
+
+
+def laid_out(node: ast.expr, indent: int = 0, width: int = 99, lead: int = 0) -> str:
+    """An expression over as many lines as it needs to fit in `width`, for a
+    place at `indent` whose line already holds `lead` characters: on one
+    line if it fits, else a dict, list or tuple with an element (or an item)
+    a line, or with its elements filling the lines when none of them is a
+    display itself."""
+    text = expression(node)
+    if indent + lead + len(text) <= width or not isinstance(node, _DISPLAYS):
+        return text
+    inner = indent + 4
+    pad = " " * inner
+    opening, closing = _BRACKETS[type(node)]
+    if isinstance(node, ast.Dict):
+        lines = []
+        for key, value in zip(node.keys, node.values, strict=True):
+            if key is None:
+                raise TypeError("cannot print `**` in a dict")
+            head = expression(key) + ": "
+            lines.append(pad + head + laid_out(value, inner, width, len(head)) + ",")
+        return "\n".join([opening, *lines, " " * indent + closing])
+    elements = node.elts
+    if any(isinstance(e, _DISPLAYS) for e in elements):
+        lines = [pad + laid_out(e, inner, width) + "," for e in elements]
+    else:
+        lines = _filled([expression(e) + "," for e in elements], pad, width)
+    return "\n".join([opening, *lines, " " * indent + closing])
+
+
+_DISPLAYS = (ast.Dict, ast.List, ast.Tuple)
+_BRACKETS: dict[type, tuple[str, str]] = {
+    ast.Dict: ("{", "}"),
+    ast.List: ("[", "]"),
+    ast.Tuple: ("(", ")"),
+}
+
+
+def _filled(items: list[str], pad: str, width: int) -> list[str]:
+    """Items on as few lines as fit in `width`, each line starting with `pad`."""
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        if line and len(pad) + len(line) + 1 + len(item) > width:
+            lines.append(pad + line)
+            line = item
+        else:
+            line = f"{line} {item}" if line else item
+    if line:
+        lines.append(pad + line)
+    return lines
 
 
 # -------------------------------------------------------------- statements

@@ -90,5 +90,6 @@ def check_edition(
         card_tables=tuple(context.card_tables.values()),
         markets=tuple(context.markets),
         references=tuple(context.rulebooks),
+        rule_texts=tuple(context.rule_texts),
     )
     return model, context.diagnostics

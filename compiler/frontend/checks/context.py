@@ -43,6 +43,7 @@ class Context:
         self.main_cards: m.Table | None = None  # the unnamed card table alone
         self.markets: list[m.Market] = []  # the named markets
         self.rulebooks: list[tuple[str, tuple[str, ...]]] = []  # checks/ids.py
+        self.rule_texts: list[m.RuleText] = []  # checks/ids.py
         self.tile_sets: dict[str, m.Table] = {}
         self.columns: dict[str, dict[str, Type]] = {}  # "cards" or a tile set -> columns
         self.card_values: dict[str, m.CardValue] = {}

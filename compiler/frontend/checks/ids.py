@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 
 from splendor_rules.compiler.frontend import messages as msgs
+from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.editions import Change, Entry, Key, declared_name
 from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, Unreadable, read_named_text
@@ -22,6 +23,7 @@ from splendor_rules.compiler.frontend.rule_ids import (
     ids_in_text,
     meant_ids,
     rule_ids_in,
+    rule_texts,
 )
 from splendor_rules.dsl import syntax as s
 
@@ -41,6 +43,7 @@ def check_ids(context: Context) -> dict[str, s.Span]:
         )
         context.diagnostics.extend(check_coverage(stated, books, meant_ids(ids)))
         context.rulebooks = [(b.file, b.wanted) for b in books if b.wanted is not None]
+        context.rule_texts = [t for b in books for t in b.texts]
     return stated
 
 
@@ -72,10 +75,12 @@ def _read(context: Context, decl: s.Reference, dropped: _Dropped) -> Rulebook:
         _, text = read_named_text(path.span.file, path.value, MAX_DATA_FILE_BYTES)
     except Unreadable as error:
         context.report(msgs.unreadable_reference(path.span, path.value, error.reason, error.hint))
-        wanted = None
+        wanted, texts = None, tuple[m.RuleText, ...]()
     else:
         wanted = tuple(i for i in ids_in_text(text) if i[0] in decl.prefixes)
-    return Rulebook(path.value, decl.prefixes, wanted, functools.partial(dropped.locate, decl))
+        texts = rule_texts(text, path.value, wanted)
+    locate = functools.partial(dropped.locate, decl)
+    return Rulebook(path.value, decl.prefixes, wanted, locate, texts)
 
 
 class _Dropped:

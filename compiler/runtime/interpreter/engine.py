@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.description import describe
 from splendor_rules.compiler.frontend.lookup import find_edition
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.api import Engine
@@ -43,6 +44,7 @@ class InterpretedEngine:
         self.PLAYERS = range(edition.players[0], edition.players[1] + 1)
         self.TOKENS: tuple[str, ...] = self.tables.tokens
         self.COLOURS: tuple[str, ...] = self.tables.colours
+        self.DESCRIPTION: Json = describe(edition)
         self.definitions = Definitions(self.tables)
         self.moves = self.moves_class(self.tables, self.definitions)
         self.turns = Turns(self.moves, Effects(self.tables, self.definitions))

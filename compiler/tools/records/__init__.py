@@ -26,6 +26,7 @@ from splendor_rules.compiler.tools.records.catalog import (
     EngineNotAvailable,
     catalog,
     catalog_of,
+    catalog_of_description,
     editions,
     engine,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "canonical",
     "catalog",
     "catalog_of",
+    "catalog_of_description",
     "check_file",
     "check_state",
     "describe_position",

@@ -2,8 +2,9 @@
 
 Records are generic over editions: everything they know about one (cards,
 tiers, tiles, zones, token kinds, the choices of each move) is read here
-from the edition's checked model, numbered by frontend/identities.py as
-docs/engine.md numbers it, never from names written in this package.
+from the description its engine carries (docs/engine.md, "Description"),
+numbered as docs/engine.md numbers it, never from names written in this
+package; the front end is not run again.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from attrs import frozen
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.description import describe
 from splendor_rules.compiler.frontend.lookup import UnknownEdition, find_edition
-from splendor_rules.compiler.frontend.pipeline import compile_file
-from splendor_rules.compiler.runtime.api import Engine
+from splendor_rules.compiler.runtime.api import Engine, Json
 from splendor_rules.compiler.runtime.loading import (
     ALL_ENGINE_KINDS,
     EngineKind,
@@ -36,8 +37,9 @@ class EngineNotAvailable(RecordError):
 
 @frozen
 class Catalog:
-    """What a record may name in an edition, read from its checked model:
-    setups and actions are validated against it before the engine sees them."""
+    """What a record may name in an edition, read from its engine's
+    description: setups and actions are validated against it before the
+    engine sees them."""
 
     name: str
     rule_ids: frozenset[str]
@@ -61,22 +63,44 @@ class Catalog:
 
 
 def catalog_of(model: m.Edition) -> Catalog:
-    """The catalog of a checked edition."""
-    tiles = identities.tile_numbering(model)
-    decks = identities.decks(model)
+    """The catalog of a checked edition (through its description)."""
+    return catalog_of_description(describe(model))
+
+
+def catalog_of_description(description: Json) -> Catalog:
+    """The catalog an engine's description gives (docs/engine.md, "Description")."""
+    decks = description["decks"]
+    card_tiers: list[identities.DeckName] = [0] * description["cards"]["count"]
+    for deck in decks:
+        for card in deck["cards"]:
+            card_tiers[card] = deck["name"]
+    tiles = description["tiles"]
+    physical: dict[int, tuple[str, object]] = {}
+    for tile_set in tiles["sets"]:
+        for index, faces in enumerate(tile_set["tiles"]):
+            physical.update((face, (tile_set["name"], index)) for face in faces)
+    for majority in tiles["majorities"]:
+        physical[majority["tile"]] = (majority["name"], majority["tile"])
     return Catalog(
-        name=model.name,
-        rule_ids=frozenset(model.rule_ids),
-        tokens=tuple(t.name for t in model.tokens),
-        caps={t.name: t.cap for t in model.tokens},
-        card_tiers=decks.card_tier,
-        tiers=decks.tiers,
-        face_up=dict(zip(decks.tiers, decks.face_up, strict=True)),
-        tile_sets=tiles.set_faces,
-        physical=tiles.physical,
-        tile_count=tiles.count,
-        zones={z.name: (z.content, z.hidden_from_deck) for z in model.zones},
-        moves=identities.signatures(model),
+        name=description["edition"],
+        rule_ids=frozenset(rule["id"] for rule in description["rules"]),
+        tokens=tuple(t["name"] for t in description["tokens"]),
+        caps={t["name"]: t["cap"] for t in description["tokens"]},
+        card_tiers=tuple(card_tiers),
+        tiers=tuple(deck["name"] for deck in decks),
+        face_up={deck["name"]: deck["face_up"] for deck in decks},
+        tile_sets={s["name"]: tuple(s["faces"]) for s in tiles["sets"]},
+        physical=dict(sorted(physical.items())),
+        tile_count=tiles["count"],
+        zones={
+            z["name"]: (z["holds"], z["deck_cards_seen_by"] == "owner")
+            for z in description["zones"]
+            if z["owner"] == "player"
+        },
+        moves={
+            move["name"]: tuple((name, kind) for name, kind in move["choices"])
+            for move in description["moves"]
+        },
     )
 
 
@@ -87,33 +111,27 @@ def editions() -> list[str]:
 
 @functools.cache
 def catalog(edition: str) -> Catalog:
-    """The catalog of an edition of the editions folder, found by the name
-    its rule file declares (compiled once per process)."""
-    try:
-        path = find_edition(edition)
-    except UnknownEdition as error:
-        raise RecordError(str(error)) from error
-    compiled = compile_file(path)
-    if not compiled.ok or compiled.model is None:
-        raise RecordError(f"edition {brief(edition)} does not check: run splendor-rules check")
-    return catalog_of(compiled.model)
+    """The catalog of an edition of the editions folder, read from its
+    generated engine's description (once per process). RecordError, saying
+    why, if the edition has no engine."""
+    return catalog_of_description(engine(edition).DESCRIPTION)
 
 
 def engine(edition: str, kind: str = "generated") -> Engine:
     """The engine of an edition of the editions folder (the generated module,
     the interpreter or the native engine: each kind its own), once its rule
-    file is found and checks. RecordError, saying why, if there is none (a
-    native engine that is not built says how to build it)."""
+    file is found by the name it declares (one file only). RecordError,
+    saying why, if there is none (a native engine that is not built says how
+    to build it)."""
+    try:
+        find_edition(edition)
+    except UnknownEdition as error:
+        raise RecordError(str(error)) from error
     if edition not in editions():
-        try:
-            find_edition(edition)
-        except UnknownEdition as error:
-            raise RecordError(str(error)) from error
         raise RecordError(f"edition {brief(edition)} has no engine yet: run splendor-rules build")
     known: dict[str, EngineKind] = {k: k for k in ALL_ENGINE_KINDS}
     if kind not in known:
         raise RecordError(f"unknown engine kind {kind!r}: {' or '.join(ALL_ENGINE_KINDS)}")
-    catalog(edition)
     try:
         return load_engine(edition, known[kind])
     except EngineUnavailable as error:

@@ -27,7 +27,7 @@ from typing import Any
 
 from attrs import frozen
 
-from splendor_rules.compiler.runtime.api import Engine, Json
+from splendor_rules.compiler.runtime.api import Engine, Json, playout_engine
 from splendor_rules.compiler.tools.simulate.bots import bot_factory, plays_out
 from splendor_rules.compiler.tools.simulate.hidden import zone_kinds
 
@@ -159,14 +159,16 @@ def playout_seed(seed: int, index: int) -> int:
 
 def play_playout(engine: Engine, players: int, seed: int, index: int) -> GameResult:
     """Game `index` of a run with that seed played whole by the engine's
-    native playout (see the module); NoPlayouts if the engine has none."""
-    playout = getattr(engine, "playout", None)
-    if playout is None:
+    native playout (see the module); NoPlayouts if the engine has none (its
+    description says whether it has)."""
+    player = playout_engine(engine)
+    if player is None:
         raise NoPlayouts(
             f"{engine.EDITION}: this engine has no native playouts (playout bots need the "
             "native engine)"
         )
-    state, plies = playout(deal(engine, players, seed, index), playout_seed(seed, index), MAX_PLIES)
+    dealt = deal(engine, players, seed, index)
+    state, plies = player.playout(dealt, playout_seed(seed, index), MAX_PLIES)
     if not engine.is_over(state):
         raise RunawayGame(
             f"game {index}'s playout stopped after {plies} moves, before the end of the game"

@@ -10,9 +10,8 @@ that agrees with the view in everything the seat can see.
 
 The cards of a game and their tiers are read from the JSON form of a new game
 (every card starts in a deck or the market), never from the true state of the
-game being played. Which zones hold cards (and which tiles) the JSON form does
-not say, so it is asked of the engine once: a new game with a card moved into
-the zone is a state of the game only if the zone holds cards.
+game being played. Which zones hold cards (and which tiles), and which hide a
+card taken from a deck from the other seats, the engine's description says.
 """
 
 from __future__ import annotations
@@ -51,35 +50,13 @@ class ZoneKinds:
     hiding: frozenset[str]
 
 
-_ZONE_KINDS: dict[tuple[int, str, int], ZoneKinds] = {}
-
-
-def _accepts(engine: Engine, players: int, zone: str, hidden: bool) -> bool:
-    """Whether a new game with a deck's top card moved into seat 0's `zone`
-    (and listed as hidden, if `hidden`) is a state of the game."""
-    probe = engine.to_json(engine.new_game(players, 0))
-    tier = next(tier for tier, cards in probe["decks"].items() if cards)
-    card = probe["decks"][tier].pop()
-    probe["seats"][0]["zones"][zone].append(card)
-    if hidden:
-        probe["hidden"] = [card]
-    try:
-        engine.from_json(probe)
-    except ValueError:
-        return False
-    return True
-
-
 def zone_kinds(engine: Engine, players: int) -> ZoneKinds:
-    """The kinds of the zones, asked of the engine once (see the module)."""
-    key = (id(engine), engine.EDITION, players)
-    found = _ZONE_KINDS.get(key)
-    if found is None:
-        zones = list(engine.to_json(engine.new_game(players, 0))["seats"][0]["zones"])
-        cards = frozenset(z for z in zones if _accepts(engine, players, z, hidden=False))
-        hiding = frozenset(z for z in cards if _accepts(engine, players, z, hidden=True))
-        found = _ZONE_KINDS[key] = ZoneKinds(cards, hiding)
-    return found
+    """The kinds of a seat's zones, as the engine's description states them
+    (docs/engine.md, "Description"); the same at every player count."""
+    zones = [z for z in engine.DESCRIPTION["zones"] if z["owner"] == "player"]
+    cards = frozenset(z["name"] for z in zones if z["holds"] == "cards")
+    hiding = frozenset(z["name"] for z in zones if z["deck_cards_seen_by"] == "owner")
+    return ZoneKinds(cards, hiding & cards)
 
 
 def is_placeholder(item: Any) -> bool:

@@ -1,0 +1,267 @@
+"""The description of an engine: what its edition is, as plain JSON data.
+
+As OpenSpiel's `Game::GetType()`, every engine carries its description
+(`DESCRIPTION`, compiler/runtime/api.py), so that a tool asks the engine
+what it plays (token kinds, card tables, decks, zones and who sees them,
+the shape of every move, the rules and their text) instead of running the
+front end again or probing the engine. It is computed here, once, from the
+checked model and the identities every engine shares; every engine of a
+model gives the same value but for `capabilities`. docs/engine.md,
+"Description", gives the format.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import Any
+
+from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.frontend import model as m
+
+SCHEMA = 1
+
+Json = dict[str, Any]
+
+
+def describe(edition: m.Edition, *, playouts: bool = False) -> Json:
+    """The description of a checked edition's engine; `playouts`: whether
+    the engine plays whole games itself (`PlayoutEngine`)."""
+    return {
+        "schema": SCHEMA,
+        "edition": edition.name,
+        "title": edition.title,
+        "extends": edition.parent,
+        "players": {"min": edition.players[0], "max": edition.players[1]},
+        "colours": list(edition.colours),
+        "tokens": [_token(t) for t in edition.tokens],
+        "cards": _cards(edition),
+        "decks": _decks(edition),
+        "markets": [_market(x) for x in (edition.market, *edition.markets)],
+        "tiles": _tiles(edition),
+        "zones": _zones(edition),
+        "actions": [_action(edition, a) for a in edition.actions],
+        "steps": [_step(s) for s in edition.steps],
+        "follow_ups": [_follow_up(site) for site in identities.follow_ups(edition)],
+        "moves": _moves(edition),
+        "endings": [
+            {"name": e.name, "mode": e.mode, "rules": list(e.rule_ids)} for e in edition.endings
+        ],
+        "policies": [{"name": p.name, "values": list(p.values)} for p in edition.policies],
+        "rules": _rules(edition),
+        "capabilities": {"playouts": playouts},
+    }
+
+
+def _token(token: m.TokenKind) -> Json:
+    return {
+        "name": token.name,
+        "title": token.title,
+        "colour": token.role == "colour",
+        "wild": token.role == "wild",
+        "cap": token.cap,
+        "returnable": token.returnable,
+        "supply": {str(players): n for players, n in sorted(token.supply.items())},
+    }
+
+
+def _column(column: m.Column, rows: tuple[Any, ...], colours: tuple[str, ...]) -> Json:
+    """A column: its name and type, and the values its cells take: a range
+    for a number or a number per colour, the values seen otherwise."""
+    cells = [row[column.name] for row in rows if row.get(column.name) is not None]
+    found: Json = {"name": column.name, "type": column.type}
+    if column.type in ("int", "vector"):
+        numbers = [int(n) for cell in cells for n in (cell if isinstance(cell, tuple) else (cell,))]
+        found["min"], found["max"] = (min(numbers), max(numbers)) if numbers else (0, 0)
+    elif column.type == "colour":
+        found["values"] = [c for c in colours if c in cells]
+        found["none"] = column.none
+    elif column.type == "bool":
+        found["values"] = sorted({bool(cell) for cell in cells})
+    else:
+        found["values"] = list(column.values) or sorted({str(cell) for cell in cells})
+    return found
+
+
+def _cards(edition: m.Edition) -> Json:
+    """The cards: one numbered sequence (docs/engine.md, "Identities") of
+    every table's, each card with every column, and the card values."""
+    tables = []
+    files = {None: edition.cards.file} | {t.name: t.file for t in edition.card_tables}
+    for name, numbers in identities.table_cards(edition).items():
+        tables.append(
+            {
+                "name": name,
+                "file": PurePath(files[name]).name,
+                "first": numbers.start,
+                "count": len(numbers),
+            }
+        )
+    rows = edition.cards.rows
+    return {
+        "count": len(rows),
+        "columns": [_column(c, rows, edition.colours) for c in edition.cards.columns],
+        "tables": tables,
+        "values": [
+            {
+                "name": v.name,
+                "type": v.type,
+                "initial": {"colour": None, "int": 0}.get(v.type, False),
+            }
+            for v in edition.card_values
+        ],
+    }
+
+
+def _decks(edition: m.Edition) -> list[Json]:
+    """The decks in deck-index order, each with its cards by number."""
+    decks = identities.decks(edition)
+    markets = [x for x in (edition.market, *edition.markets) for _ in sorted(x.deck_sizes)]
+    tiers = [t for x in (edition.market, *edition.markets) for t in sorted(x.deck_sizes)]
+    return [
+        {
+            "name": name,
+            "market": market.name,
+            "tier": tier,
+            "face_up": face_up,
+            "cards": list(cards),
+        }
+        for name, market, tier, face_up, cards in zip(
+            decks.tiers, markets, tiers, decks.face_up, decks.deck_cards, strict=True
+        )
+    ]
+
+
+def _market(market: m.Market) -> Json:
+    return {
+        "name": market.name,
+        "table": market.table,
+        "group_by": market.group_by,
+        "face_up": market.face_up,
+        "refill": market.refill,
+        "tiers": sorted(market.deck_sizes),
+    }
+
+
+def _tiles(edition: m.Edition) -> Json:
+    """The tiles: every face numbered (docs/engine.md), by set, each set's
+    physical tiles as their faces, then the majority tiles."""
+    numbering = identities.tile_numbering(edition)
+    sets = [
+        {
+            "name": table.name,
+            "file": PurePath(table.file).name,
+            "double_sided": table.sides_by is not None,
+            "faces": list(numbering.set_faces[table.name]),
+            "tiles": [list(faces) for faces in numbering.set_tiles[table.name]],
+            "columns": [_column(c, table.rows, edition.colours) for c in table.columns],
+        }
+        for table in edition.tile_sets
+    ]
+    majorities = [
+        {
+            "name": x.name,
+            "title": x.title,
+            "tile": numbering.majority_tile[x.name],
+            "points": x.points,
+            "zone": x.zone,
+        }
+        for x in edition.majorities
+    ]
+    reveals = [{"tiles": r.tiles, "random_face": r.random_face} for r in edition.reveals]
+    return {"count": numbering.count, "sets": sets, "majorities": majorities, "reveals": reveals}
+
+
+def _zone(name: str, holds: str, owner: str, seen_by: str, deck_cards_seen_by: str) -> Json:
+    return {
+        "name": name,
+        "holds": holds,
+        "owner": owner,
+        "seen_by": seen_by,
+        "deck_cards_seen_by": deck_cards_seen_by,
+    }
+
+
+def _zones(edition: m.Edition) -> list[Json]:
+    """Where things are and who sees them (E-6.3 in the reference): each
+    player's zones (a card taken from a deck into a zone that hides it is
+    seen by its owner only), then the shared places of the JSON form (a
+    view shows the decks' sizes, not their cards)."""
+    own = [
+        _zone(
+            z.name, z.content, "player", "everyone", "owner" if z.hidden_from_deck else "everyone"
+        )
+        for z in edition.zones
+    ]
+    return [
+        *own,
+        _zone("supply", "tokens", "shared", "everyone", "everyone"),
+        _zone("market", "cards", "shared", "everyone", "everyone"),
+        _zone("decks", "cards", "shared", "nobody", "nobody"),
+        _zone("tiles", "tiles", "shared", "everyone", "everyone"),
+    ]
+
+
+def _choices(signature: identities.Signature) -> list[list[str]]:
+    return [[name, kind] for name, kind in signature]
+
+
+def _action(edition: m.Edition, action: m.Action) -> Json:
+    sites = [s.name for s in identities.follow_ups(edition) if s.owner is action]
+    return {
+        "name": action.name,
+        "title": action.title,
+        "rules": list(action.rule_ids),
+        "fallback": action.body is None,  # legal only when no other action is
+        "choices": _choices(identities.action_signature(action)),
+        "follow_ups": sites,
+    }
+
+
+_STEP_KINDS = {m.TokenLimit: "token limit", m.Claim: "claim", m.EndCheck: "end check"}
+
+
+def _step(step: m.Step) -> Json:
+    kind = identities.decision_kind(step)
+    return {
+        "name": step.name,
+        "kind": _STEP_KINDS[type(step)],
+        "rules": list(step.rule_ids),
+        "decision": kind,
+        "choices": [[kind, kind]] if kind is not None else [],
+    }
+
+
+def _follow_up(site: identities.FollowUp) -> Json:
+    return {
+        "name": site.name,
+        "owner": site.owner.name,
+        "rules": list(site.choice.rule_ids),
+        "choices": [[site.choice.name, identities.follow_up_kind(site)]],
+    }
+
+
+def _moves(edition: m.Edition) -> list[Json]:
+    """Every move's shape, as `identities.signatures` orders them: actions,
+    decisions of steps, then follow-ups."""
+    kinds = {a.name: "action" for a in edition.actions}
+    kinds |= {s.name: "follow-up" for s in identities.follow_ups(edition)}
+    return [
+        {"name": name, "kind": kinds.get(name, "decision"), "choices": _choices(signature)}
+        for name, signature in identities.signatures(edition).items()
+    ]
+
+
+def _rules(edition: m.Edition) -> list[Json]:
+    """Every rule id the edition states: those its references define, in
+    their order with their text, then the others in the rule file's order."""
+    found: list[Json] = [
+        {"id": t.rule_id, "reference": t.reference, "title": t.title, "text": t.text}
+        for t in edition.rule_texts
+    ]
+    known = {t.rule_id for t in edition.rule_texts}
+    found += [
+        {"id": rule_id, "reference": None, "title": "", "text": None}
+        for rule_id in edition.rule_ids
+        if rule_id not in known
+    ]
+    return found
