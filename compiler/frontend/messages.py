@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.limits import Limit
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic, did_you_mean
 from splendor_rules.dsl.syntax import Span
@@ -991,3 +992,39 @@ def wrong_named_argument(
             hint,
         )
     return _error(f"unknown {what} '{written}'", span, hint)
+
+
+# ------------------------------------------------------------------ limits
+# The bounds of compiler/frontend/limits.py: each message names what passes
+# which bound, and the hint says why the bound is there.
+
+
+def number_beyond(span: Span, value: int, limit: Limit) -> Diagnostic:
+    return _error(
+        f"{value} is beyond the whole numbers an engine holds ({limit.low}..{limit.high})",
+        span,
+        limit.why,
+    )
+
+
+def count_beyond(span: Span, what: str, value: int, limit: Limit) -> Diagnostic:
+    return _error(
+        f"{value} {what} is more than {limit.high}, the largest count a state holds",
+        span,
+        limit.why,
+    )
+
+
+def too_many(span: Span, what: str, count: int, limit: Limit) -> Diagnostic:
+    return _error(
+        f"{count} {what}, more than the {limit.high} an edition may have", span, limit.why
+    )
+
+
+def state_too_large(span: Span, players: int, size: int, limit: Limit) -> Diagnostic:
+    return _error(
+        f"a state of a {players}-player game would take at least {size} bytes, more than "
+        f"the {limit.high} a state may take",
+        span,
+        limit.why,
+    )

@@ -24,6 +24,7 @@ from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.definitions import type_definitions
 from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
 from splendor_rules.compiler.frontend.checks.ids import check_ids
+from splendor_rules.compiler.frontend.checks.limits import check_limits
 from splendor_rules.compiler.frontend.checks.statements import StatementChecker, check_actions
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_globals
 from splendor_rules.compiler.frontend.editions import ResolvedEdition
@@ -91,4 +92,7 @@ def check_edition(
         markets=tuple(context.markets),
         references=tuple(context.rulebooks),
     )
+    check_limits(context, model)
+    if context.has_errors():
+        return None, context.diagnostics
     return model, context.diagnostics
