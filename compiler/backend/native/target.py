@@ -22,6 +22,7 @@ from splendor_rules.compiler.backend.python.names import ident
 from splendor_rules.compiler.backend.python.target import engine_imports
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.limits import COUNT
 
 PYTHON_PACKAGE = "splendor_rules.generated"
 NATIVE_PACKAGE = "splendor_rules.generated.native"
@@ -61,6 +62,7 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
         for site in lowering.sites
     )
     found["texts"] = tuple(sorted(lowering.names.texts, key=lowering.names.texts.__getitem__))
+    found["count_max"] = COUNT.high
     found["python_package"] = PYTHON_PACKAGE
     found["native_package"] = NATIVE_PACKAGE
     return found

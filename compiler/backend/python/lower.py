@@ -24,6 +24,7 @@ from splendor_rules.compiler.backend.python.tables import Tables
 from splendor_rules.compiler.backend.python.turns import Turns
 from splendor_rules.compiler.backend.python.values import Values
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.limits import COUNT
 
 
 def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
@@ -50,4 +51,5 @@ def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     context.update(follow_ups.table())
     # Read last: every function above has been emitted.
     context["helpers"] = sorted(emitter.helpers)
+    context["count_max"] = COUNT.high
     return context
