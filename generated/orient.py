@@ -33,6 +33,8 @@ _COLOUR_PAIRS: Final = tuple((c, TOKENS[c]) for c in COLOUR_KINDS)  # a choice a
 _RETURNABLE: Final = (True, True, True, True, True, True)
 _CAP: Final = (1000000, 1000000, 1000000, 1000000, 1000000, 1000000)
 _COUNT_MAX: Final = 2147483647  # the most a state counts (docs/engine.md, Limits)
+_CARD_NUMBER_LOW: Final = -2147483648  # a card value of numbers: its range
+_CARD_NUMBER_HIGH: Final = 2147483647
 _NEVER_PAYS: Final = ('', '', '', '', '', '')  # the rules that keep a kind from paying
 _NEVER_RETURNED: Final = ('', '', '', '', '', '')  # the rules that keep a kind from being returned
 _SUPPLY: Final = {
@@ -485,7 +487,13 @@ def _move(s: State, p: int, card: int, zone: int) -> None:
 
 def _set_value(s: State, value: int, card: int, to: Any) -> None:
     """Set a card value of a card; the aggregates of the zone holding it are
-    kept: the card leaves them with its old value and comes back with the new."""
+    kept: the card leaves them with its old value and comes back with the new.
+    A number past the card values' range refuses the move (docs/engine.md, Limits)."""
+    if not _CARD_NUMBER_LOW <= to <= _CARD_NUMBER_HIGH:
+        raise OverflowError(
+            f"a card value of numbers would be {to}, "
+            f"outside {_CARD_NUMBER_LOW}..{_CARD_NUMBER_HIGH}"
+        )
     held = [
         (p, z)
         for z, rows in enumerate(s.zones)
@@ -1426,6 +1434,10 @@ def _card_value_read(value: Any, kind: str, what: str) -> Any:
     if kind == "int":
         if type(value) is not int:
             raise ValueError(f"{what} must be a whole number, not {value!r}")
+        if not _CARD_NUMBER_LOW <= value <= _CARD_NUMBER_HIGH:
+            raise ValueError(
+                f"{what} must be from {_CARD_NUMBER_LOW} to {_CARD_NUMBER_HIGH}, not {value}"
+            )
         return value
     if value is None:
         return -1

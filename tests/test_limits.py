@@ -121,7 +121,7 @@ def test_past_the_tile_numbers(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "fine"),
     [
-        ("  override [C-5.1] score = sum(bought.points) + 9223372036854775807\n", True),
+        ("  override [C-5.1] score = 9223372036854775807 - sum(bought.points)\n", True),
         ("  override [C-5.1] score = sum(bought.points) + 9223372036854775808\n", False),
         ("  override [C-2.2] supply {\n    each colour: 2147483647\n    gold: 5\n  }\n", True),
         ("  override [C-2.2] supply {\n    each colour: 4\n    gold: 2147483648\n  }\n", False),
@@ -243,3 +243,61 @@ def test_tokens_past_the_count_are_refused_alike(edition: str, kind: Any) -> Non
     data["seats"][0]["tokens"][colour] = 1
     with pytest.raises(ValueError, match=f"^2147483648 {colour} in the supply and the seats; "):
         engine.from_json(data, complete=False)
+
+
+# ------------------------------------------------ what expressions compute
+
+
+@needs_classic
+@pytest.mark.parametrize(
+    ("score", "fine"),
+    [
+        ("sum(bought.points) * 1000000000", True),
+        ("sum(bought.points) * 9223372036854775807", False),
+        ("(sum(bought.points) + 1) * 100000 * 100000 * 100000 * 100000", False),
+        ("tokens(gold) * tokens(gold) * tokens(gold)", False),
+        ("tokens(gold) * tokens(gold)", True),
+    ],
+)
+def test_a_value_that_may_pass_64_bits(tmp_path: Path, score: str, fine: bool) -> None:
+    """A score of 1e19 was 1e19 in Python and negative natively: each
+    number an edition computes is bounded by its parts before it is run."""
+    compiled, shown = checked(tmp_path, "product", f"  override [C-5.1] score = {score}\n")
+    assert compiled.ok is fine, shown
+    if not fine:
+        assert re.search(r"product\.rules:2:2[89]: error: this value may be anywhere from", shown)
+
+
+CARD_VALUE_BODY = """  card value hits: int
+  trigger hit: after card k enters bought {
+    set k.hits = k.hits + 1
+  }
+  override [C-5.1] score = sum(bought.points) + sum(bought.hits)
+"""
+
+
+@needs_classic
+def test_a_card_value_past_its_range_is_refused_alike(tmp_path: Path) -> None:
+    """A card value of numbers set from itself grows in play: the move that
+    would take it past its range raises the same OverflowError in every
+    engine; a state holding one past it is refused alike."""
+    compiled, shown = checked(tmp_path, "hits", CARD_VALUE_BODY)
+    assert compiled.ok and compiled.model is not None, shown
+    native = native_engine_module(compiled.model, tmp_path)
+    engines = (native, native._py, InterpretedEngine(compiled.model))
+    data = native.to_json(native.new_game(2, 5))
+    cards = len(compiled.model.cards.rows)
+    data["card_values"]["hits"] = {str(k): limits.CARD_VALUE.high for k in range(cards)}
+    data["seats"][0]["tokens"] = {colour: 7 for colour in native.COLOURS}
+    for engine in engines:
+        state = engine.from_json(data, complete=False)
+        buy = next(a for a in engine.legal_actions(state) if a[0] == "buy")
+        with pytest.raises(OverflowError, match=r"^a card value of numbers would be 2147483648, "):
+            engine.apply(state, buy)
+    data["card_values"]["hits"]["0"] = limits.CARD_VALUE.high + 1
+    refusals = set()
+    for engine in engines:
+        with pytest.raises(ValueError) as refused:
+            engine.from_json(data, complete=False)
+        refusals.add(str(refused.value))
+    assert len(refusals) == 1 and "2147483648" in refusals.pop()

@@ -56,6 +56,12 @@ COUNT = Limit(
     INT32_MAX,
     "a count of a state, of tokens or of turns, is 32 bits, and a per-colour cell is one",
 )
+CARD_VALUE = Limit(
+    "a card value of numbers",
+    -(2**31),
+    INT32_MAX,
+    "a card value of numbers may be set from itself, so it grows in play: its range bounds it",
+)
 STATE_BYTES = Limit(
     "the bytes of a state",
     0,
@@ -63,5 +69,5 @@ STATE_BYTES = Limit(
     "a state is one flat block, copied on every move and kept on the C stack in playouts",
 )
 
-TABLE: tuple[Limit, ...] = (PLAYERS, ACTIONS, CARDS, TILES, NUMBER, COUNT, STATE_BYTES)
+TABLE: tuple[Limit, ...] = (PLAYERS, ACTIONS, CARDS, TILES, NUMBER, COUNT, CARD_VALUE, STATE_BYTES)
 """Every limit, in the order docs/engine.md lists them."""

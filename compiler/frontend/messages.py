@@ -1028,3 +1028,12 @@ def state_too_large(span: Span, players: int, size: int, limit: Limit) -> Diagno
         span,
         limit.why,
     )
+
+
+def value_beyond(span: Span, bound: tuple[int, int], limit: Limit) -> Diagnostic:
+    return _error(
+        f"this value may be anywhere from {bound[0]} to {bound[1]}, beyond the whole numbers "
+        f"an engine holds ({limit.low}..{limit.high})",
+        span,
+        "bounded by its parts: literals, data cells, counts of a state, the most cards or tiles",
+    )

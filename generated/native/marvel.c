@@ -125,9 +125,24 @@ static inline void g_copy(G *to, const G *from)
 }
 
 static int overflow;  /* a follow-up queue longer than FMAX: refused, not run */
-static int last_turn;  /* a turn past COUNT_MAX: refused, not counted (docs/engine.md, Limits) */
+/* A move that would take a value past its range (docs/engine.md, Limits):
+ * refused, not wrapped. 1: the turn counter; 2: a card value, `past_value`. */
+static int past;
+static V past_value;
 #define COUNT_MAX 2147483647
-#define LAST_TURN_MESSAGE "turn 2147483647 is the last a state counts: the game cannot go on"
+#define CARD_NUMBER_LOW (-2147483648LL)
+#define CARD_NUMBER_HIGH 2147483647LL
+
+/* The OverflowError of a move refused for `past`, in the Python engine's words. */
+static void raise_past(void)
+{
+    if (past == 1) {
+        PyErr_SetString(PyExc_OverflowError, "turn 2147483647 is the last a state counts: the game cannot go on");
+    } else {
+        PyErr_Format(PyExc_OverflowError, "a card value of numbers would be %lld, outside %lld..%lld",
+                     (long long)past_value, CARD_NUMBER_LOW, CARD_NUMBER_HIGH);
+    }
+}
 
 static void layout(void)
 {
@@ -873,6 +888,11 @@ static void to_box(G *g, int32_t p, const Set *cards)
 
 static void set_value(G *g, int32_t value, int32_t card, V to)
 {
+    if (to < CARD_NUMBER_LOW || to > CARD_NUMBER_HIGH) {
+        past = 2;  /* a value past its range: the move is refused (raise_past) */
+        past_value = to;
+        return;
+    }
     int32_t holders[NZ * PMAX][2], n = 0;
     for (int32_t z = 0; z < NZ; z++) {
         for (int32_t q = 0; ZONE_CARDS[z] && q < g->players; q++) {
@@ -1368,7 +1388,7 @@ static void end_turn(G *g, int32_t p, int32_t start)
     }
     g->pending = -1;
     if (g->turn == COUNT_MAX) {
-        last_turn = 1;
+        past = 1;
         return;
     }
     g->turn++;
@@ -1682,7 +1702,7 @@ static MoveBuf PLAY;
 static int64_t play_out(G *g, uint64_t *rng, int64_t limit)
 {
     int64_t moves = 0;
-    while (!g->over && moves < limit && !overflow && !last_turn) {
+    while (!g->over && moves < limit && !overflow && !past) {
         legal_moves(g, &PLAY);
         if (PLAY.n == 0) {
             break;
@@ -2138,12 +2158,12 @@ static PyObject *py_apply(PyObject *module, PyObject *args)
     g_copy(&next->g, &s->g);
     const int32_t *mv = s->legal->data + s->legal->start[found];
     overflow = 0;
-    last_turn = 0;
+    past = 0;
     make_move(&next->g, mv[0], mv + 2);
-    if (overflow || last_turn) {
+    if (overflow || past) {
         Py_DECREF(next);
-        if (last_turn) {
-            PyErr_SetString(PyExc_OverflowError, LAST_TURN_MESSAGE);
+        if (past) {
+            raise_past();
         } else {
             PyErr_SetString(PyExc_RuntimeError, "more than 32 follow-up decisions waiting: beyond the native engine");
         }
@@ -2500,12 +2520,12 @@ static PyObject *py_playout(PyObject *module, PyObject *args)
     g_copy(&next->g, &s->g);
     uint64_t rng = seed;
     overflow = 0;
-    last_turn = 0;
+    past = 0;
     /* the GIL stays held: the move buffers are the module's own */
     int64_t moves = play_out(&next->g, &rng, limit);
-    if (last_turn) {
+    if (past) {
         Py_DECREF(next);
-        PyErr_SetString(PyExc_OverflowError, LAST_TURN_MESSAGE);
+        raise_past();
         return NULL;
     }
     if (overflow) {
@@ -2538,9 +2558,9 @@ static PyObject *py_playouts(PyObject *module, PyObject *args)
     for (long long i = 0; i < games && !failed; i++) {
         setup(&g, players, first_seed + i, 0);
         overflow = 0;
-        last_turn = 0;
+        past = 0;
         moves += play_out(&g, &rng, 1LL << 40);
-        failed = overflow || last_turn;
+        failed = overflow || past;
         if (g.over) {
             ended++;
             uint8_t won[PMAX];
@@ -2551,8 +2571,8 @@ static PyObject *py_playouts(PyObject *module, PyObject *args)
         }
     }
     if (failed) {
-        if (last_turn) {
-            PyErr_SetString(PyExc_OverflowError, LAST_TURN_MESSAGE);
+        if (past) {
+            raise_past();
             return NULL;
         }
         PyErr_SetString(PyExc_RuntimeError, "more than 32 follow-up decisions waiting: beyond the native engine");

@@ -17,6 +17,7 @@ from splendor_rules.compiler.frontend import limits as lim
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks.context import Context
+from splendor_rules.compiler.frontend.checks.ranges import check_ranges
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.syntax import Span
 from splendor_rules.dsl.visitor import walk
@@ -30,6 +31,9 @@ def check_limits(context: Context, model: m.Edition) -> None:
     _cards(context, model)
     _tiles(context, model)
     _state(context, model)
+    if not context.has_errors():
+        for diagnostic in check_ranges(model):
+            context.report(diagnostic)
 
 
 def _ints(value: object) -> list[int]:

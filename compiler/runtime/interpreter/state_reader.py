@@ -18,7 +18,7 @@ from typing import Any
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend.identities import DeckName
-from splendor_rules.compiler.frontend.limits import COUNT
+from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import Json, Seat, State, Value
 
@@ -400,6 +400,10 @@ class StateReader:
         if kind == "int":
             if type(value) is not int:
                 raise refuse(f"{what} must be a whole number, not {value!r}")
+            if not CARD_VALUE.low <= value <= CARD_VALUE.high:
+                raise refuse(
+                    f"{what} must be from {CARD_VALUE.low} to {CARD_VALUE.high}, not {value}"
+                )
             return value
         colours = self.tables.colours
         if value is not None and (not isinstance(value, str) or value not in colours):
