@@ -13,7 +13,8 @@ zones), card_tables (the named card tables, merged with the unnamed), setup
 (rule ids), unused (warnings), definitions (the order definitions are typed
 in, and how deep their chains nest); scopes and context are what they share. This
 module runs them in order, each reading what the earlier ones found, and
-builds the model when nothing is wrong.
+builds the model when nothing is wrong; limits (with ranges) then checks the
+model against the bounds of compiler/frontend/limits.py.
 """
 
 from __future__ import annotations
