@@ -33,6 +33,9 @@ K_time_stone: Final = 6
 _COLOUR_PAIRS: Final = tuple((c, TOKENS[c]) for c in COLOUR_KINDS)  # a choice among all colours
 _RETURNABLE: Final = (True, True, True, True, True, True, False)
 _CAP: Final = (1000000, 1000000, 1000000, 1000000, 1000000, 1000000, 1)
+_COUNT_MAX: Final = 2147483647  # the most a state counts (docs/engine.md, Limits)
+_CARD_NUMBER_LOW: Final = -2147483648  # a card value of numbers: its range
+_CARD_NUMBER_HIGH: Final = 2147483647
 _NEVER_PAYS: Final = ('', '', '', '', '', '', 'M-3.7')  # the rules that keep a kind from paying
 _NEVER_RETURNED: Final = ('', '', '', '', '', '', 'M-4.1a, M-3.7')  # the rules that keep a kind from being returned
 _SUPPLY: Final = {
@@ -1521,6 +1524,8 @@ def _end_turn(s: State, p: int, start: int) -> State:
             s.__class__ = State  # frozen (`_frozen`, inline)
             return s
     s.pending = -1
+    if s.turn == _COUNT_MAX:
+        raise OverflowError(f"turn {_COUNT_MAX} is the last a state counts: the game cannot go on")
     s.turn += 1
     s.current = (p + 1) % s.players
     if s.current == s.first:
@@ -1611,11 +1616,14 @@ _TILE_PHYSICAL: Final = (0, 0, 2, 2, 4, 4, 6, 6, 8)
 
 
 def _whole(value: Any, what: str, low: int = 0) -> int:
-    """A number of the JSON form: an int (a bool is not one), at least `low`."""
+    """A number of the JSON form: an int (a bool is not one), at least `low`,
+    at most the most a state counts."""
     if type(value) is not int:
         raise ValueError(f"{what} must be a whole number, not {value!r}")
     if value < low:
         raise ValueError(f"{what} must be at least {low}, not {value}")
+    if value > _COUNT_MAX:
+        raise ValueError(f"{what} must be at most {_COUNT_MAX}, the most a state counts, not {value}")
     return value
 
 
@@ -1681,6 +1689,10 @@ def _tokens_read(
                     f"seat {p} holds {counts[kind]} {name}; a player holds at most {_CAP[kind]}"
                 )
         total = supply[kind] + sum(counts[kind] for counts in held)
+        if total > _COUNT_MAX:
+            raise ValueError(
+                f"{total} {name} in the supply and the seats; a state counts at most {_COUNT_MAX}"
+            )
         if complete and total != game[kind]:
             raise ValueError(
                 f"{total} {name} in the supply and the seats; "

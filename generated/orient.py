@@ -32,6 +32,9 @@ K_gold: Final = 5
 _COLOUR_PAIRS: Final = tuple((c, TOKENS[c]) for c in COLOUR_KINDS)  # a choice among all colours
 _RETURNABLE: Final = (True, True, True, True, True, True)
 _CAP: Final = (1000000, 1000000, 1000000, 1000000, 1000000, 1000000)
+_COUNT_MAX: Final = 2147483647  # the most a state counts (docs/engine.md, Limits)
+_CARD_NUMBER_LOW: Final = -2147483648  # a card value of numbers: its range
+_CARD_NUMBER_HIGH: Final = 2147483647
 _NEVER_PAYS: Final = ('', '', '', '', '', '')  # the rules that keep a kind from paying
 _NEVER_RETURNED: Final = ('', '', '', '', '', '')  # the rules that keep a kind from being returned
 _SUPPLY: Final = {
@@ -1030,7 +1033,13 @@ def _move(s: State, p: int, card: int, zone: int) -> None:
 
 def _set_value(s: State, value: int, card: int, to: Any) -> None:
     """Set a card value of a card; the aggregates of the zone holding it are
-    kept: the card leaves them with its old value and comes back with the new."""
+    kept: the card leaves them with its old value and comes back with the new.
+    A number past the card values' range refuses the move (docs/engine.md, Limits)."""
+    if not _CARD_NUMBER_LOW <= to <= _CARD_NUMBER_HIGH:
+        raise OverflowError(
+            f"a card value of numbers would be {to}, "
+            f"outside {_CARD_NUMBER_LOW}..{_CARD_NUMBER_HIGH}"
+        )
     held = [
         (p, z)
         for z, rows in enumerate(s.zones)
@@ -1861,6 +1870,8 @@ def _end_turn(s: State, p: int, start: int) -> State:
             s.__class__ = State  # frozen (`_frozen`, inline)
             return s
     s.pending = -1
+    if s.turn == _COUNT_MAX:
+        raise OverflowError(f"turn {_COUNT_MAX} is the last a state counts: the game cannot go on")
     s.turn += 1
     s.current = (p + 1) % s.players
     if s.current == s.first:
@@ -1975,6 +1986,10 @@ def _card_value_read(value: Any, kind: str, what: str) -> Any:
     if kind == "int":
         if type(value) is not int:
             raise ValueError(f"{what} must be a whole number, not {value!r}")
+        if not _CARD_NUMBER_LOW <= value <= _CARD_NUMBER_HIGH:
+            raise ValueError(
+                f"{what} must be from {_CARD_NUMBER_LOW} to {_CARD_NUMBER_HIGH}, not {value}"
+            )
         return value
     if value is None:
         return -1
@@ -2003,11 +2018,14 @@ _TILE_PHYSICAL: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 
 
 def _whole(value: Any, what: str, low: int = 0) -> int:
-    """A number of the JSON form: an int (a bool is not one), at least `low`."""
+    """A number of the JSON form: an int (a bool is not one), at least `low`,
+    at most the most a state counts."""
     if type(value) is not int:
         raise ValueError(f"{what} must be a whole number, not {value!r}")
     if value < low:
         raise ValueError(f"{what} must be at least {low}, not {value}")
+    if value > _COUNT_MAX:
+        raise ValueError(f"{what} must be at most {_COUNT_MAX}, the most a state counts, not {value}")
     return value
 
 
@@ -2073,6 +2091,10 @@ def _tokens_read(
                     f"seat {p} holds {counts[kind]} {name}; a player holds at most {_CAP[kind]}"
                 )
         total = supply[kind] + sum(counts[kind] for counts in held)
+        if total > _COUNT_MAX:
+            raise ValueError(
+                f"{total} {name} in the supply and the seats; a state counts at most {_COUNT_MAX}"
+            )
         if complete and total != game[kind]:
             raise ValueError(
                 f"{total} {name} in the supply and the seats; "

@@ -20,6 +20,7 @@ from attrs import define, field
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, Unreadable, read_named_text
+from splendor_rules.compiler.frontend.limits import COUNT, NUMBER
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources, closest, display_path
 
@@ -361,6 +362,12 @@ class TableReader:
                 if not _WHOLE.fullmatch(cell):
                     self.cell_error(msgs.not_a_whole_number(at(index), cell, name))
                     return _BAD
+                if int(cell) > COUNT.high:
+                    found = int(cell)
+                    self.cell_error(
+                        msgs.count_beyond(at(index), f"in column '{name}'", found, COUNT)
+                    )
+                    return _BAD
                 numbers.append(int(cell))
             return tuple(numbers)
         index, cell = cells[0]
@@ -371,6 +378,9 @@ class TableReader:
             value = int(cell)
             if kind.kind == "int_range" and not (kind.low or 0) <= value <= (kind.high or 0):
                 self.cell_error(msgs.out_of_range(at(index), value, kind.low, kind.high, name))
+                return _BAD
+            if not NUMBER.low <= value <= NUMBER.high:
+                self.cell_error(msgs.number_beyond(at(index), value, NUMBER))
                 return _BAD
             return value
         if kind.kind == "bool":

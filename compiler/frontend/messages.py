@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterable, Sequence
 import attrs
 
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.limits import Limit
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic, Note, did_you_mean
 from splendor_rules.dsl.syntax import Span
@@ -1017,3 +1018,48 @@ def wrong_named_argument(
             hint,
         )
     return _error(f"unknown {what} '{written}'", span, hint)
+
+
+# ------------------------------------------------------------------ limits
+# The bounds of compiler/frontend/limits.py: each message names what passes
+# which bound, and the hint says why the bound is there.
+
+
+def number_beyond(span: Span, value: int, limit: Limit) -> Diagnostic:
+    return _error(
+        f"{value} is beyond the whole numbers an engine holds ({limit.low}..{limit.high})",
+        span,
+        limit.why,
+    )
+
+
+def count_beyond(span: Span, what: str, value: int, limit: Limit) -> Diagnostic:
+    return _error(
+        f"{value} {what} is more than {limit.high}, the largest count a state holds",
+        span,
+        limit.why,
+    )
+
+
+def too_many(span: Span, what: str, count: int, limit: Limit) -> Diagnostic:
+    return _error(
+        f"{count} {what}, more than the {limit.high} an edition may have", span, limit.why
+    )
+
+
+def state_too_large(span: Span, players: int, size: int, limit: Limit) -> Diagnostic:
+    return _error(
+        f"a state of a {players}-player game would take at least {size} bytes, more than "
+        f"the {limit.high} a state may take",
+        span,
+        limit.why,
+    )
+
+
+def value_beyond(span: Span, bound: tuple[int, int], limit: Limit) -> Diagnostic:
+    return _error(
+        f"this value may be anywhere from {bound[0]} to {bound[1]}, beyond the whole numbers "
+        f"an engine holds ({limit.low}..{limit.high})",
+        span,
+        "bounded by its parts: literals, data cells, counts of a state, the most cards or tiles",
+    )

@@ -104,7 +104,7 @@ typedef struct {
     int32_t players, first, current, turn, over, last, pending, fn;
     int32_t supply[NK];
     int32_t held[PMAX][NK];
-    int32_t did[PMAX];
+    int64_t did[PMAX];  /* a bit per action: at most 63 (compiler/frontend/limits.py) */
     int32_t zn[NZ][PMAX];
     int32_t dn[MAX1(ND)];
     int32_t tn[MAX1(NS)];
@@ -125,6 +125,24 @@ static inline void g_copy(G *to, const G *from)
 }
 
 static int overflow;  /* a follow-up queue longer than FMAX: refused, not run */
+/* A move that would take a value past its range (docs/engine.md, Limits):
+ * refused, not wrapped. 1: the turn counter; 2: a card value, `past_value`. */
+static int past;
+static V past_value;
+#define COUNT_MAX 2147483647
+#define CARD_NUMBER_LOW (-2147483648LL)
+#define CARD_NUMBER_HIGH 2147483647LL
+
+/* The OverflowError of a move refused for `past`, in the Python engine's words. */
+static void raise_past(void)
+{
+    if (past == 1) {
+        PyErr_SetString(PyExc_OverflowError, "turn 2147483647 is the last a state counts: the game cannot go on");
+    } else {
+        PyErr_Format(PyExc_OverflowError, "a card value of numbers would be %lld, outside %lld..%lld",
+                     (long long)past_value, CARD_NUMBER_LOW, CARD_NUMBER_HIGH);
+    }
+}
 
 static void layout(void)
 {
@@ -870,6 +888,11 @@ static void to_box(G *g, int32_t p, const Set *cards)
 
 static void set_value(G *g, int32_t value, int32_t card, V to)
 {
+    if (to < CARD_NUMBER_LOW || to > CARD_NUMBER_HIGH) {
+        past = 2;  /* a value past its range: the move is refused (raise_past) */
+        past_value = to;
+        return;
+    }
     int32_t holders[NZ * PMAX][2], n = 0;
     for (int32_t z = 0; z < NZ; z++) {
         for (int32_t q = 0; ZONE_CARDS[z] && q < g->players; q++) {
@@ -934,7 +957,7 @@ static V *wait(G *g, int32_t site)
     return w->bound;
 }
 
-static void done(G *g, int32_t p, int32_t bit);
+static void done(G *g, int32_t p, int64_t bit);
 static V score(const G *g, int32_t p);
 static int32_t run_step(G *g, int32_t p, int32_t step);
 
@@ -1226,7 +1249,7 @@ static void apply_take_distinct(G * g, int32_t p, const int32_t * mv)
     mv_read_fill(&v_picks, mv, &at);
     (void)at;
     gain_each(g, p, v_picks, 1LL);
-    done(g, p, 1);
+    done(g, p, 1LL);
     return;
 }
 
@@ -1240,7 +1263,7 @@ static void apply_take_two(G * g, int32_t p, const int32_t * mv)
     if (v_c >= 0) {
         gain(g, p, v_c, 2LL);
     }
-    done(g, p, 2);
+    done(g, p, 2LL);
     return;
 }
 
@@ -1255,7 +1278,7 @@ static void apply_reserve(G * g, int32_t p, const int32_t * mv)
     if (g->supply[5] > 0LL) {
         gain(g, p, 5, 1LL);
     }
-    done(g, p, 4);
+    done(g, p, 4LL);
     return;
 }
 
@@ -1274,7 +1297,7 @@ static void apply_buy(G * g, int32_t p, const int32_t * mv)
     to_box(g, p, &v_g);
     move_card(g, p, v_k, 0);
     entered_bought(g, p, v_k);
-    done(g, p, 8);
+    done(g, p, 8LL);
     return;
 }
 
@@ -1298,7 +1321,7 @@ static void apply_sacrifice(G * g, int32_t p, const int32_t * mv)
     to_box(g, p, &v_given);
     move_card(g, p, v_k, 0);
     entered_bought(g, p, v_k);
-    done(g, p, 32);
+    done(g, p, 32LL);
     return;
 }
 
@@ -1425,7 +1448,7 @@ static int32_t round_ends(const G * g)
     return ({
         int32_t t_q1 = 1;
         for (int32_t t_p2 = 0; t_p2 < g->players; t_p2++) {
-            if (!((g->did[t_p2] & 16) != 0)) {
+            if (!((g->did[t_p2] & 16LL) != 0)) {
                 t_q1 = 0;
                 break;
             }
@@ -1571,6 +1594,10 @@ static void end_turn(G *g, int32_t p, int32_t start)
         }
     }
     g->pending = -1;
+    if (g->turn == COUNT_MAX) {
+        past = 1;
+        return;
+    }
     g->turn++;
     g->current = (p + 1) % g->players;
     if (g->current == g->first) {
@@ -1609,7 +1636,7 @@ static void follow_ups(G *g, int32_t p)
     end_turn(g, p, 0);
 }
 
-static void done(G *g, int32_t p, int32_t bit)
+static void done(G *g, int32_t p, int64_t bit)
 {
     g->did[p] |= bit;
     follow_ups(g, p);
@@ -1653,7 +1680,7 @@ static void make_move(G *g, int32_t code, const int32_t *slots)
         if (APPLY[code]) {
             APPLY[code](g, p, slots);
         } else {
-            done(g, p, 1 << code);
+            done(g, p, (int64_t)1 << code);
         }
     } else if (code < NA + NSTEPS) {
         STEP_DECIDE[code - NA](g, p, slots);
@@ -1838,14 +1865,16 @@ static int rank_better(const V *a, const V *b)
     return 0;
 }
 
-/* The winners as a bit set of seats (0 before the end). */
-static int32_t winner_bits(const G *g)
+/* The winners: won[p] is 1 for each winning seat, none before the end (a
+ * byte per seat, so any number of seats the language allows). */
+static void winners_of(const G *g, uint8_t *won)
 {
+    memset(won, 0, PMAX);
     if (!g->over) {
-        return 0;
+        return;
     }
     V best[NRANK], keys[NRANK];
-    int32_t bits = 0, any = 0;
+    int any = 0;
     for (int32_t p = 0; p < g->players; p++) {
         if (!eligible(g, p)) {
             continue;
@@ -1854,14 +1883,13 @@ static int32_t winner_bits(const G *g)
         int order = any ? rank_better(keys, best) : 1;
         if (order > 0) {
             memcpy(best, keys, sizeof(best));
-            bits = 0;
+            memset(won, 0, PMAX);
         }
         if (order >= 0) {
-            bits |= 1 << p;
+            won[p] = 1;
         }
         any = 1;
     }
-    return bits;
 }
 
 /* ------------------------------------------------------ native playouts */
@@ -1882,7 +1910,7 @@ static MoveBuf PLAY;
 static int64_t play_out(G *g, uint64_t *rng, int64_t limit)
 {
     int64_t moves = 0;
-    while (!g->over && moves < limit && !overflow) {
+    while (!g->over && moves < limit && !overflow && !past) {
         legal_moves(g, &PLAY);
         if (PLAY.n == 0) {
             break;
@@ -2338,10 +2366,15 @@ static PyObject *py_apply(PyObject *module, PyObject *args)
     g_copy(&next->g, &s->g);
     const int32_t *mv = s->legal->data + s->legal->start[found];
     overflow = 0;
+    past = 0;
     make_move(&next->g, mv[0], mv + 2);
-    if (overflow) {
+    if (overflow || past) {
         Py_DECREF(next);
-        PyErr_SetString(PyExc_RuntimeError, "more than 32 follow-up decisions waiting: beyond the native engine");
+        if (past) {
+            raise_past();
+        } else {
+            PyErr_SetString(PyExc_RuntimeError, "more than 32 follow-up decisions waiting: beyond the native engine");
+        }
         return NULL;
     }
     return (PyObject *)next;
@@ -2378,10 +2411,11 @@ static PyObject *py_winners(PyObject *module, PyObject *arg)
     if (!s) {
         return NULL;
     }
-    int32_t bits = winner_bits(&s->g);
+    uint8_t won[PMAX];
+    winners_of(&s->g, won);
     PyObject *seats = PyList_New(0);
     for (int32_t p = 0; seats && p < s->g.players; p++) {
-        if (bits & (1 << p)) {
+        if (won[p]) {
             PyObject *seat = PyLong_FromLong(p);
             PyList_Append(seats, seat);
             Py_DECREF(seat);
@@ -2484,7 +2518,7 @@ static PyObject *export_state(const G *g)
         "(iiiiOOiNNNNNNNNNN)", g->players, g->first, g->current, g->turn,
         g->over ? Py_True : Py_False, g->last ? Py_True : Py_False, g->pending,
         ints(g->supply, NK), held, zones, decks, market, tiles, hidden,
-        ints(g->did, P), values, follow);
+        longs(g->did, P), values, follow);
 }
 
 static PyObject *py_export(PyObject *module, PyObject *arg)
@@ -2590,7 +2624,7 @@ static PyObject *py_import(PyObject *module, PyObject *data)
     g->last = last;
     g->pending = pending;
     int32_t n, buffer[NCARDS + NTILES + 64];
-    int bad = read_ints(supply, g->supply, NK, &n, "supply") < 0 || read_ints(did, g->did, players, &n, "did") < 0;
+    int bad = read_ints(supply, g->supply, NK, &n, "supply") < 0 || read_numbers(did, g->did, players, &n, "did", 0, INT64_MAX) < 0;
     for (int32_t p = 0; !bad && p < players; p++) {
         bad = read_ints(PyTuple_GetItem(held, p), g->held[p], NK, &n, "held") < 0;
     }
@@ -2694,8 +2728,14 @@ static PyObject *py_playout(PyObject *module, PyObject *args)
     g_copy(&next->g, &s->g);
     uint64_t rng = seed;
     overflow = 0;
+    past = 0;
     /* the GIL stays held: the move buffers are the module's own */
     int64_t moves = play_out(&next->g, &rng, limit);
+    if (past) {
+        Py_DECREF(next);
+        raise_past();
+        return NULL;
+    }
     if (overflow) {
         Py_DECREF(next);
         PyErr_SetString(PyExc_RuntimeError, "more than 32 follow-up decisions waiting: beyond the native engine");
@@ -2726,17 +2766,23 @@ static PyObject *py_playouts(PyObject *module, PyObject *args)
     for (long long i = 0; i < games && !failed; i++) {
         setup(&g, players, first_seed + i, 0);
         overflow = 0;
+        past = 0;
         moves += play_out(&g, &rng, 1LL << 40);
-        failed = overflow;
+        failed = overflow || past;
         if (g.over) {
             ended++;
-            int32_t bits = winner_bits(&g);
+            uint8_t won[PMAX];
+            winners_of(&g, won);
             for (int32_t p = 0; p < players; p++) {
-                wins[p] += (bits >> p) & 1;
+                wins[p] += won[p];
             }
         }
     }
     if (failed) {
+        if (past) {
+            raise_past();
+            return NULL;
+        }
         PyErr_SetString(PyExc_RuntimeError, "more than 32 follow-up decisions waiting: beyond the native engine");
         return NULL;
     }

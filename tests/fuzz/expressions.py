@@ -7,7 +7,9 @@ construct of docs/language.md "Expressions" can be drawn, at every nesting
 depth: literals, names, arithmetic, comparisons, `and`/`or`/`not`, `A if C
 else B`, attributes, indexes, the built-in functions, quantifiers over sets
 (with or without `where`) and over the players, sums over sets (`sum(x in S
-where C: N)`), filters and `per colour` at value positions.
+where C: N)`), filters and `per colour` at value positions. A product's
+right side is a small literal, so that no drawn number may pass 64 bits (the
+checker refuses one that may: docs/engine.md, "Limits").
 
 Text is built with the fewest parentheses the grammar needs (plus, now and
 then, some it does not), so that a drawn requirement can be `A and B` or `X if
@@ -317,9 +319,13 @@ class Expressions:
     def arithmetic(self, scope: Scope, depth: int) -> E:
         op = self.pick(["+", "-", "*"])
         left = self.expr("int", scope, depth)
-        right = self.expr("int", scope, depth)
         if op == "*":
-            return E(f"{left.at(PRODUCT)} * {right.at(UNARY)}", PRODUCT)
+            # A product by a small literal: a product of two numbers the
+            # checker bounds only by a count of a state (2**31 - 1) could pass
+            # 64 bits, and the checker refuses it (docs/engine.md, Limits).
+            factor = atom(str(self.pick(range(10))))
+            return E(f"{left.at(PRODUCT)} * {factor.at(UNARY)}", PRODUCT)
+        right = self.expr("int", scope, depth)
         return E(f"{left.at(SUM)} {op} {right.at(PRODUCT)}", SUM)
 
     def comparison(self, scope: Scope, depth: int) -> E:

@@ -15,6 +15,7 @@ from splendor_rules.compiler.backend.native import cnodes as c
 from splendor_rules.compiler.backend.native.emit import Names
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.limits import CARD_VALUE
 
 # A packed vector: 8 bits per colour, each cell below 128 (the shortfall
 # test borrows the eighth bit), all cells of a row summing below 256.
@@ -92,9 +93,11 @@ def data(
 
 def _card_value_type(e: m.Edition) -> dict[str, str]:
     """A card value's C type and its range: 16 bits where every value is a
-    colour or a condition, else a full `V`."""
+    colour or a condition, else a full `V` holding the language's range of a
+    number card value (frontend/limits.py)."""
     if any(v.type == "int" for v in e.card_values):
-        return {"value_element": "V", "value_low": "INT64_MIN", "value_high": "INT64_MAX"}
+        low, high = f"{CARD_VALUE.low}LL", f"{CARD_VALUE.high}LL"
+        return {"value_element": "V", "value_low": low, "value_high": high}
     return {"value_element": "int16_t", "value_low": "INT16_MIN", "value_high": "INT16_MAX"}
 
 

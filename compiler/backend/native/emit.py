@@ -467,7 +467,7 @@ class _Emission(Visitor):
             assert isinstance(arguments[0], m.Ref)
             bit = 1 << n.action_index[arguments[0].name]
             did = c.index(c.arrow(self.frame.state, "did"), self.frame.player)
-            return c.binary(c.binary(did, "&", c.num(bit)), "!=", c.num(0))
+            return c.binary(c.binary(did, "&", c.Num(bit, wide=True)), "!=", c.num(0))
         if e.function == "supply":
             return self.unless_none(
                 arguments[0], lambda k: c.index(c.arrow(self.frame.state, "supply"), k)

@@ -864,7 +864,8 @@ class Lowering(Payments):
         frame = Frame()
         at = c.name("at")
         body: list[c.Stmt] = [self.where(action), c.declare("int32_t", "at", c.num(0))]
-        done = [c.do(c.call("done", c.name("g"), c.name("p"), c.num(1 << index))), c.Return()]
+        bit = c.Num(1 << index, wide=True)  # the action's bit of `did`: 64 bits
+        done = [c.do(c.call("done", c.name("g"), c.name("p"), bit)), c.Return()]
         statements = action.body or ()
         for index, st in enumerate(statements):
             if isinstance(st, m.Let):

@@ -22,6 +22,7 @@ from splendor_rules.compiler.backend.native.lower import Lowering
 from splendor_rules.compiler.backend.source import ident
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
 
 PYTHON_PACKAGE = "splendor_rules.generated"
 NATIVE_PACKAGE = "splendor_rules.generated.native"
@@ -61,6 +62,9 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
         for site in lowering.sites
     )
     found["texts"] = tuple(sorted(lowering.names.texts, key=lowering.names.texts.__getitem__))
+    found["count_max"] = COUNT.high
+    found["card_value_low"] = CARD_VALUE.low
+    found["card_value_high"] = CARD_VALUE.high
     found["python_package"] = PYTHON_PACKAGE
     found["native_package"] = NATIVE_PACKAGE
     return found

@@ -27,6 +27,7 @@ from splendor_rules.compiler.backend.python.values import Values
 from splendor_rules.compiler.backend.tables import Tables
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.description import describe
+from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
 
 
 def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
@@ -58,4 +59,7 @@ def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     # Read last: every function above has been emitted.
     context["helpers"] = sorted(emitter.helpers)
     context["description"] = description
+    context["count_max"] = COUNT.high
+    context["card_value_low"] = CARD_VALUE.low
+    context["card_value_high"] = CARD_VALUE.high
     return context

@@ -13,7 +13,8 @@ zones), card_tables (the named card tables, merged with the unnamed), setup
 (rule ids), unused (warnings), definitions (the order definitions are typed
 in, and how deep their chains nest); scopes and context are what they share. This
 module runs them in order, each reading what the earlier ones found, and
-builds the model when nothing is wrong.
+builds the model when nothing is wrong; limits (with ranges) then checks the
+model against the bounds of compiler/frontend/limits.py.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.definitions import type_definitions
 from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
 from splendor_rules.compiler.frontend.checks.ids import check_ids
+from splendor_rules.compiler.frontend.checks.limits import check_limits
 from splendor_rules.compiler.frontend.checks.statements import StatementChecker, check_actions
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_globals
 from splendor_rules.compiler.frontend.editions import ResolvedEdition
@@ -92,4 +94,7 @@ def check_edition(
         references=tuple(context.rulebooks),
         rule_texts=tuple(context.rule_texts),
     )
+    check_limits(context, model)
+    if context.has_errors():
+        return None, context.diagnostics
     return model, context.diagnostics

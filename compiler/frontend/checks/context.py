@@ -14,11 +14,12 @@ from typing import Any
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.editions import Entry, Renames, ResolvedEdition
+from splendor_rules.compiler.frontend.limits import PLAYERS
 from splendor_rules.compiler.frontend.model import Type
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources
 
-MAX_PLAYERS = 100  # amounts are tabled per player count, so the counts are bounded
+MAX_PLAYERS = PLAYERS.high  # amounts are tabled per player count, so the counts are bounded
 
 
 class Context:

@@ -13,6 +13,7 @@ from attrs import evolve
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.limits import CARD_VALUE
 from splendor_rules.compiler.runtime.interpreter.evaluation import Definitions, Env
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.validation import require
@@ -264,7 +265,14 @@ class _Run(Visitor):
         env = self.env
         index = self.effects.tables.card_value[st.value_name]
         values = env.state.card_values
-        changed = replace(values[index], env.names[st.card], env.visit(st.value))
+        to = env.visit(st.value)
+        number = isinstance(to, int) and not isinstance(to, bool)
+        if number and not CARD_VALUE.low <= to <= CARD_VALUE.high:
+            raise OverflowError(
+                f"a card value of numbers would be {to}, "
+                f"outside {CARD_VALUE.low}..{CARD_VALUE.high}"
+            )
+        changed = replace(values[index], env.names[st.card], to)
         self.env = env.at(evolve(env.state, card_values=replace(values, index, changed)))
 
     def visit_ReturnToBox(self, st: m.ReturnToBox) -> None:

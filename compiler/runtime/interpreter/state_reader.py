@@ -18,6 +18,7 @@ from typing import Any
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend.identities import DeckName
+from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import Json, Seat, State, Value
 
@@ -50,6 +51,8 @@ def whole(value: Any, what: str) -> int:
         raise refuse(f"{what} must be a whole number, not {value!r}")
     if value < 0:
         raise refuse(f"{what} must be at least 0, not {value}")
+    if value > COUNT.high:
+        raise refuse(f"{what} must be at most {COUNT.high}, the most a state counts, not {value}")
     return value
 
 
@@ -291,6 +294,11 @@ class StateReader:
                         f"seat {p} holds {counts[k]} {kind.name}; a player holds at most {kind.cap}"
                     )
             total = supply[k] + sum(counts[k] for counts in held)
+            if total > COUNT.high:
+                raise refuse(
+                    f"{total} {kind.name} in the supply and the seats; "
+                    f"a state counts at most {COUNT.high}"
+                )
             game = kind.supply[len(seats)]
             if complete and total != game:
                 raise refuse(
@@ -392,6 +400,10 @@ class StateReader:
         if kind == "int":
             if type(value) is not int:
                 raise refuse(f"{what} must be a whole number, not {value!r}")
+            if not CARD_VALUE.low <= value <= CARD_VALUE.high:
+                raise refuse(
+                    f"{what} must be from {CARD_VALUE.low} to {CARD_VALUE.high}, not {value}"
+                )
             return value
         colours = self.tables.colours
         if value is not None and (not isinstance(value, str) or value not in colours):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from attrs import evolve
 
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.limits import COUNT
 from splendor_rules.compiler.runtime.interpreter.effects import Effects
 from splendor_rules.compiler.runtime.interpreter.moves import DECIDED, Moves
 from splendor_rules.compiler.runtime.interpreter.validation import Validation
@@ -128,6 +129,10 @@ class Turns:
                     state = evolve(state, over=True)  # right there: no further step
                     break
         after = (q + 1) % state.players
+        if state.turn == COUNT.high:
+            raise OverflowError(
+                f"turn {COUNT.high} is the last a state counts: the game cannot go on"
+            )
         state = evolve(state, current=after, turn=state.turn + 1, pending=None)
         if after != state.first_player or state.over:
             return state
