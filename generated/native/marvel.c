@@ -9,6 +9,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -2088,6 +2089,27 @@ static int same_value(PyObject *a, PyObject *b)
     return PyObject_RichCompareBool(a, b, Py_EQ);
 }
 
+/* Is the action the listed move? As the Python engine takes it: a tuple
+ * (or a tuple's subclass, a namedtuple) whose name is a string (or a
+ * subclass's) equal to the move's, each value of the move's exact type. */
+static int same_action(PyObject *listed, PyObject *action)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(listed);
+    if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) != n || !PyUnicode_Check(PyTuple_GET_ITEM(action, 0))) {
+        return 0;
+    }
+    if (PyUnicode_Compare(PyTuple_GET_ITEM(listed, 0), PyTuple_GET_ITEM(action, 0)) != 0) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    for (Py_ssize_t i = 1; i < n; i++) {
+        int same = same_value(PyTuple_GET_ITEM(listed, i), PyTuple_GET_ITEM(action, i));
+        if (same <= 0) {
+            return same;
+        }
+    }
+    return 1;
+}
+
 static PyObject *py_apply(PyObject *module, PyObject *args)
 {
     PyObject *state, *action;
@@ -2106,7 +2128,7 @@ static PyObject *py_apply(PyObject *module, PyObject *args)
         }
     }
     for (int32_t i = 0; found < 0 && i < s->legal->n; i++) {
-        int same = same_value(s->objects[i], action);
+        int same = same_action(s->objects[i], action);
         if (same < 0) {
             return NULL;
         }
@@ -2350,6 +2372,304 @@ static int read_items(PyObject *seq, int16_t *out, int32_t cap, int32_t *n, cons
     return 0;
 }
 
+/* What an imported state is checked against (check_state): the checks of
+ * the Python engine's from_json, so that no way into a native state (from_json,
+ * unpickling, _import) can hold an index the engine would follow out of
+ * bounds. */
+#define FCAP (NFOLLOW ? FMAX : 0)  /* the follow-up decisions a state can hold */
+static const int32_t TILE_SET_OF[MAX1(NTILES)] = { 0, 0, 0, 0, 0, 0, 0, 0, -1 };
+static const int32_t TILE_PHYSICAL[MAX1(NTILES)] = { 0, 0, 2, 2, 4, 4, 6, 6, 8 };
+static const int32_t DECISION[MAX1(NSTEPS)] = { 1, 1, 0 };
+/* a card value's kind: 3 a colour (or -1, none), 1 a flag, 0 any number */
+static const int32_t VALUE_KIND[MAX1(NV)] = { 0 };
+/* per follow-up, its carried values: (kind, 1 if a list, slots) each */
+static const int32_t BOUND_START[MAX1(NFOLLOW) + 1] = { 0 };
+static const int32_t BOUND_FIELDS[] = { -1 };
+static const V BOUND_LIMIT[7] = { 0, 2, NK, NC, NCARDS, NTILES, 99 };
+static const char *const BOUND_NOUN[7] = { "number", "flag", "token kind", "colour", "card", "tile", "text" };
+
+/* A ValueError with the message; 1 (the state is refused). */
+static int refuse(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    PyErr_FormatV(PyExc_ValueError, format, args);
+    va_end(args);
+    return 1;
+}
+
+static inline int seen_before(uint64_t *seen, int32_t i)
+{
+    int was = (int)((seen[i >> 6] >> (i & 63)) & 1);
+    seen[i >> 6] |= (uint64_t)1 << (i & 63);
+    return was;
+}
+
+static int check_card(int32_t k, const char *where, int32_t at, int32_t deck, uint64_t *seen)
+{
+    if (k < 0 || k >= NCARDS) {
+        return refuse("%s %d: %d is not a card (0 to %d)", where, (int)at, (int)k, NCARDS - 1);
+    }
+    if (deck >= 0 && CARD_DECK[k] != deck) {
+        return refuse("%s %d: card %d is of deck %d", where, (int)at, (int)k, (int)CARD_DECK[k]);
+    }
+    if (seen_before(seen, k)) {
+        return refuse("card %d is in two places (one of them %s %d)", (int)k, where, (int)at);
+    }
+    return 0;
+}
+
+static int check_tile(int32_t t, const char *where, int32_t at, int32_t set, uint64_t *seen)
+{
+    if (t < 0 || t >= NTILES) {
+        return refuse("%s %d: %d is not a tile (0 to %d)", where, (int)at, (int)t, NTILES - 1);
+    }
+    if (set >= 0 && TILE_SET_OF[t] != set) {
+        return refuse("%s %d: tile %d is not one of its tiles", where, (int)at, (int)t);
+    }
+    if (seen_before(seen, TILE_PHYSICAL[t])) {
+        return refuse("tile %d is in two places (one of them %s %d)", (int)t, where, (int)at);
+    }
+    return 0;
+}
+
+/* The seats, the step pending and the counts. */
+static int check_counts(const G *g)
+{
+    if (g->first < 0 || g->first >= g->players || g->current < 0 || g->current >= g->players) {
+        return refuse("first_player and current_player must be seats from 0 to %d, not %d and %d",
+                      (int)g->players - 1, (int)g->first, (int)g->current);
+    }
+    if (g->pending != -1 && (g->pending < 0 || g->pending >= NSTEPS || !DECISION[g->pending])) {
+        return refuse("pending: %d is not a decision step (-1 for none)", (int)g->pending);
+    }
+    if ((g->pending >= 0 || g->fn > 0) && g->over) {
+        return refuse("pending: a game that is over has no pending decision");
+    }
+    if (g->pending >= 0 && g->fn > 0) {
+        return refuse("pending: a decision step and follow-up decisions at once");
+    }
+    for (int32_t k = 0; k < NK; k++) {
+        if (g->supply[k] < 0) {
+            return refuse("supply: %d tokens of kind %d", (int)g->supply[k], (int)k);
+        }
+        for (int32_t p = 0; p < g->players; p++) {
+            if (g->held[p][k] < 0 || g->held[p][k] > CAP[k]) {
+                return refuse("seat %d holds %d tokens of kind %d; from 0 to %d", (int)p, (int)g->held[p][k], (int)k, (int)CAP[k]);
+            }
+        }
+    }
+    for (int32_t p = 0; p < g->players; p++) {
+        if (((uint64_t)(uint32_t)g->did[p] >> NA) != 0) {
+            return refuse("seat %d did: bits %d are not actions", (int)p, (int)g->did[p]);
+        }
+    }
+    return 0;
+}
+
+/* Every card and tile in one place, in range, of its deck or set. */
+static int check_places(const G *g)
+{
+    uint64_t cards[(NCARDS + 64) / 64] = {0}, tiles[(NTILES + 64) / 64] = {0};
+    for (int32_t d = 0; d < ND; d++) {
+        for (int32_t i = 0; i < g->dn[d]; i++) {
+            if (check_card(g->ditems[DOFF[d] + i], "a card of deck", d, d, cards)) {
+                return 1;
+            }
+        }
+        for (int32_t i = 0; i < FACE_UP[d]; i++) {
+            int32_t k = g->market[FOFF[d] + i];
+            if (k != -1 && check_card(k, "a market slot of deck", d, d, cards)) {
+                return 1;
+            }
+        }
+    }
+    for (int32_t t = 0; t < NS; t++) {
+        for (int32_t i = 0; i < g->tn[t]; i++) {
+            if (check_tile(g->titems[TOFF[t] + i], "tile set", t, t, tiles)) {
+                return 1;
+            }
+        }
+    }
+    for (int32_t z = 0; z < NZ; z++) {
+        for (int32_t p = 0; p < g->players; p++) {
+            for (int32_t i = 0; i < g->zn[z][p]; i++) {
+                int32_t item = zone_view(g, z, p)[i];
+                if (ZONE_CARDS[z] ? check_card(item, "a zone of seat", p, -1, cards) : check_tile(item, "a zone of seat", p, -1, tiles)) {
+                    return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* Each hidden card once, in a zone that hides the cards taken from a deck. */
+static int check_hidden(G *g, const int32_t *hidden, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) {
+        int32_t k = hidden[i], found = 0;
+        for (int32_t z = 0; z < NZ && !found && k >= 0 && k < NCARDS; z++) {
+            for (int32_t p = 0; ZONE_HIDES[z] && p < g->players; p++) {
+                found |= zone_has(g, z, p, k);
+            }
+        }
+        if (!found) {
+            return refuse("hidden: %d is not a card in a zone that hides cards taken from a deck", (int)k);
+        }
+        if (hidden_has(g, k)) {
+            return refuse("hidden: card %d is listed twice", (int)k);
+        }
+        hidden_set(g, k);
+    }
+    return 0;
+}
+
+/* The card values and the values each follow-up waiting carries, of their kinds. */
+static int check_values(const G *g)
+{
+    for (int32_t v = 0; v < NV; v++) {
+        for (int32_t k = 0; k < NCARDS && VALUE_KIND[v]; k++) {
+            V x = g->values[v][k];
+            if (x < (VALUE_KIND[v] == 3 ? -1 : 0) || x >= BOUND_LIMIT[VALUE_KIND[v]]) {
+                return refuse("card value %d of card %d: %lld is not a %s", (int)v, (int)k, (long long)x, BOUND_NOUN[VALUE_KIND[v]]);
+            }
+        }
+    }
+    for (int32_t i = 0; i < g->fn; i++) {
+        int32_t site = g->follow[i].site, at = 0;
+        if (site < 0 || site >= NFOLLOW) {
+            return refuse("follow-up decision %d: %d is not a follow-up decision (0 to %d)", (int)i, (int)site, NFOLLOW - 1);
+        }
+        for (int32_t f = BOUND_START[site]; f < BOUND_START[site + 1]; f++) {
+            int32_t kind = BOUND_FIELDS[3 * f], listed = BOUND_FIELDS[3 * f + 1], width = BOUND_FIELDS[3 * f + 2];
+            const V *x = g->follow[i].bound + at;
+            V count = listed ? x[0] : 1;
+            if (count < 0 || count > width - listed) {
+                return refuse("follow-up decision %d: a list of %lld values, beyond %d", (int)i, (long long)count, (int)(width - listed));
+            }
+            for (int32_t j = listed; kind && j < listed + count; j++) {
+                if (x[j] < 0 || x[j] >= BOUND_LIMIT[kind]) {
+                    return refuse("follow-up decision %d: %lld is not a %s", (int)i, (long long)x[j], BOUND_NOUN[kind]);
+                }
+            }
+            at += width;
+        }
+    }
+    return 0;
+}
+
+/* A part of the state's parts: a tuple of n (borrowed), else a ValueError. */
+static PyObject *part_of(PyObject *parts, Py_ssize_t n, const char *what)
+{
+    if (!PyTuple_Check(parts) || PyTuple_GET_SIZE(parts) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: a tuple of %zd parts, not %.100R", what, n, parts);
+        return NULL;
+    }
+    return parts;
+}
+
+static int read_exact(PyObject *seq, int32_t *out, int32_t n, const char *what)
+{
+    int32_t got = 0;
+    if (read_ints(seq, out, n, &got, what) < 0) {
+        return -1;
+    }
+    if (got != n) {
+        refuse("%s: %d numbers, not %d", what, (int)got, (int)n);
+        return -1;
+    }
+    return 0;
+}
+
+/* The tokens, zones, decks, market rows and tiles of the parts. */
+static int read_places(G *g, PyObject *held, PyObject *zones, PyObject *decks, PyObject *market, PyObject *tiles)
+{
+    int32_t n;
+    if (!part_of(held, g->players, "held") || !part_of(zones, NZ, "zones") || !part_of(decks, ND, "decks")
+        || !part_of(market, ND, "market") || !part_of(tiles, NS, "tiles")) {
+        return -1;
+    }
+    for (int32_t p = 0; p < g->players; p++) {
+        if (read_exact(PyTuple_GET_ITEM(held, p), g->held[p], NK, "held") < 0) {
+            return -1;
+        }
+    }
+    for (int32_t z = 0; z < NZ; z++) {
+        PyObject *rows = part_of(PyTuple_GET_ITEM(zones, z), g->players, "zone");
+        for (int32_t p = 0; p < g->players; p++) {
+            if (!rows || read_items(PyTuple_GET_ITEM(rows, p), zone_items(g, z, p), ZCAP[z], &g->zn[z][p], "zone") < 0) {
+                return -1;
+            }
+        }
+    }
+    for (int32_t d = 0; d < ND; d++) {
+        if (read_items(PyTuple_GET_ITEM(decks, d), g->ditems + DOFF[d], DECK_SIZE[d], &g->dn[d], "deck") < 0
+            || read_items(PyTuple_GET_ITEM(market, d), g->market + FOFF[d], FACE_UP[d], &n, "market") < 0) {
+            return -1;
+        }
+        if (n != FACE_UP[d]) {
+            refuse("market of deck %d: %d slots, not %d", (int)d, (int)n, (int)FACE_UP[d]);
+            return -1;
+        }
+    }
+    for (int32_t t = 0; t < NS; t++) {
+        if (read_items(PyTuple_GET_ITEM(tiles, t), g->titems + TOFF[t], TSCAP[t], &g->tn[t], "tiles") < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The card values and the follow-up decisions waiting of the parts. */
+static int read_waiting(G *g, PyObject *values, PyObject *follow)
+{
+    int32_t n;
+    if (!part_of(values, NV, "values")) {
+        return -1;
+    }
+    for (int32_t v = 0; v < NV; v++) {
+        V read[MAX1(NCARDS)] = {0};
+        if (read_numbers(PyTuple_GET_ITEM(values, v), read, NCARDS, &n, "values", CARD_VALUE_LOW, CARD_VALUE_HIGH) < 0) {
+            return -1;
+        }
+        if (n != NCARDS) {
+            refuse("values: %d cards, not %d", (int)n, NCARDS);
+            return -1;
+        }
+        for (int32_t k = 0; k < NCARDS; k++) {
+            g->values[v][k] = (CardValue)read[k];
+        }
+    }
+    if (!PyTuple_Check(follow)) {
+        refuse("follow: a tuple, not %.100R", follow);
+        return -1;
+    }
+    Py_ssize_t waiting = PyTuple_GET_SIZE(follow);
+    if (waiting > FCAP) {
+        refuse("%zd follow-up decisions waiting, more than the native engine holds (%d)", waiting, FCAP);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < waiting; i++) {
+        int site;
+        PyObject *bound, *entry = PyTuple_GET_ITEM(follow, i);
+        if (!PyTuple_Check(entry)) {
+            refuse("follow: each a (site, values) tuple, not %.100R", entry);
+            return -1;
+        }
+        if (!PyArg_ParseTuple(entry, "iO:follow", &site, &bound)
+            || read_numbers(bound, g->follow[i].bound, BCAP, &n, "follow", INT64_MIN, INT64_MAX) < 0) {
+            return -1;
+        }
+        g->follow[i].site = site;
+        g->fn = (int32_t)(i + 1);
+    }
+    return 0;
+}
+
+/* A state from its parts (export_state's), refused with a ValueError that
+ * names what is wrong unless it passes the checks of from_json: this is
+ * every way into a native state but the deal (from_json, unpickling). */
 static PyObject *py_import(PyObject *module, PyObject *data)
 {
     int players, first, current, over, last, pending;
@@ -2360,8 +2680,8 @@ static PyObject *py_import(PyObject *module, PyObject *data)
                           &tiles, &hidden, &did, &values, &follow)) {
         return NULL;
     }
-    if (players < 1 || players > PMAX) {
-        PyErr_SetString(PyExc_ValueError, "a player count beyond the edition's");
+    if (players < PMIN || players > PMAX) {
+        PyErr_Format(PyExc_ValueError, "marvel is for %d to %d players, not %d", PMIN, PMAX, players);
         return NULL;
     }
     if (turn < 0 || turn > INT32_MAX) {
@@ -2382,53 +2702,10 @@ static PyObject *py_import(PyObject *module, PyObject *data)
     g->last = last;
     g->pending = pending;
     int32_t n, buffer[NCARDS + NTILES + 64];
-    int bad = read_ints(supply, g->supply, NK, &n, "supply") < 0 || read_ints(did, g->did, players, &n, "did") < 0;
-    for (int32_t p = 0; !bad && p < players; p++) {
-        bad = read_ints(PyTuple_GetItem(held, p), g->held[p], NK, &n, "held") < 0;
-    }
-    for (int32_t z = 0; !bad && z < NZ; z++) {
-        PyObject *rows = PyTuple_GetItem(zones, z);
-        for (int32_t p = 0; !bad && p < players; p++) {
-            bad = !rows || read_items(PyTuple_GetItem(rows, p), zone_items(g, z, p), ZCAP[z], &g->zn[z][p], "zone") < 0;
-        }
-    }
-    for (int32_t d = 0; !bad && d < ND; d++) {
-        bad = read_items(PyTuple_GetItem(decks, d), g->ditems + DOFF[d], DECK_SIZE[d], &g->dn[d], "deck") < 0
-              || read_items(PyTuple_GetItem(market, d), g->market + FOFF[d], FACE_UP[d], &n, "market") < 0;
-    }
-    for (int32_t t = 0; !bad && t < NS; t++) {
-        bad = read_items(PyTuple_GetItem(tiles, t), g->titems + TOFF[t], TSCAP[t], &g->tn[t], "tiles") < 0;
-    }
-    for (int32_t v = 0; !bad && v < NV; v++) {
-        V read[MAX1(NCARDS)] = {0};
-        bad = read_numbers(PyTuple_GetItem(values, v), read, NCARDS, &n, "values", CARD_VALUE_LOW, CARD_VALUE_HIGH) < 0;
-        for (int32_t k = 0; k < NCARDS; k++) {
-            g->values[v][k] = (CardValue)read[k];
-        }
-    }
-    if (!bad && read_ints(hidden, buffer, NCARDS, &n, "hidden") == 0) {
-        for (int32_t i = 0; i < n; i++) {
-            hidden_set(g, buffer[i]);
-        }
-    } else {
-        bad = 1;
-    }
-    Py_ssize_t waiting = bad ? 0 : PySequence_Size(follow);
-    if (waiting > FMAX) {
-        PyErr_SetString(PyExc_ValueError, "more follow-up decisions waiting than the native engine holds");
-        bad = 1;
-    }
-    for (Py_ssize_t i = 0; !bad && i < waiting; i++) {
-        PyObject *entry = PySequence_GetItem(follow, i);
-        int site;
-        PyObject *bound;
-        bad = !entry || !PyArg_ParseTuple(entry, "iO", &site, &bound) || read_numbers(bound, g->follow[i].bound, BCAP, &n, "follow", INT64_MIN, INT64_MAX) < 0;
-        if (!bad) {
-            g->follow[i].site = site;
-            g->fn = (int32_t)(i + 1);
-        }
-        Py_XDECREF(entry);
-    }
+    int bad = read_exact(supply, g->supply, NK, "supply") < 0 || read_exact(did, g->did, players, "did") < 0
+              || read_places(g, held, zones, decks, market, tiles) < 0 || read_waiting(g, values, follow) < 0
+              || read_ints(hidden, buffer, NCARDS, &n, "hidden") < 0;
+    bad = bad || check_counts(g) || check_places(g) || check_hidden(g, buffer, n) || check_values(g);
     if (bad) {
         Py_DECREF(s);
         return NULL;
@@ -2509,6 +2786,10 @@ static PyObject *py_playouts(PyObject *module, PyObject *args)
     }
     if (players < PMIN || players > PMAX) {
         PyErr_Format(PyExc_ValueError, "marvel is for %d to %d players, not %d", PMIN, PMAX, players);
+        return NULL;
+    }
+    if (games > 0 && first_seed > INT64_MAX - (games - 1)) {
+        PyErr_Format(PyExc_ValueError, "playouts: the seeds from %lld, %lld games, pass %lld", first_seed, games, (long long)INT64_MAX);
         return NULL;
     }
     int64_t moves = 0, ended = 0, wins[PMAX] = {0};
