@@ -9,6 +9,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -383,17 +384,51 @@ typedef struct {
     ptrdiff_t n, starts_cap;
 } MoveBuf;
 
-static void mv_grow(MoveBuf *b, int32_t more)
+/* A move buffer holds at most MV_LIMIT slots and moves: where a move
+ * starts is an int32_t. Past it, or when memory runs out, the buffer is left
+ * as it was and the search for moves jumps back to where it was asked
+ * (`guarded`), which raises MemoryError; nothing else writes that far. */
+#define MV_LIMIT ((ptrdiff_t)INT32_MAX)
+static jmp_buf *OUT_OF_MEMORY;
+
+static void out_of_memory(void)
 {
-    int32_t cap = b->cap ? b->cap : 1024;
-    while (b->used + more > cap) {
-        cap *= 2;
+    if (!OUT_OF_MEMORY) {
+        Py_FatalError("a move buffer outgrew memory outside a guarded search");
     }
-    b->data = (int32_t *)PyMem_RawRealloc(b->data, sizeof(int32_t) * (size_t)cap);
-    b->cap = cap;
+    longjmp(*OUT_OF_MEMORY, 1);
 }
 
-static inline void mv_reserve(MoveBuf *b, int32_t more)
+/* The capacity, doubled from `cap`, that holds `need`; 0 past MV_LIMIT. */
+static ptrdiff_t mv_capacity(ptrdiff_t cap, ptrdiff_t need)
+{
+    while (cap < need && cap <= MV_LIMIT / 2) {
+        cap *= 2;
+    }
+    return cap >= need && need <= MV_LIMIT ? cap : 0;
+}
+
+/* Room for `more` slots, or -1 (the buffer unchanged) if there is none. */
+static int mv_try_grow(MoveBuf *b, ptrdiff_t more)
+{
+    ptrdiff_t cap = mv_capacity(b->cap ? b->cap : 1024, b->used + more);
+    int32_t *data = cap ? (int32_t *)PyMem_RawRealloc(b->data, sizeof(int32_t) * (size_t)cap) : NULL;
+    if (!data) {
+        return -1;
+    }
+    b->data = data;
+    b->cap = cap;
+    return 0;
+}
+
+static void mv_grow(MoveBuf *b, ptrdiff_t more)
+{
+    if (mv_try_grow(b, more) < 0) {
+        out_of_memory();
+    }
+}
+
+static inline void mv_reserve(MoveBuf *b, ptrdiff_t more)
 {
     if (__builtin_expect(b->used + more > b->cap, 0)) {
         mv_grow(b, more);
@@ -402,8 +437,13 @@ static inline void mv_reserve(MoveBuf *b, int32_t more)
 
 static void mv_grow_starts(MoveBuf *b)
 {
-    b->starts_cap = b->starts_cap ? 2 * b->starts_cap : 256;
-    b->start = (int32_t *)PyMem_RawRealloc(b->start, sizeof(int32_t) * (size_t)b->starts_cap);
+    ptrdiff_t cap = mv_capacity(b->starts_cap ? b->starts_cap : 256, b->n + 1);
+    int32_t *start = cap ? (int32_t *)PyMem_RawRealloc(b->start, sizeof(int32_t) * (size_t)cap) : NULL;
+    if (!start) {
+        out_of_memory();
+    }
+    b->start = start;
+    b->starts_cap = cap;
 }
 
 static inline void mv_begin(MoveBuf *b, int32_t code)
@@ -412,7 +452,7 @@ static inline void mv_begin(MoveBuf *b, int32_t code)
         mv_grow_starts(b);
     }
     mv_reserve(b, 2 + NK + 8);
-    b->start[b->n] = b->used;
+    b->start[b->n] = (int32_t)b->used;
     b->data[b->used] = code;
     b->used += 2;
 }
@@ -435,7 +475,7 @@ static inline void mv_put_set(MoveBuf *b, const Set *s)
 static inline void mv_end(MoveBuf *b)
 {
     int32_t at = b->start[b->n];
-    b->data[at + 1] = b->used - at - 2;
+    b->data[at + 1] = (int32_t)(b->used - at - 2);
     b->n++;
 }
 
@@ -1896,13 +1936,65 @@ static int64_t play_out(G *g, uint64_t *rng, int64_t limit)
     return moves;
 }
 
+/* The move searches the Python API runs: -1 and MemoryError if a move
+ * buffer outgrew memory (mv_grow jumps back here; g is then the caller's
+ * to drop, the buffer's moves are forgotten). */
+static int guarded_legal(const G *g, MoveBuf *out)
+{
+    jmp_buf here;
+    jmp_buf *outer = OUT_OF_MEMORY;
+    if (setjmp(here)) {
+        OUT_OF_MEMORY = outer;
+        out->n = 0;
+        out->used = 0;
+        PyErr_NoMemory();
+        return -1;
+    }
+    OUT_OF_MEMORY = &here;
+    legal_moves(g, out);
+    OUT_OF_MEMORY = outer;
+    return 0;
+}
+
+static int guarded_move(G *g, int32_t code, const int32_t *slots)
+{
+    jmp_buf here;
+    jmp_buf *outer = OUT_OF_MEMORY;
+    if (setjmp(here)) {
+        OUT_OF_MEMORY = outer;
+        PyErr_NoMemory();
+        return -1;
+    }
+    OUT_OF_MEMORY = &here;
+    make_move(g, code, slots);
+    OUT_OF_MEMORY = outer;
+    return 0;
+}
+
+static int guarded_play(G *g, uint64_t *rng, int64_t limit, int64_t *moves)
+{
+    jmp_buf here;
+    jmp_buf *outer = OUT_OF_MEMORY;
+    if (setjmp(here)) {
+        OUT_OF_MEMORY = outer;
+        PLAY.n = 0;
+        PLAY.used = 0;
+        PyErr_NoMemory();
+        return -1;
+    }
+    OUT_OF_MEMORY = &here;
+    *moves = play_out(g, rng, limit);
+    OUT_OF_MEMORY = outer;
+    return 0;
+}
+
 /* ------------------------------------------------------------ Python */
 
 typedef struct {
     PyObject_HEAD
     G g;
     MoveBuf *legal;       /* the legal moves, once asked */
-    PyObject **objects;   /* their Python objects (borrowed from the cache) */
+    PyObject **objects;   /* their Python objects (a reference each: the cache may drop its own) */
 } StateObject;
 
 static PyTypeObject StateType;
@@ -2012,6 +2104,7 @@ static PyObject *build_move(const int32_t *mv)
 #define INLINE_KEY 12
 typedef struct { uint32_t tag; int32_t entry; } Slot;
 typedef struct { PyObject *object; int32_t key[INLINE_KEY]; } Entry;
+#define CACHE_LIMIT (1 << 16)  /* entries: past it the cache starts again, empty */
 static Slot *SLOTS;
 static int32_t SLOT_COUNT;
 static Entry *ENTRIES;
@@ -2090,10 +2183,12 @@ static int32_t entry_add(const int32_t *mv, PyObject *object)
     if (n <= INLINE_KEY) {
         memcpy(e->key, mv, sizeof(int32_t) * (size_t)n);
     } else {
-        mv_reserve(&KEYS, n);
+        if (KEYS.used + n > KEYS.cap && mv_try_grow(&KEYS, n) < 0) {
+            return -1;
+        }
         e->key[0] = mv[0];
         e->key[1] = mv[1];
-        e->key[2] = KEYS.used;
+        e->key[2] = (int32_t)KEYS.used;
         memcpy(KEYS.data + KEYS.used, mv, sizeof(int32_t) * (size_t)n);
         KEYS.used += n;
     }
@@ -2101,8 +2196,26 @@ static int32_t entry_add(const int32_t *mv, PyObject *object)
     return ENTRY_COUNT++;
 }
 
+/* The cache emptied: its memory stays bounded however many distinct moves
+ * hand-made positions bring (the states keep their moves' objects). */
+static void cache_clear(void)
+{
+    for (int32_t e = 0; e < ENTRY_COUNT; e++) {
+        Py_DECREF(ENTRIES[e].object);
+    }
+    ENTRY_COUNT = 0;
+    memset(SLOTS, 0, sizeof(Slot) * (size_t)SLOT_COUNT);
+    PyMem_RawFree(KEYS.data);
+    KEYS.data = NULL;
+    KEYS.used = 0;
+    KEYS.cap = 0;
+}
+
 static PyObject *move_object(const int32_t *mv)
 {
+    if (ENTRY_COUNT >= CACHE_LIMIT) {
+        cache_clear();
+    }
     if (2 * (ENTRY_COUNT + 1) > SLOT_COUNT && slots_grow() < 0) {
         return PyErr_NoMemory();
     }
@@ -2131,8 +2244,11 @@ static PyObject *move_object(const int32_t *mv)
 
 static MoveBuf LISTED;  /* a state's legal moves are found here, then kept at their exact size */
 
-static void free_moves(MoveBuf *b, PyObject **objects)
+static void free_moves(MoveBuf *b, PyObject **objects, ptrdiff_t owned)
 {
+    for (ptrdiff_t i = 0; i < owned; i++) {
+        Py_DECREF(objects[i]);
+    }
     if (b) {
         PyMem_RawFree(b->data);
         PyMem_RawFree(b->start);
@@ -2150,8 +2266,10 @@ static int ensure_legal(StateObject *s)
         PyErr_SetString(PyExc_RuntimeError, "the native engine is not bound to its Python engine");
         return -1;
     }
-    legal_moves(&s->g, &LISTED);
-    int32_t n = LISTED.n, used = LISTED.used;
+    if (guarded_legal(&s->g, &LISTED) < 0) {
+        return -1;
+    }
+    int32_t n = (int32_t)LISTED.n, used = (int32_t)LISTED.used;
     MoveBuf *b = (MoveBuf *)PyMem_RawCalloc(1, sizeof(MoveBuf));
     PyObject **objects = (PyObject **)PyMem_RawMalloc(sizeof(PyObject *) * (size_t)(n + 1));
     if (b) {
@@ -2159,7 +2277,7 @@ static int ensure_legal(StateObject *s)
         b->start = (int32_t *)PyMem_RawMalloc(sizeof(int32_t) * (size_t)(n + 1));
     }
     if (!b || !objects || !b->data || !b->start) {
-        free_moves(b, objects);
+        free_moves(b, objects, 0);
         PyErr_NoMemory();
         return -1;
     }
@@ -2174,9 +2292,10 @@ static int ensure_legal(StateObject *s)
     for (int32_t i = 0; i < n; i++) {
         objects[i] = move_object(b->data + b->start[i]);
         if (!objects[i]) {
-            free_moves(b, objects);
+            free_moves(b, objects, i);
             return -1;
         }
+        Py_INCREF(objects[i]);
     }
     s->legal = b;
     s->objects = objects;
@@ -2185,7 +2304,7 @@ static int ensure_legal(StateObject *s)
 
 static void state_dealloc(StateObject *s)
 {
-    free_moves(s->legal, s->objects);
+    free_moves(s->legal, s->objects, s->legal ? s->legal->n : 0);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -2360,7 +2479,10 @@ static PyObject *py_apply(PyObject *module, PyObject *args)
     g_copy(&next->g, &s->g);
     const int32_t *mv = s->legal->data + s->legal->start[found];
     overflow = 0;
-    make_move(&next->g, mv[0], mv + 2);
+    if (guarded_move(&next->g, mv[0], mv + 2) < 0) {
+        Py_DECREF(next);
+        return NULL;
+    }
     if (overflow) {
         Py_DECREF(next);
         PyErr_SetString(PyExc_RuntimeError, "more than 32 follow-up decisions waiting: beyond the native engine");
@@ -2972,7 +3094,11 @@ static PyObject *py_playout(PyObject *module, PyObject *args)
     uint64_t rng = seed;
     overflow = 0;
     /* the GIL stays held: the move buffers are the module's own */
-    int64_t moves = play_out(&next->g, &rng, limit);
+    int64_t moves = 0;
+    if (guarded_play(&next->g, &rng, limit, &moves) < 0) {
+        Py_DECREF(next);
+        return NULL;
+    }
     if (overflow) {
         Py_DECREF(next);
         PyErr_SetString(PyExc_RuntimeError, "more than 32 follow-up decisions waiting: beyond the native engine");
@@ -3007,7 +3133,11 @@ static PyObject *py_playouts(PyObject *module, PyObject *args)
     for (long long i = 0; i < games && !failed; i++) {
         setup(&g, players, first_seed + i, 0);
         overflow = 0;
-        moves += play_out(&g, &rng, 1LL << 40);
+        int64_t made = 0;
+        if (guarded_play(&g, &rng, 1LL << 40, &made) < 0) {
+            return NULL;
+        }
+        moves += made;
         failed = overflow;
         if (g.over) {
             ended++;
