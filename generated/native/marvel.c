@@ -1048,6 +1048,7 @@ static V score(const G * g, int32_t p)
 
 static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 {
+    (void)p;
     /* editions/classic.rules:50 S-3.1 */
     Set v_open;
     v_open.n = 0;
@@ -1072,6 +1073,7 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 
 static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
 {
+    (void)p;
     /* editions/classic.rules:58 S-3.3 */
     for (int32_t t_i2 = 0; t_i2 < NC; t_i2++) {
         V t_x1 = t_i2;
@@ -1313,6 +1315,7 @@ static void step_decide2(G * g, int32_t p, const int32_t * mv)
 
 static int32_t step_run2(G * g, int32_t p)
 {
+    (void)g;
     /* editions/classic.rules:88 S-4.4 */
     (void)p;
     return 0;
@@ -2121,13 +2124,13 @@ static StateObject *as_state(PyObject *o)
 
 static PyObject *export_state(const G *g);
 
-static PyObject *state_reduce(PyObject *self, PyObject *unused)
+static PyObject *state_reduce(PyObject *self, PyObject *Py_UNUSED(unused))
 {
     PyObject *data = export_state(&((StateObject *)self)->g);
     return data ? Py_BuildValue("(O(N))", LOAD, data) : NULL;
 }
 
-static PyObject *state_self(PyObject *self, PyObject *unused)
+static PyObject *state_self(PyObject *self, PyObject *Py_UNUSED(unused))
 {
     Py_INCREF(self);
     return self;
@@ -2172,7 +2175,7 @@ static PyTypeObject StateType = {
     .tp_methods = state_methods,
 };
 
-static PyObject *py_legal_actions(PyObject *module, PyObject *arg)
+static PyObject *py_legal_actions(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     if (!s || ensure_legal(s) < 0) {
@@ -2229,7 +2232,7 @@ static int same_action(PyObject *listed, PyObject *action)
     return 1;
 }
 
-static PyObject *py_apply(PyObject *module, PyObject *args)
+static PyObject *py_apply(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *state, *action;
     if (!PyArg_ParseTuple(args, "OO:apply", &state, &action)) {
@@ -2283,19 +2286,19 @@ static PyObject *py_apply(PyObject *module, PyObject *args)
     return (PyObject *)next;
 }
 
-static PyObject *py_current_player(PyObject *module, PyObject *arg)
+static PyObject *py_current_player(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     return s ? PyLong_FromLong(s->g.current) : NULL;
 }
 
-static PyObject *py_is_over(PyObject *module, PyObject *arg)
+static PyObject *py_is_over(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     return s ? PyBool_FromLong(s->g.over) : NULL;
 }
 
-static PyObject *py_scores(PyObject *module, PyObject *arg)
+static PyObject *py_scores(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     if (!s) {
@@ -2308,7 +2311,7 @@ static PyObject *py_scores(PyObject *module, PyObject *arg)
     return t;
 }
 
-static PyObject *py_winners(PyObject *module, PyObject *arg)
+static PyObject *py_winners(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     if (!s) {
@@ -2328,7 +2331,7 @@ static PyObject *py_winners(PyObject *module, PyObject *arg)
     return result;
 }
 
-static PyObject *py_new_game(PyObject *module, PyObject *args)
+static PyObject *py_new_game(PyObject *Py_UNUSED(module), PyObject *args)
 {
     int players, first;
     long long seed;
@@ -2423,7 +2426,7 @@ static PyObject *export_state(const G *g)
         ints(g->did, P), values, follow);
 }
 
-static PyObject *py_export(PyObject *module, PyObject *arg)
+static PyObject *py_export(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     return s ? export_state(&s->g) : NULL;
@@ -2792,7 +2795,7 @@ static int read_waiting(G *g, PyObject *values, PyObject *follow)
 /* A state from its parts (export_state's), refused with a ValueError that
  * names what is wrong unless it passes the checks of from_json: this is
  * every way into a native state but the deal (from_json, unpickling). */
-static PyObject *py_import(PyObject *module, PyObject *data)
+static PyObject *py_import(PyObject *Py_UNUSED(module), PyObject *data)
 {
     int players, first, current, over, last, pending;
     long long turn;
@@ -2842,7 +2845,7 @@ static PyObject *py_import(PyObject *module, PyObject *data)
     return (PyObject *)s;
 }
 
-static PyObject *py_bind(PyObject *module, PyObject *args)
+static PyObject *py_bind(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *names, *tokens, *tops, *texts, *refuse, *load;
     if (!PyArg_ParseTuple(args, "O!O!O!O!OO:_bind", &PyTuple_Type, &names, &PyTuple_Type, &tokens,
@@ -2869,7 +2872,7 @@ static PyObject *py_bind(PyObject *module, PyObject *args)
 }
 
 /* playout(state, seed, limit) -> (final state, moves made) */
-static PyObject *py_playout(PyObject *module, PyObject *args)
+static PyObject *py_playout(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *state;
     unsigned long long seed;
@@ -2902,7 +2905,7 @@ static PyObject *py_playout(PyObject *module, PyObject *args)
 /* playouts(players, games, seed, first_seed) -> (moves, games ended, wins per seat):
  * each game dealt as new_game(players, first_seed + i) and played with
  * random moves, all in native code. */
-static PyObject *py_playouts(PyObject *module, PyObject *args)
+static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
 {
     int players;
     long long games, first_seed;
@@ -2967,7 +2970,11 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "_marvel", "The native engine of edition marvel.", -1, module_methods,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_marvel",
+    .m_doc = "The native engine of edition marvel.",
+    .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__marvel(void)

@@ -1065,6 +1065,7 @@ static V score(const G * g, int32_t p)
 
 static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 {
+    (void)p;
     /* editions/classic.rules:50 S-3.1 */
     Set v_open;
     v_open.n = 0;
@@ -1089,6 +1090,7 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 
 static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
 {
+    (void)p;
     /* editions/classic.rules:58 S-3.3 */
     for (int32_t t_i2 = 0; t_i2 < NC; t_i2++) {
         V t_x1 = t_i2;
@@ -1345,6 +1347,7 @@ static void apply_sacrifice(G * g, int32_t p, const int32_t * mv)
 
 static void trigger_joker_colour(G * g, int32_t p, int32_t card)
 {
+    (void)p;
     /* editions/orient.rules:70 O-3.3 */
     if (CARD_kind[card] == 5) {
         V * t_bound1 = wait(g, 0);
@@ -1356,6 +1359,7 @@ static void trigger_joker_colour(G * g, int32_t p, int32_t card)
 
 static void trigger_free_card(G * g, int32_t p, int32_t card)
 {
+    (void)p;
     /* editions/orient.rules:78 O-3.4 */
     if (CARD_free_tier[card] > 0LL) {
         V * t_bound1 = wait(g, 1);
@@ -1477,6 +1481,7 @@ static int32_t round_ends(const G * g)
 
 static int32_t eligible(const G * g, int32_t p)
 {
+    (void)g;
     (void)p;
     return 1 != 0;
 }
@@ -1514,6 +1519,7 @@ static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * o
 
 static void follow_take0(G * g, int32_t p, const V * bound, const int32_t * mv)
 {
+    (void)p;
     /* editions/orient.rules:72 O-3.3 */
     (void)bound;
     V v_k = bound[0];
@@ -1524,6 +1530,8 @@ static void follow_take0(G * g, int32_t p, const V * bound, const int32_t * mv)
 
 static void follow_skip0(G * g, int32_t p, const V * bound)
 {
+    (void)g;
+    (void)p;
     /* editions/orient.rules:72 O-3.3 */
     (void)bound;
 }
@@ -1563,6 +1571,8 @@ static void follow_take1(G * g, int32_t p, const V * bound, const int32_t * mv)
 
 static void follow_skip1(G * g, int32_t p, const V * bound)
 {
+    (void)g;
+    (void)p;
     /* editions/orient.rules:80 O-3.4 */
     (void)bound;
 }
@@ -2329,13 +2339,13 @@ static StateObject *as_state(PyObject *o)
 
 static PyObject *export_state(const G *g);
 
-static PyObject *state_reduce(PyObject *self, PyObject *unused)
+static PyObject *state_reduce(PyObject *self, PyObject *Py_UNUSED(unused))
 {
     PyObject *data = export_state(&((StateObject *)self)->g);
     return data ? Py_BuildValue("(O(N))", LOAD, data) : NULL;
 }
 
-static PyObject *state_self(PyObject *self, PyObject *unused)
+static PyObject *state_self(PyObject *self, PyObject *Py_UNUSED(unused))
 {
     Py_INCREF(self);
     return self;
@@ -2380,7 +2390,7 @@ static PyTypeObject StateType = {
     .tp_methods = state_methods,
 };
 
-static PyObject *py_legal_actions(PyObject *module, PyObject *arg)
+static PyObject *py_legal_actions(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     if (!s || ensure_legal(s) < 0) {
@@ -2437,7 +2447,7 @@ static int same_action(PyObject *listed, PyObject *action)
     return 1;
 }
 
-static PyObject *py_apply(PyObject *module, PyObject *args)
+static PyObject *py_apply(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *state, *action;
     if (!PyArg_ParseTuple(args, "OO:apply", &state, &action)) {
@@ -2491,19 +2501,19 @@ static PyObject *py_apply(PyObject *module, PyObject *args)
     return (PyObject *)next;
 }
 
-static PyObject *py_current_player(PyObject *module, PyObject *arg)
+static PyObject *py_current_player(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     return s ? PyLong_FromLong(s->g.current) : NULL;
 }
 
-static PyObject *py_is_over(PyObject *module, PyObject *arg)
+static PyObject *py_is_over(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     return s ? PyBool_FromLong(s->g.over) : NULL;
 }
 
-static PyObject *py_scores(PyObject *module, PyObject *arg)
+static PyObject *py_scores(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     if (!s) {
@@ -2516,7 +2526,7 @@ static PyObject *py_scores(PyObject *module, PyObject *arg)
     return t;
 }
 
-static PyObject *py_winners(PyObject *module, PyObject *arg)
+static PyObject *py_winners(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     if (!s) {
@@ -2536,7 +2546,7 @@ static PyObject *py_winners(PyObject *module, PyObject *arg)
     return result;
 }
 
-static PyObject *py_new_game(PyObject *module, PyObject *args)
+static PyObject *py_new_game(PyObject *Py_UNUSED(module), PyObject *args)
 {
     int players, first;
     long long seed;
@@ -2631,7 +2641,7 @@ static PyObject *export_state(const G *g)
         ints(g->did, P), values, follow);
 }
 
-static PyObject *py_export(PyObject *module, PyObject *arg)
+static PyObject *py_export(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     return s ? export_state(&s->g) : NULL;
@@ -3000,7 +3010,7 @@ static int read_waiting(G *g, PyObject *values, PyObject *follow)
 /* A state from its parts (export_state's), refused with a ValueError that
  * names what is wrong unless it passes the checks of from_json: this is
  * every way into a native state but the deal (from_json, unpickling). */
-static PyObject *py_import(PyObject *module, PyObject *data)
+static PyObject *py_import(PyObject *Py_UNUSED(module), PyObject *data)
 {
     int players, first, current, over, last, pending;
     long long turn;
@@ -3050,7 +3060,7 @@ static PyObject *py_import(PyObject *module, PyObject *data)
     return (PyObject *)s;
 }
 
-static PyObject *py_bind(PyObject *module, PyObject *args)
+static PyObject *py_bind(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *names, *tokens, *tops, *texts, *refuse, *load;
     if (!PyArg_ParseTuple(args, "O!O!O!O!OO:_bind", &PyTuple_Type, &names, &PyTuple_Type, &tokens,
@@ -3077,7 +3087,7 @@ static PyObject *py_bind(PyObject *module, PyObject *args)
 }
 
 /* playout(state, seed, limit) -> (final state, moves made) */
-static PyObject *py_playout(PyObject *module, PyObject *args)
+static PyObject *py_playout(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *state;
     unsigned long long seed;
@@ -3110,7 +3120,7 @@ static PyObject *py_playout(PyObject *module, PyObject *args)
 /* playouts(players, games, seed, first_seed) -> (moves, games ended, wins per seat):
  * each game dealt as new_game(players, first_seed + i) and played with
  * random moves, all in native code. */
-static PyObject *py_playouts(PyObject *module, PyObject *args)
+static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
 {
     int players;
     long long games, first_seed;
@@ -3175,7 +3185,11 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "_orient", "The native engine of edition orient.", -1, module_methods,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_orient",
+    .m_doc = "The native engine of edition orient.",
+    .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__orient(void)
