@@ -11,13 +11,27 @@ in a child process, so that a crash fails the test and not pytest.
 from __future__ import annotations
 
 import collections
+import os
 import subprocess
 import sys
+import sysconfig
+import tempfile
 import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
+import sanitize
 from edition_facts import EDITIONS, KINDS, engine_or_skip
+from fuzz.children import editions as drawn_editions
+from fuzz.engines import check as check_drawn
+from fuzz.known import KNOWN_MISCOMPILES
+from fuzz.rule_files import DrawnEdition
+from hypothesis import HealthCheck, Phase, given, settings
+from sanitize import PRELUDE
+
+from splendor_rules.compiler.backend.native.compile import native_available
+from splendor_rules.compiler.backend.native.target import render_files
 
 # Each case: an edit of a valid state's parts (`parts`, a list; `native` the
 # engine module), and a fragment of the refusal it gets.
@@ -55,7 +69,7 @@ PART_CASES: dict[str, tuple[str, str]] = {
     "did bits past the actions": ("parts[14] = (2**30,) + tuple(parts[14][1:])", "did"),
 }
 
-CHILD = """
+CHILD = PRELUDE + """
 import pickle
 from splendor_rules.generated.native import {module} as native
 state = native.new_game(2, 5)
@@ -159,10 +173,10 @@ def test_near_miss_moves_behave_alike(edition: str) -> None:
     engines = [engine_or_skip(edition, kind) for kind in KINDS]
     states = [e.new_game(2, 3) for e in engines]
     for move in engines[0].legal_actions(states[0]):
-        for name, given in _near_misses(move).items():
-            after = [e.to_json(e.apply(s, given)) for e, s in zip(engines, states, strict=True)]
+        for name, near in _near_misses(move).items():
+            after = [e.to_json(e.apply(s, near)) for e, s in zip(engines, states, strict=True)]
             expected = engines[0].to_json(engines[0].apply(states[0], move))
-            assert all(a == expected for a in after), f"{edition}: {name} {given!r}"
+            assert all(a == expected for a in after), f"{edition}: {name} {near!r}"
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -184,7 +198,7 @@ def test_numpy_values_are_illegal_actions(edition: str) -> None:
 
 # ---------------------------------------------------------------- memory
 
-MEMORY = """
+MEMORY = PRELUDE + """
 import random
 from splendor_rules.generated.native import {module} as native
 
@@ -222,3 +236,50 @@ def test_the_move_cache_is_bounded() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     before, after = map(int, done.stdout.split())
     assert after - before < 40, f"RSS grew from {before} MB to {after} MB"
+
+
+# -------------------------------------------------------------- warnings
+
+WARNINGS = ("-Wall", "-Wextra", "-Werror")
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
+@given(drawn=drawn_editions(KNOWN_MISCOMPILES))
+def test_random_editions_compile_without_warnings(drawn: DrawnEdition) -> None:
+    """The C of random editions (unused values, comparisons of a value with
+    itself, mixed operators) compiles with -Wall -Wextra -Werror: not a
+    warning (issue 21: 237 of 300 had some)."""
+    reason = native_available()
+    if reason is not None:
+        pytest.skip(reason)
+    with tempfile.TemporaryDirectory(prefix="native-warnings-") as folder:
+        model, _ = check_drawn(drawn, Path(folder))
+        files = render_files(model, Path(folder))
+        source = Path(folder) / next(name for name in files if name.endswith(".c"))
+        source.write_text(files[source.name], "utf-8")
+        compiler = (sysconfig.get_config_var("CC") or "cc").split()
+        include = sysconfig.get_paths()["include"]
+        done = subprocess.run(
+            [*compiler, "-fsyntax-only", *WARNINGS, f"-I{include}", str(source)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    assert done.returncode == 0, f"{done.stderr[-4000:]}\n{drawn.show()}"
+
+
+@pytest.mark.skipif(not sanitize.SANITIZE, reason="the sanitizer mode is off (NATIVE_SANITIZE)")
+def test_the_sanitizer_mode_loads_sanitized_engines() -> None:
+    """In the sanitizer mode, the shipped engines the tests load are the
+    sanitized builds, not the modules in generated/native."""
+    for edition in EDITIONS:
+        native: Any = engine_or_skip(edition, "native")
+        folder = os.environ[sanitize.FOLDER_VARIABLE]
+        assert native._c.__file__.startswith(folder), native._c.__file__

@@ -561,5 +561,12 @@ class Function:
         read: set[str] = set()
         _reads_body(self.body, read)
         unread = [_void(n) for _, n in self.parameters if n not in read]
-        body = "".join(statement(st, 1) for st in [*unread, *_voided(self.body, read)])
-        return f"{self.prototype()}\n{{\n{body}}}\n"
+        voids = "".join(statement(st) for st in unread)
+        return f"{self.prototype()}\n{{\n{voids}{body_text(self.body)}}}\n"
+
+
+def body_text(body: Body, indent: int = 1) -> str:
+    """Statements printed, each value never read cast to void."""
+    read: set[str] = set()
+    _reads_body(body, read)
+    return "".join(statement(st, indent) for st in _voided(body, read))

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -98,7 +99,14 @@ def extension_path(module: str, out_dir: Path) -> Path:
     return out_dir / (module.rpartition(".")[2] + importlib.machinery.EXTENSION_SUFFIXES[0])
 
 
-def compile_extension(source: Path, module: str, out_dir: Path, *, optimize: bool = True) -> Path:
+def compile_extension(
+    source: Path,
+    module: str,
+    out_dir: Path,
+    *,
+    optimize: bool = True,
+    extra_flags: Sequence[str] = (),
+) -> Path:
     """Compile the C source of extension module `module` (a dotted name whose
     last part the source's PyInit_ function names) into `out_dir`; the path
     of the shared object.
@@ -108,7 +116,8 @@ def compile_extension(source: Path, module: str, out_dir: Path, *, optimize: boo
     old module or the new one, never a part. NativeUnavailable without a
     compiler or headers; CompileFailed, with the compiler's messages, if the
     source does not compile or link. A process that has loaded the old file
-    keeps it: load the new one in a new process.
+    keeps it: load the new one in a new process. `extra_flags` are added to
+    both steps (the tests' sanitizers and warnings, docs/testing.md).
     """
     require_native()
     target = extension_path(module, out_dir)
@@ -121,6 +130,7 @@ def compile_extension(source: Path, module: str, out_dir: Path, *, optimize: boo
                 *shlex.split(_config("CFLAGS")),
                 *shlex.split(_config("CCSHARED")),
                 level,
+                *extra_flags,
                 f"-I{include_folder()}",
                 "-c",
                 str(source),
@@ -129,7 +139,7 @@ def compile_extension(source: Path, module: str, out_dir: Path, *, optimize: boo
             ],
             source,
         )
-        _run([*linker_command(), str(objects), "-o", str(built)], source)
+        _run([*linker_command(), *extra_flags, str(objects), "-o", str(built)], source)
         os.replace(built, target)
     return target
 
