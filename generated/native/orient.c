@@ -2004,7 +2004,8 @@ typedef struct {
     PyObject_HEAD
     G g;
     MoveBuf *legal;       /* the legal moves, once asked */
-    PyObject **objects;   /* their Python objects (a reference each: the cache may drop its own) */
+    PyObject **objects;   /* their Python objects (borrowed from the cache's generation) */
+    struct Generation *gen;  /* that generation, kept while the state lives */
 } StateObject;
 
 static PyTypeObject StateType;
@@ -2206,26 +2207,65 @@ static int32_t entry_add(const int32_t *mv, PyObject *object)
     return ENTRY_COUNT++;
 }
 
-/* The cache emptied: its memory stays bounded however many distinct moves
- * hand-made positions bring (the states keep their moves' objects). */
-static void cache_clear(void)
+/* The cache's objects belong to a generation, and the states that list
+ * them count as its live ones. Past CACHE_LIMIT entries the cache is
+ * emptied and a new generation begins: the old one's objects are released
+ * when its last state goes, so memory stays bounded however many distinct
+ * moves hand-made positions bring, at no cost per move. */
+typedef struct Generation {
+    Py_ssize_t live;
+    int ended;            /* the cache has moved on: freed when none live */
+    PyObject **objects;   /* then its objects, a reference each */
+    int32_t count;
+} Generation;
+static Generation *CURRENT;
+
+static void generation_free(Generation *gen)
 {
-    for (int32_t e = 0; e < ENTRY_COUNT; e++) {
-        Py_DECREF(ENTRIES[e].object);
+    for (int32_t i = 0; i < gen->count; i++) {
+        Py_DECREF(gen->objects[i]);
     }
+    PyMem_RawFree(gen->objects);
+    PyMem_RawFree(gen);
+}
+
+/* A new generation, the cache emptied; -1 (nothing changed) if memory ran out. */
+static int cache_renew(void)
+{
+    Generation *next = (Generation *)PyMem_RawCalloc(1, sizeof(Generation));
+    PyObject **objects = (PyObject **)PyMem_RawMalloc(sizeof(PyObject *) * (size_t)(ENTRY_COUNT + 1));
+    if (!next || !objects) {
+        PyMem_RawFree(next);
+        PyMem_RawFree(objects);
+        return -1;
+    }
+    for (int32_t e = 0; e < ENTRY_COUNT; e++) {
+        objects[e] = ENTRIES[e].object;
+    }
+    if (CURRENT) {
+        CURRENT->ended = 1;
+        CURRENT->objects = objects;
+        CURRENT->count = ENTRY_COUNT;
+        if (CURRENT->live == 0) {
+            generation_free(CURRENT);
+        }
+    } else {
+        PyMem_RawFree(objects);
+    }
+    CURRENT = next;
     ENTRY_COUNT = 0;
-    memset(SLOTS, 0, sizeof(Slot) * (size_t)SLOT_COUNT);
+    if (SLOTS) {
+        memset(SLOTS, 0, sizeof(Slot) * (size_t)SLOT_COUNT);
+    }
     PyMem_RawFree(KEYS.data);
     KEYS.data = NULL;
     KEYS.used = 0;
     KEYS.cap = 0;
+    return 0;
 }
 
 static PyObject *move_object(const int32_t *mv)
 {
-    if (ENTRY_COUNT >= CACHE_LIMIT) {
-        cache_clear();
-    }
     if (2 * (ENTRY_COUNT + 1) > SLOT_COUNT && slots_grow() < 0) {
         return PyErr_NoMemory();
     }
@@ -2254,11 +2294,8 @@ static PyObject *move_object(const int32_t *mv)
 
 static MoveBuf LISTED;  /* a state's legal moves are found here, then kept at their exact size */
 
-static void free_moves(MoveBuf *b, PyObject **objects, ptrdiff_t owned)
+static void free_moves(MoveBuf *b, PyObject **objects)
 {
-    for (ptrdiff_t i = 0; i < owned; i++) {
-        Py_DECREF(objects[i]);
-    }
     if (b) {
         PyMem_RawFree(b->data);
         PyMem_RawFree(b->start);
@@ -2280,6 +2317,10 @@ static int ensure_legal(StateObject *s)
         return -1;
     }
     int32_t n = (int32_t)LISTED.n, used = (int32_t)LISTED.used;
+    if ((!CURRENT || (ENTRY_COUNT > 0 && ENTRY_COUNT + n > CACHE_LIMIT)) && cache_renew() < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
     MoveBuf *b = (MoveBuf *)PyMem_RawCalloc(1, sizeof(MoveBuf));
     PyObject **objects = (PyObject **)PyMem_RawMalloc(sizeof(PyObject *) * (size_t)(n + 1));
     if (b) {
@@ -2287,7 +2328,7 @@ static int ensure_legal(StateObject *s)
         b->start = (int32_t *)PyMem_RawMalloc(sizeof(int32_t) * (size_t)(n + 1));
     }
     if (!b || !objects || !b->data || !b->start) {
-        free_moves(b, objects, 0);
+        free_moves(b, objects);
         PyErr_NoMemory();
         return -1;
     }
@@ -2302,19 +2343,23 @@ static int ensure_legal(StateObject *s)
     for (int32_t i = 0; i < n; i++) {
         objects[i] = move_object(b->data + b->start[i]);
         if (!objects[i]) {
-            free_moves(b, objects, i);
+            free_moves(b, objects);
             return -1;
         }
-        Py_INCREF(objects[i]);
     }
     s->legal = b;
     s->objects = objects;
+    s->gen = CURRENT;
+    CURRENT->live++;
     return 0;
 }
 
 static void state_dealloc(StateObject *s)
 {
-    free_moves(s->legal, s->objects, s->legal ? s->legal->n : 0);
+    free_moves(s->legal, s->objects);
+    if (s->gen && --s->gen->live == 0 && s->gen->ended) {
+        generation_free(s->gen);
+    }
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -2324,6 +2369,7 @@ static StateObject *new_state(void)
     if (s) {
         s->legal = NULL;
         s->objects = NULL;
+        s->gen = NULL;
     }
     return s;
 }
