@@ -43,6 +43,10 @@ PART_CASES: dict[str, tuple[str, str]] = {
         "more than the native engine holds",
     ),
     "follow-up site 10**6": ("parts[16] = ((10**6, (0,) * native._WIDTH),)", "follow"),
+    "follow-up carrying 10**6": (
+        "parts[16] = ((0, (10**6,) + (0,) * (native._WIDTH - 1)),)",
+        "follow",
+    ),
     "seat 1000 to move": ("parts[2] = 1000", "must be seats"),
     "first player -1": ("parts[1] = -1", "must be seats"),
     "hidden card 10**6": ("parts[13] = [10**6]", "hidden: 1000000 is not a card"),
