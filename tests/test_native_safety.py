@@ -223,6 +223,7 @@ print(before, rss())
 """
 
 
+@pytest.mark.skipif(sanitize.SANITIZE, reason="ASan keeps freed memory in quarantine")
 def test_the_move_cache_is_bounded() -> None:
     """1,000 hand-made positions with thousands of ways to return tokens
     each: the move cache is emptied past its bound, so memory stays flat
