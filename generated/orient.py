@@ -1183,7 +1183,7 @@ def _pick_card_payment(
     """The payment and cards spent the player gave, if they are a way to pay."""
     options = _card_payments(held, price, spendable, units)
     for way in options:
-        if way == (given, spent) and _same(way, (given, spent)):
+        if _same(way, (given, spent)) and way == (given, spent):
             return way
     _refuse_kind(given, _NEVER_PAYS, rule, "never pays")
     if not options:
@@ -1243,12 +1243,15 @@ def _plain_combinations(values: tuple[int, ...], count: int) -> list[tuple[Any, 
 
 
 def _same(a: Any, b: Any) -> bool:
-    """For values already equal by ==: are they also of the same types
-    throughout? An action value must be exactly one the engine offers, and
-    == takes True for 1."""
+    """Are two values of the same types throughout? An action value must be
+    exactly one the engine offers: == takes True for 1, and a value of
+    another type (a numpy integer) may answer == with an array. So this is
+    asked first, and == only of values of the same types."""
     if type(a) is not type(b):
         return False
     if type(a) is tuple:
+        if len(a) != len(b):
+            return False
         for x, y in zip(a, b, strict=True):
             if type(x) is not type(y) or (type(x) is tuple and not _same(x, y)):
                 return False
@@ -1258,7 +1261,7 @@ def _same(a: Any, b: Any) -> bool:
 def _pick(options: list[tuple[Any, Any]], given: Any, rule: str, what: str) -> Any:
     """The engine's value of a choice the player gave, if it is an option."""
     for value, shown in options:
-        if shown == given and _same(shown, given):
+        if _same(shown, given) and shown == given:
             return value
     _not_a_choice(given, rule, what)
 
@@ -1839,7 +1842,7 @@ def _decide(s: State, p: int, action: Action) -> State:
         raise IllegalAction(f"{_STEP_RULES[step]}: the player must first decide {name}")
     option = action[1]
     options = _pending_options(s, p)
-    if option not in options or not _same(option, options[options.index(option)]):
+    if not any(_same(option, o) and option == o for o in options):
         if _STEP_KINDS[step] == "tokens":
             _refuse_kind(option, _NEVER_RETURNED, _STEP_RULES[step], "is never returned")
         raise IllegalAction(f"{_STEP_RULES[step]}: {option!r} is not an option of {name}")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
+import sanitize
 
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, edition_files
 
@@ -15,3 +17,16 @@ ROOT = Path(__file__).resolve().parent.parent
 def compiled_editions() -> dict[str, Compiled]:
     """Every edition of the editions folder, by name."""
     return {path.stem: compile_file(path) for path in edition_files()}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The sanitizer mode (tests/sanitize.py): the ASan runtime must be
+    preloaded, and the shipped native engines are rebuilt sanitized."""
+    if not sanitize.SANITIZE:
+        return
+    reason = sanitize.missing_runtime()
+    if reason is not None:
+        pytest.exit(reason, returncode=2)
+    folder = Path(tempfile.mkdtemp(prefix="native-sanitized-"))
+    built = sanitize.use_sanitized_shipped(folder)
+    print(f"sanitizer mode: {', '.join(built)} rebuilt with {' '.join(sanitize.FLAGS)}")

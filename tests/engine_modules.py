@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from sanitize import FLAGS
 
 from splendor_rules.compiler.backend.native.compile import compile_extension, native_available
 from splendor_rules.compiler.backend.native.target import render_files
@@ -116,7 +117,9 @@ def native_engine_module(
     for file, text in files.items():
         (folder / file).write_text(text, "utf-8")
     (folder / "py" / f"{name}.py").write_text(render_source(model, ROOT), "utf-8")
-    compile_extension(folder / f"{name}.c", f"{package}._{name}", folder, optimize=False)
+    compile_extension(
+        folder / f"{name}.c", f"{package}._{name}", folder, optimize=False, extra_flags=FLAGS
+    )
     _import_package(package, folder)
     module = importlib.import_module(f"{package}.{name}")
     kept.append((model, mutation, module))

@@ -9,6 +9,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -395,17 +397,51 @@ typedef struct {
     ptrdiff_t n, starts_cap;
 } MoveBuf;
 
-static void mv_grow(MoveBuf *b, int32_t more)
+/* A move buffer holds at most MV_LIMIT slots and moves: where a move
+ * starts is an int32_t. Past it, or when memory runs out, the buffer is left
+ * as it was and the search for moves jumps back to where it was asked
+ * (`guarded`), which raises MemoryError; nothing else writes that far. */
+#define MV_LIMIT ((ptrdiff_t)INT32_MAX)
+static jmp_buf *OUT_OF_MEMORY;
+
+static void out_of_memory(void)
 {
-    int32_t cap = b->cap ? b->cap : 1024;
-    while (b->used + more > cap) {
-        cap *= 2;
+    if (!OUT_OF_MEMORY) {
+        Py_FatalError("a move buffer outgrew memory outside a guarded search");
     }
-    b->data = (int32_t *)PyMem_RawRealloc(b->data, sizeof(int32_t) * (size_t)cap);
-    b->cap = cap;
+    longjmp(*OUT_OF_MEMORY, 1);
 }
 
-static inline void mv_reserve(MoveBuf *b, int32_t more)
+/* The capacity, doubled from `cap`, that holds `need`; 0 past MV_LIMIT. */
+static ptrdiff_t mv_capacity(ptrdiff_t cap, ptrdiff_t need)
+{
+    while (cap < need && cap <= MV_LIMIT / 2) {
+        cap *= 2;
+    }
+    return cap >= need && need <= MV_LIMIT ? cap : 0;
+}
+
+/* Room for `more` slots, or -1 (the buffer unchanged) if there is none. */
+static int mv_try_grow(MoveBuf *b, ptrdiff_t more)
+{
+    ptrdiff_t cap = mv_capacity(b->cap ? b->cap : 1024, b->used + more);
+    int32_t *data = cap ? (int32_t *)PyMem_RawRealloc(b->data, sizeof(int32_t) * (size_t)cap) : NULL;
+    if (!data) {
+        return -1;
+    }
+    b->data = data;
+    b->cap = cap;
+    return 0;
+}
+
+static void mv_grow(MoveBuf *b, ptrdiff_t more)
+{
+    if (mv_try_grow(b, more) < 0) {
+        out_of_memory();
+    }
+}
+
+static inline void mv_reserve(MoveBuf *b, ptrdiff_t more)
 {
     if (__builtin_expect(b->used + more > b->cap, 0)) {
         mv_grow(b, more);
@@ -414,8 +450,13 @@ static inline void mv_reserve(MoveBuf *b, int32_t more)
 
 static void mv_grow_starts(MoveBuf *b)
 {
-    b->starts_cap = b->starts_cap ? 2 * b->starts_cap : 256;
-    b->start = (int32_t *)PyMem_RawRealloc(b->start, sizeof(int32_t) * (size_t)b->starts_cap);
+    ptrdiff_t cap = mv_capacity(b->starts_cap ? b->starts_cap : 256, b->n + 1);
+    int32_t *start = cap ? (int32_t *)PyMem_RawRealloc(b->start, sizeof(int32_t) * (size_t)cap) : NULL;
+    if (!start) {
+        out_of_memory();
+    }
+    b->start = start;
+    b->starts_cap = cap;
 }
 
 static inline void mv_begin(MoveBuf *b, int32_t code)
@@ -424,7 +465,7 @@ static inline void mv_begin(MoveBuf *b, int32_t code)
         mv_grow_starts(b);
     }
     mv_reserve(b, 2 + NK + 8);
-    b->start[b->n] = b->used;
+    b->start[b->n] = (int32_t)b->used;
     b->data[b->used] = code;
     b->used += 2;
 }
@@ -447,7 +488,7 @@ static inline void mv_put_set(MoveBuf *b, const Set *s)
 static inline void mv_end(MoveBuf *b)
 {
     int32_t at = b->start[b->n];
-    b->data[at + 1] = b->used - at - 2;
+    b->data[at + 1] = (int32_t)(b->used - at - 2);
     b->n++;
 }
 
@@ -1013,6 +1054,7 @@ static V score(const G * g, int32_t p)
 
 static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 {
+    (void)p;
     /* editions/classic.rules:50 S-3.1 */
     Set v_open;
     v_open.n = 0;
@@ -1037,6 +1079,7 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
 
 static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
 {
+    (void)p;
     /* editions/classic.rules:58 S-3.3 */
     for (int32_t t_i2 = 0; t_i2 < NC; t_i2++) {
         V t_x1 = t_i2;
@@ -1280,6 +1323,7 @@ static int32_t round_ends(const G * g)
 
 static int32_t eligible(const G * g, int32_t p)
 {
+    (void)g;
     (void)p;
     return 1 != 0;
 }
@@ -1669,13 +1713,66 @@ static int64_t play_out(G *g, uint64_t *rng, int64_t limit)
     return moves;
 }
 
+/* The move searches the Python API runs: -1 and MemoryError if a move
+ * buffer outgrew memory (mv_grow jumps back here; g is then the caller's
+ * to drop, the buffer's moves are forgotten). */
+static int guarded_legal(const G *g, MoveBuf *out)
+{
+    jmp_buf here;
+    jmp_buf *outer = OUT_OF_MEMORY;
+    if (setjmp(here)) {
+        OUT_OF_MEMORY = outer;
+        out->n = 0;
+        out->used = 0;
+        PyErr_NoMemory();
+        return -1;
+    }
+    OUT_OF_MEMORY = &here;
+    legal_moves(g, out);
+    OUT_OF_MEMORY = outer;
+    return 0;
+}
+
+static int guarded_move(G *g, int32_t code, const int32_t *slots)
+{
+    jmp_buf here;
+    jmp_buf *outer = OUT_OF_MEMORY;
+    if (setjmp(here)) {
+        OUT_OF_MEMORY = outer;
+        PyErr_NoMemory();
+        return -1;
+    }
+    OUT_OF_MEMORY = &here;
+    make_move(g, code, slots);
+    OUT_OF_MEMORY = outer;
+    return 0;
+}
+
+static int guarded_play(G *g, uint64_t *rng, int64_t limit, int64_t *moves)
+{
+    jmp_buf here;
+    jmp_buf *outer = OUT_OF_MEMORY;
+    if (setjmp(here)) {
+        OUT_OF_MEMORY = outer;
+        PLAY.n = 0;
+        PLAY.used = 0;
+        PyErr_NoMemory();
+        return -1;
+    }
+    OUT_OF_MEMORY = &here;
+    *moves = play_out(g, rng, limit);
+    OUT_OF_MEMORY = outer;
+    return 0;
+}
+
 /* ------------------------------------------------------------ Python */
 
 typedef struct {
     PyObject_HEAD
     G g;
     MoveBuf *legal;       /* the legal moves, once asked */
-    PyObject **objects;   /* their Python objects (borrowed from the cache) */
+    PyObject **objects;   /* their Python objects (borrowed from the cache's generation) */
+    struct Generation *gen;  /* that generation, kept while the state lives */
 } StateObject;
 
 static PyTypeObject StateType;
@@ -1785,6 +1882,7 @@ static PyObject *build_move(const int32_t *mv)
 #define INLINE_KEY 12
 typedef struct { uint32_t tag; int32_t entry; } Slot;
 typedef struct { PyObject *object; int32_t key[INLINE_KEY]; } Entry;
+#define CACHE_LIMIT (1 << 16)  /* entries: past it the cache starts again, empty */
 static Slot *SLOTS;
 static int32_t SLOT_COUNT;
 static Entry *ENTRIES;
@@ -1863,15 +1961,74 @@ static int32_t entry_add(const int32_t *mv, PyObject *object)
     if (n <= INLINE_KEY) {
         memcpy(e->key, mv, sizeof(int32_t) * (size_t)n);
     } else {
-        mv_reserve(&KEYS, n);
+        if (KEYS.used + n > KEYS.cap && mv_try_grow(&KEYS, n) < 0) {
+            return -1;
+        }
         e->key[0] = mv[0];
         e->key[1] = mv[1];
-        e->key[2] = KEYS.used;
+        e->key[2] = (int32_t)KEYS.used;
         memcpy(KEYS.data + KEYS.used, mv, sizeof(int32_t) * (size_t)n);
         KEYS.used += n;
     }
     e->object = object;
     return ENTRY_COUNT++;
+}
+
+/* The cache's objects belong to a generation, and the states that list
+ * them count as its live ones. Past CACHE_LIMIT entries the cache is
+ * emptied and a new generation begins: the old one's objects are released
+ * when its last state goes, so memory stays bounded however many distinct
+ * moves hand-made positions bring, at no cost per move. */
+typedef struct Generation {
+    Py_ssize_t live;
+    int ended;            /* the cache has moved on: freed when none live */
+    PyObject **objects;   /* then its objects, a reference each */
+    int32_t count;
+} Generation;
+static Generation *CURRENT;
+
+static void generation_free(Generation *gen)
+{
+    for (int32_t i = 0; i < gen->count; i++) {
+        Py_DECREF(gen->objects[i]);
+    }
+    PyMem_RawFree(gen->objects);
+    PyMem_RawFree(gen);
+}
+
+/* A new generation, the cache emptied; -1 (nothing changed) if memory ran out. */
+static int cache_renew(void)
+{
+    Generation *next = (Generation *)PyMem_RawCalloc(1, sizeof(Generation));
+    PyObject **objects = (PyObject **)PyMem_RawMalloc(sizeof(PyObject *) * (size_t)(ENTRY_COUNT + 1));
+    if (!next || !objects) {
+        PyMem_RawFree(next);
+        PyMem_RawFree(objects);
+        return -1;
+    }
+    for (int32_t e = 0; e < ENTRY_COUNT; e++) {
+        objects[e] = ENTRIES[e].object;
+    }
+    if (CURRENT) {
+        CURRENT->ended = 1;
+        CURRENT->objects = objects;
+        CURRENT->count = ENTRY_COUNT;
+        if (CURRENT->live == 0) {
+            generation_free(CURRENT);
+        }
+    } else {
+        PyMem_RawFree(objects);
+    }
+    CURRENT = next;
+    ENTRY_COUNT = 0;
+    if (SLOTS) {
+        memset(SLOTS, 0, sizeof(Slot) * (size_t)SLOT_COUNT);
+    }
+    PyMem_RawFree(KEYS.data);
+    KEYS.data = NULL;
+    KEYS.used = 0;
+    KEYS.cap = 0;
+    return 0;
 }
 
 static PyObject *move_object(const int32_t *mv)
@@ -1923,8 +2080,14 @@ static int ensure_legal(StateObject *s)
         PyErr_SetString(PyExc_RuntimeError, "the native engine is not bound to its Python engine");
         return -1;
     }
-    legal_moves(&s->g, &LISTED);
-    int32_t n = LISTED.n, used = LISTED.used;
+    if (guarded_legal(&s->g, &LISTED) < 0) {
+        return -1;
+    }
+    int32_t n = (int32_t)LISTED.n, used = (int32_t)LISTED.used;
+    if ((!CURRENT || (ENTRY_COUNT > 0 && ENTRY_COUNT + n > CACHE_LIMIT)) && cache_renew() < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
     MoveBuf *b = (MoveBuf *)PyMem_RawCalloc(1, sizeof(MoveBuf));
     PyObject **objects = (PyObject **)PyMem_RawMalloc(sizeof(PyObject *) * (size_t)(n + 1));
     if (b) {
@@ -1953,12 +2116,17 @@ static int ensure_legal(StateObject *s)
     }
     s->legal = b;
     s->objects = objects;
+    s->gen = CURRENT;
+    CURRENT->live++;
     return 0;
 }
 
 static void state_dealloc(StateObject *s)
 {
     free_moves(s->legal, s->objects);
+    if (s->gen && --s->gen->live == 0 && s->gen->ended) {
+        generation_free(s->gen);
+    }
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -1968,6 +2136,7 @@ static StateObject *new_state(void)
     if (s) {
         s->legal = NULL;
         s->objects = NULL;
+        s->gen = NULL;
     }
     return s;
 }
@@ -1983,13 +2152,13 @@ static StateObject *as_state(PyObject *o)
 
 static PyObject *export_state(const G *g);
 
-static PyObject *state_reduce(PyObject *self, PyObject *unused)
+static PyObject *state_reduce(PyObject *self, PyObject *Py_UNUSED(unused))
 {
     PyObject *data = export_state(&((StateObject *)self)->g);
     return data ? Py_BuildValue("(O(N))", LOAD, data) : NULL;
 }
 
-static PyObject *state_self(PyObject *self, PyObject *unused)
+static PyObject *state_self(PyObject *self, PyObject *Py_UNUSED(unused))
 {
     Py_INCREF(self);
     return self;
@@ -2034,7 +2203,7 @@ static PyTypeObject StateType = {
     .tp_methods = state_methods,
 };
 
-static PyObject *py_legal_actions(PyObject *module, PyObject *arg)
+static PyObject *py_legal_actions(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     if (!s || ensure_legal(s) < 0) {
@@ -2070,7 +2239,28 @@ static int same_value(PyObject *a, PyObject *b)
     return PyObject_RichCompareBool(a, b, Py_EQ);
 }
 
-static PyObject *py_apply(PyObject *module, PyObject *args)
+/* Is the action the listed move? As the Python engine takes it: a tuple
+ * (or a tuple's subclass, a namedtuple) whose name is a string (or a
+ * subclass's) equal to the move's, each value of the move's exact type. */
+static int same_action(PyObject *listed, PyObject *action)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(listed);
+    if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) != n || !PyUnicode_Check(PyTuple_GET_ITEM(action, 0))) {
+        return 0;
+    }
+    if (PyUnicode_Compare(PyTuple_GET_ITEM(listed, 0), PyTuple_GET_ITEM(action, 0)) != 0) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    for (Py_ssize_t i = 1; i < n; i++) {
+        int same = same_value(PyTuple_GET_ITEM(listed, i), PyTuple_GET_ITEM(action, i));
+        if (same <= 0) {
+            return same;
+        }
+    }
+    return 1;
+}
+
+static PyObject *py_apply(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *state, *action;
     if (!PyArg_ParseTuple(args, "OO:apply", &state, &action)) {
@@ -2088,7 +2278,7 @@ static PyObject *py_apply(PyObject *module, PyObject *args)
         }
     }
     for (int32_t i = 0; found < 0 && i < s->legal->n; i++) {
-        int same = same_value(s->objects[i], action);
+        int same = same_action(s->objects[i], action);
         if (same < 0) {
             return NULL;
         }
@@ -2113,7 +2303,10 @@ static PyObject *py_apply(PyObject *module, PyObject *args)
     const int32_t *mv = s->legal->data + s->legal->start[found];
     overflow = 0;
     past = 0;
-    make_move(&next->g, mv[0], mv + 2);
+    if (guarded_move(&next->g, mv[0], mv + 2) < 0) {
+        Py_DECREF(next);
+        return NULL;
+    }
     if (overflow || past) {
         Py_DECREF(next);
         if (past) {
@@ -2126,19 +2319,19 @@ static PyObject *py_apply(PyObject *module, PyObject *args)
     return (PyObject *)next;
 }
 
-static PyObject *py_current_player(PyObject *module, PyObject *arg)
+static PyObject *py_current_player(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     return s ? PyLong_FromLong(s->g.current) : NULL;
 }
 
-static PyObject *py_is_over(PyObject *module, PyObject *arg)
+static PyObject *py_is_over(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     return s ? PyBool_FromLong(s->g.over) : NULL;
 }
 
-static PyObject *py_scores(PyObject *module, PyObject *arg)
+static PyObject *py_scores(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     if (!s) {
@@ -2151,7 +2344,7 @@ static PyObject *py_scores(PyObject *module, PyObject *arg)
     return t;
 }
 
-static PyObject *py_winners(PyObject *module, PyObject *arg)
+static PyObject *py_winners(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     if (!s) {
@@ -2172,7 +2365,7 @@ static PyObject *py_winners(PyObject *module, PyObject *arg)
     return result;
 }
 
-static PyObject *py_new_game(PyObject *module, PyObject *args)
+static PyObject *py_new_game(PyObject *Py_UNUSED(module), PyObject *args)
 {
     int players, first;
     long long seed;
@@ -2267,7 +2460,7 @@ static PyObject *export_state(const G *g)
         longs(g->did, P), values, follow);
 }
 
-static PyObject *py_export(PyObject *module, PyObject *arg)
+static PyObject *py_export(PyObject *Py_UNUSED(module), PyObject *arg)
 {
     StateObject *s = as_state(arg);
     return s ? export_state(&s->g) : NULL;
@@ -2338,7 +2531,319 @@ static int read_items(PyObject *seq, int16_t *out, int32_t cap, int32_t *n, cons
     return 0;
 }
 
-static PyObject *py_import(PyObject *module, PyObject *data)
+/* What an imported state is checked against (check_state): the checks of
+ * the Python engine's from_json, so that no way into a native state (from_json,
+ * unpickling, _import) can hold an index the engine would follow out of
+ * bounds. */
+#define FCAP (NFOLLOW ? FMAX : 0)  /* the follow-up decisions a state can hold */
+static const int32_t TILE_SET_OF[MAX1(NTILES)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+static const int32_t TILE_PHYSICAL[MAX1(NTILES)] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+static const int32_t DECISION[MAX1(NSTEPS)] = { 1, 1, 0 };
+/* a card value's kind: 3 a colour (or -1, none), 1 a flag, 0 any number */
+static const int32_t VALUE_KIND[MAX1(NV)] = { 0 };
+/* per follow-up, its carried values: (kind, 1 if a list, slots) each */
+static const int32_t BOUND_START[MAX1(NFOLLOW) + 1] = { 0 };
+static const int32_t BOUND_FIELDS[] = { -1 };
+static const V BOUND_LIMIT[7] = { 0, 2, NK, NC, NCARDS, NTILES, 1 };
+static const char *const BOUND_NOUN[7] = { "number", "flag", "token kind", "colour", "card", "tile", "text" };
+
+/* A ValueError with the message; 1 (the state is refused). */
+static int refuse(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    PyErr_FormatV(PyExc_ValueError, format, args);
+    va_end(args);
+    return 1;
+}
+
+static inline int seen_before(uint64_t *seen, int32_t i)
+{
+    int was = (int)((seen[i >> 6] >> (i & 63)) & 1);
+    seen[i >> 6] |= (uint64_t)1 << (i & 63);
+    return was;
+}
+
+static int check_card(int32_t k, const char *where, int32_t at, int32_t deck, uint64_t *seen)
+{
+    if (k < 0 || k >= NCARDS) {
+        return refuse("%s %d: %d is not a card (0 to %d)", where, (int)at, (int)k, NCARDS - 1);
+    }
+    if (deck >= 0 && CARD_DECK[k] != deck) {
+        return refuse("%s %d: card %d is of deck %d", where, (int)at, (int)k, (int)CARD_DECK[k]);
+    }
+    if (seen_before(seen, k)) {
+        return refuse("card %d is in two places (one of them %s %d)", (int)k, where, (int)at);
+    }
+    return 0;
+}
+
+static int check_tile(int32_t t, const char *where, int32_t at, int32_t set, uint64_t *seen)
+{
+    if (t < 0 || t >= NTILES) {
+        return refuse("%s %d: %d is not a tile (0 to %d)", where, (int)at, (int)t, NTILES - 1);
+    }
+    if (set >= 0 && TILE_SET_OF[t] != set) {
+        return refuse("%s %d: tile %d is not one of its tiles", where, (int)at, (int)t);
+    }
+    if (seen_before(seen, TILE_PHYSICAL[t])) {
+        return refuse("tile %d is in two places (one of them %s %d)", (int)t, where, (int)at);
+    }
+    return 0;
+}
+
+/* The seats, the step pending and the counts. */
+static int check_counts(const G *g)
+{
+    if (g->first < 0 || g->first >= g->players || g->current < 0 || g->current >= g->players) {
+        return refuse("first_player and current_player must be seats from 0 to %d, not %d and %d",
+                      (int)g->players - 1, (int)g->first, (int)g->current);
+    }
+    if (g->pending != -1 && (g->pending < 0 || g->pending >= NSTEPS || !DECISION[g->pending])) {
+        return refuse("pending: %d is not a decision step (-1 for none)", (int)g->pending);
+    }
+    if ((g->pending >= 0 || g->fn > 0) && g->over) {
+        return refuse("pending: a game that is over has no pending decision");
+    }
+    if (g->pending >= 0 && g->fn > 0) {
+        return refuse("pending: a decision step and follow-up decisions at once");
+    }
+    for (int32_t k = 0; k < NK; k++) {
+        if (g->supply[k] < 0) {
+            return refuse("supply: %d tokens of kind %d", (int)g->supply[k], (int)k);
+        }
+        for (int32_t p = 0; p < g->players; p++) {
+            if (g->held[p][k] < 0 || g->held[p][k] > CAP[k]) {
+                return refuse("seat %d holds %d tokens of kind %d; from 0 to %d", (int)p, (int)g->held[p][k], (int)k, (int)CAP[k]);
+            }
+        }
+    }
+    for (int32_t p = 0; p < g->players; p++) {
+        if (((uint64_t)g->did[p] >> NA) != 0) {
+            return refuse("seat %d did: bits %lld are not actions", (int)p, (long long)g->did[p]);
+        }
+    }
+    return 0;
+}
+
+/* Every card and tile in one place, in range, of its deck or set. */
+static int check_places(const G *g)
+{
+    uint64_t cards[(NCARDS + 64) / 64] = {0}, tiles[(NTILES + 64) / 64] = {0};
+    for (int32_t d = 0; d < ND; d++) {
+        for (int32_t i = 0; i < g->dn[d]; i++) {
+            if (check_card(g->ditems[DOFF[d] + i], "a card of deck", d, d, cards)) {
+                return 1;
+            }
+        }
+        for (int32_t i = 0; i < FACE_UP[d]; i++) {
+            int32_t k = g->market[FOFF[d] + i];
+            if (k != -1 && check_card(k, "a market slot of deck", d, d, cards)) {
+                return 1;
+            }
+        }
+    }
+    for (int32_t t = 0; t < NS; t++) {
+        for (int32_t i = 0; i < g->tn[t]; i++) {
+            if (check_tile(g->titems[TOFF[t] + i], "tile set", t, t, tiles)) {
+                return 1;
+            }
+        }
+    }
+    for (int32_t z = 0; z < NZ; z++) {
+        for (int32_t p = 0; p < g->players; p++) {
+            for (int32_t i = 0; i < g->zn[z][p]; i++) {
+                int32_t item = zone_view(g, z, p)[i];
+                if (ZONE_CARDS[z] ? check_card(item, "a zone of seat", p, -1, cards) : check_tile(item, "a zone of seat", p, -1, tiles)) {
+                    return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* Each hidden card once, in a zone that hides the cards taken from a deck. */
+static int check_hidden(G *g, const int32_t *hidden, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) {
+        int32_t k = hidden[i], found = 0;
+        for (int32_t z = 0; z < NZ && !found && k >= 0 && k < NCARDS; z++) {
+            for (int32_t p = 0; ZONE_HIDES[z] && p < g->players; p++) {
+                found |= zone_has(g, z, p, k);
+            }
+        }
+        if (!found) {
+            return refuse("hidden: %d is not a card in a zone that hides cards taken from a deck", (int)k);
+        }
+        if (hidden_has(g, k)) {
+            return refuse("hidden: card %d is listed twice", (int)k);
+        }
+        hidden_set(g, k);
+    }
+    return 0;
+}
+
+/* The card values and the values each follow-up waiting carries, of their kinds. */
+static int check_values(const G *g)
+{
+    for (int32_t v = 0; v < NV; v++) {
+        for (int32_t k = 0; k < NCARDS && VALUE_KIND[v]; k++) {
+            V x = g->values[v][k];
+            if (x < (VALUE_KIND[v] == 3 ? -1 : 0) || x >= BOUND_LIMIT[VALUE_KIND[v]]) {
+                return refuse("card value %d of card %d: %lld is not a %s", (int)v, (int)k, (long long)x, BOUND_NOUN[VALUE_KIND[v]]);
+            }
+        }
+    }
+    for (int32_t i = 0; i < g->fn; i++) {
+        int32_t site = g->follow[i].site, at = 0;
+        if (site < 0 || site >= NFOLLOW) {
+            return refuse("follow-up decision %d: %d is not a follow-up decision (0 to %d)", (int)i, (int)site, NFOLLOW - 1);
+        }
+        for (int32_t f = BOUND_START[site]; f < BOUND_START[site + 1]; f++) {
+            int32_t kind = BOUND_FIELDS[3 * f], listed = BOUND_FIELDS[3 * f + 1], width = BOUND_FIELDS[3 * f + 2];
+            const V *x = g->follow[i].bound + at;
+            V count = listed ? x[0] : 1;
+            if (count < 0 || count > width - listed) {
+                return refuse("follow-up decision %d: a list of %lld values, beyond %d", (int)i, (long long)count, (int)(width - listed));
+            }
+            for (int32_t j = listed; kind && j < listed + count; j++) {
+                if (x[j] < 0 || x[j] >= BOUND_LIMIT[kind]) {
+                    return refuse("follow-up decision %d: %lld is not a %s", (int)i, (long long)x[j], BOUND_NOUN[kind]);
+                }
+            }
+            at += width;
+        }
+    }
+    return 0;
+}
+
+/* A part of the state's parts: a tuple of n (borrowed), else a ValueError. */
+static PyObject *part_of(PyObject *parts, Py_ssize_t n, const char *what)
+{
+    if (!PyTuple_Check(parts) || PyTuple_GET_SIZE(parts) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: a tuple of %zd parts, not %.100R", what, n, parts);
+        return NULL;
+    }
+    return parts;
+}
+
+static int read_exact(PyObject *seq, int32_t *out, int32_t n, const char *what)
+{
+    int32_t got = 0;
+    if (read_ints(seq, out, n, &got, what) < 0) {
+        return -1;
+    }
+    if (got != n) {
+        refuse("%s: %d numbers, not %d", what, (int)got, (int)n);
+        return -1;
+    }
+    return 0;
+}
+
+/* The actions each seat did this round: a word of bits a seat. */
+static int read_did(PyObject *seq, int64_t *did, int32_t players)
+{
+    int32_t got = 0;
+    if (read_numbers(seq, did, players, &got, "did", 0, INT64_MAX) < 0) {
+        return -1;
+    }
+    if (got != players) {
+        refuse("did: %d numbers, not %d", (int)got, (int)players);
+        return -1;
+    }
+    return 0;
+}
+
+/* The tokens, zones, decks, market rows and tiles of the parts. */
+static int read_places(G *g, PyObject *held, PyObject *zones, PyObject *decks, PyObject *market, PyObject *tiles)
+{
+    int32_t n;
+    if (!part_of(held, g->players, "held") || !part_of(zones, NZ, "zones") || !part_of(decks, ND, "decks")
+        || !part_of(market, ND, "market") || !part_of(tiles, NS, "tiles")) {
+        return -1;
+    }
+    for (int32_t p = 0; p < g->players; p++) {
+        if (read_exact(PyTuple_GET_ITEM(held, p), g->held[p], NK, "held") < 0) {
+            return -1;
+        }
+    }
+    for (int32_t z = 0; z < NZ; z++) {
+        PyObject *rows = part_of(PyTuple_GET_ITEM(zones, z), g->players, "zone");
+        for (int32_t p = 0; p < g->players; p++) {
+            if (!rows || read_items(PyTuple_GET_ITEM(rows, p), zone_items(g, z, p), ZCAP[z], &g->zn[z][p], "zone") < 0) {
+                return -1;
+            }
+        }
+    }
+    for (int32_t d = 0; d < ND; d++) {
+        if (read_items(PyTuple_GET_ITEM(decks, d), g->ditems + DOFF[d], DECK_SIZE[d], &g->dn[d], "deck") < 0
+            || read_items(PyTuple_GET_ITEM(market, d), g->market + FOFF[d], FACE_UP[d], &n, "market") < 0) {
+            return -1;
+        }
+        if (n != FACE_UP[d]) {
+            refuse("market of deck %d: %d slots, not %d", (int)d, (int)n, (int)FACE_UP[d]);
+            return -1;
+        }
+    }
+    for (int32_t t = 0; t < NS; t++) {
+        if (read_items(PyTuple_GET_ITEM(tiles, t), g->titems + TOFF[t], TSCAP[t], &g->tn[t], "tiles") < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The card values and the follow-up decisions waiting of the parts. */
+static int read_waiting(G *g, PyObject *values, PyObject *follow)
+{
+    int32_t n;
+    if (!part_of(values, NV, "values")) {
+        return -1;
+    }
+    for (int32_t v = 0; v < NV; v++) {
+        V read[MAX1(NCARDS)] = {0};
+        if (read_numbers(PyTuple_GET_ITEM(values, v), read, NCARDS, &n, "values", CARD_VALUE_LOW, CARD_VALUE_HIGH) < 0) {
+            return -1;
+        }
+        if (n != NCARDS) {
+            refuse("values: %d cards, not %d", (int)n, NCARDS);
+            return -1;
+        }
+        for (int32_t k = 0; k < NCARDS; k++) {
+            g->values[v][k] = (CardValue)read[k];
+        }
+    }
+    if (!PyTuple_Check(follow)) {
+        refuse("follow: a tuple, not %.100R", follow);
+        return -1;
+    }
+    Py_ssize_t waiting = PyTuple_GET_SIZE(follow);
+    if (waiting > FCAP) {
+        refuse("%zd follow-up decisions waiting, more than the native engine holds (%d)", waiting, FCAP);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < waiting; i++) {
+        int site;
+        PyObject *bound, *entry = PyTuple_GET_ITEM(follow, i);
+        if (!PyTuple_Check(entry)) {
+            refuse("follow: each a (site, values) tuple, not %.100R", entry);
+            return -1;
+        }
+        if (!PyArg_ParseTuple(entry, "iO:follow", &site, &bound)
+            || read_numbers(bound, g->follow[i].bound, BCAP, &n, "follow", INT64_MIN, INT64_MAX) < 0) {
+            return -1;
+        }
+        g->follow[i].site = site;
+        g->fn = (int32_t)(i + 1);
+    }
+    return 0;
+}
+
+/* A state from its parts (export_state's), refused with a ValueError that
+ * names what is wrong unless it passes the checks of from_json: this is
+ * every way into a native state but the deal (from_json, unpickling). */
+static PyObject *py_import(PyObject *Py_UNUSED(module), PyObject *data)
 {
     int players, first, current, over, last, pending;
     long long turn;
@@ -2348,8 +2853,8 @@ static PyObject *py_import(PyObject *module, PyObject *data)
                           &tiles, &hidden, &did, &values, &follow)) {
         return NULL;
     }
-    if (players < 1 || players > PMAX) {
-        PyErr_SetString(PyExc_ValueError, "a player count beyond the edition's");
+    if (players < PMIN || players > PMAX) {
+        PyErr_Format(PyExc_ValueError, "classic is for %d to %d players, not %d", PMIN, PMAX, players);
         return NULL;
     }
     if (turn < 0 || turn > INT32_MAX) {
@@ -2370,53 +2875,10 @@ static PyObject *py_import(PyObject *module, PyObject *data)
     g->last = last;
     g->pending = pending;
     int32_t n, buffer[NCARDS + NTILES + 64];
-    int bad = read_ints(supply, g->supply, NK, &n, "supply") < 0 || read_numbers(did, g->did, players, &n, "did", 0, INT64_MAX) < 0;
-    for (int32_t p = 0; !bad && p < players; p++) {
-        bad = read_ints(PyTuple_GetItem(held, p), g->held[p], NK, &n, "held") < 0;
-    }
-    for (int32_t z = 0; !bad && z < NZ; z++) {
-        PyObject *rows = PyTuple_GetItem(zones, z);
-        for (int32_t p = 0; !bad && p < players; p++) {
-            bad = !rows || read_items(PyTuple_GetItem(rows, p), zone_items(g, z, p), ZCAP[z], &g->zn[z][p], "zone") < 0;
-        }
-    }
-    for (int32_t d = 0; !bad && d < ND; d++) {
-        bad = read_items(PyTuple_GetItem(decks, d), g->ditems + DOFF[d], DECK_SIZE[d], &g->dn[d], "deck") < 0
-              || read_items(PyTuple_GetItem(market, d), g->market + FOFF[d], FACE_UP[d], &n, "market") < 0;
-    }
-    for (int32_t t = 0; !bad && t < NS; t++) {
-        bad = read_items(PyTuple_GetItem(tiles, t), g->titems + TOFF[t], TSCAP[t], &g->tn[t], "tiles") < 0;
-    }
-    for (int32_t v = 0; !bad && v < NV; v++) {
-        V read[MAX1(NCARDS)] = {0};
-        bad = read_numbers(PyTuple_GetItem(values, v), read, NCARDS, &n, "values", CARD_VALUE_LOW, CARD_VALUE_HIGH) < 0;
-        for (int32_t k = 0; k < NCARDS; k++) {
-            g->values[v][k] = (CardValue)read[k];
-        }
-    }
-    if (!bad && read_ints(hidden, buffer, NCARDS, &n, "hidden") == 0) {
-        for (int32_t i = 0; i < n; i++) {
-            hidden_set(g, buffer[i]);
-        }
-    } else {
-        bad = 1;
-    }
-    Py_ssize_t waiting = bad ? 0 : PySequence_Size(follow);
-    if (waiting > FMAX) {
-        PyErr_SetString(PyExc_ValueError, "more follow-up decisions waiting than the native engine holds");
-        bad = 1;
-    }
-    for (Py_ssize_t i = 0; !bad && i < waiting; i++) {
-        PyObject *entry = PySequence_GetItem(follow, i);
-        int site;
-        PyObject *bound;
-        bad = !entry || !PyArg_ParseTuple(entry, "iO", &site, &bound) || read_numbers(bound, g->follow[i].bound, BCAP, &n, "follow", INT64_MIN, INT64_MAX) < 0;
-        if (!bad) {
-            g->follow[i].site = site;
-            g->fn = (int32_t)(i + 1);
-        }
-        Py_XDECREF(entry);
-    }
+    int bad = read_exact(supply, g->supply, NK, "supply") < 0 || read_did(did, g->did, players) < 0
+              || read_places(g, held, zones, decks, market, tiles) < 0 || read_waiting(g, values, follow) < 0
+              || read_ints(hidden, buffer, NCARDS, &n, "hidden") < 0;
+    bad = bad || check_counts(g) || check_places(g) || check_hidden(g, buffer, n) || check_values(g);
     if (bad) {
         Py_DECREF(s);
         return NULL;
@@ -2431,7 +2893,7 @@ static PyObject *py_import(PyObject *module, PyObject *data)
     return (PyObject *)s;
 }
 
-static PyObject *py_bind(PyObject *module, PyObject *args)
+static PyObject *py_bind(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *names, *tokens, *tops, *texts, *refuse, *load;
     if (!PyArg_ParseTuple(args, "O!O!O!O!OO:_bind", &PyTuple_Type, &names, &PyTuple_Type, &tokens,
@@ -2458,7 +2920,7 @@ static PyObject *py_bind(PyObject *module, PyObject *args)
 }
 
 /* playout(state, seed, limit) -> (final state, moves made) */
-static PyObject *py_playout(PyObject *module, PyObject *args)
+static PyObject *py_playout(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *state;
     unsigned long long seed;
@@ -2476,7 +2938,11 @@ static PyObject *py_playout(PyObject *module, PyObject *args)
     overflow = 0;
     past = 0;
     /* the GIL stays held: the move buffers are the module's own */
-    int64_t moves = play_out(&next->g, &rng, limit);
+    int64_t moves = 0;
+    if (guarded_play(&next->g, &rng, limit, &moves) < 0) {
+        Py_DECREF(next);
+        return NULL;
+    }
     if (past) {
         Py_DECREF(next);
         raise_past();
@@ -2493,7 +2959,7 @@ static PyObject *py_playout(PyObject *module, PyObject *args)
 /* playouts(players, games, seed, first_seed) -> (moves, games ended, wins per seat):
  * each game dealt as new_game(players, first_seed + i) and played with
  * random moves, all in native code. */
-static PyObject *py_playouts(PyObject *module, PyObject *args)
+static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
 {
     int players;
     long long games, first_seed;
@@ -2505,6 +2971,10 @@ static PyObject *py_playouts(PyObject *module, PyObject *args)
         PyErr_Format(PyExc_ValueError, "classic is for %d to %d players, not %d", PMIN, PMAX, players);
         return NULL;
     }
+    if (games > 0 && first_seed > INT64_MAX - (games - 1)) {
+        PyErr_Format(PyExc_ValueError, "playouts: the seeds from %lld, %lld games, pass %lld", first_seed, games, (long long)INT64_MAX);
+        return NULL;
+    }
     int64_t moves = 0, ended = 0, wins[PMAX] = {0};
     int failed = 0;
     G g;
@@ -2513,7 +2983,11 @@ static PyObject *py_playouts(PyObject *module, PyObject *args)
         setup(&g, players, first_seed + i, 0);
         overflow = 0;
         past = 0;
-        moves += play_out(&g, &rng, 1LL << 40);
+        int64_t made = 0;
+        if (guarded_play(&g, &rng, 1LL << 40, &made) < 0) {
+            return NULL;
+        }
+        moves += made;
         failed = overflow || past;
         if (g.over) {
             ended++;
@@ -2556,7 +3030,11 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "_classic", "The native engine of edition classic.", -1, module_methods,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_classic",
+    .m_doc = "The native engine of edition classic.",
+    .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__classic(void)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 # ----------------------------------------------------------------- names
 
@@ -278,6 +278,47 @@ _BINARY = {
 }  # fmt: skip
 _POSTFIX, _UNARY, _CONDITIONAL = 15, 14, 3
 _MIXED = frozenset(("&&", "||", "&", "|", "^"))
+_COMPARISONS = frozenset(("==", "!=", "<", "<=", ">", ">="))
+_BITS = frozenset(("&", "|", "^"))
+_ARITHMETIC = frozenset(("+", "-", "*", "/", "%"))
+# A comparison of an expression with itself, as its constant (gcc's
+# -Wtautological-compare; the rules' expressions have no effects).
+_SELF = {"==": 1, "!=": 0, "<": 0, "<=": 1, ">": 0, ">=": 1}
+
+
+def _clarified(parent: str, child: Expr) -> bool:
+    """Does gcc's -Wparentheses want the child operand in parentheses,
+    although precedence does not need them?"""
+    if not isinstance(child, Binary):
+        return False
+    op = child.op
+    if parent in _MIXED and op in _MIXED - {parent}:
+        return True
+    if parent in _COMPARISONS:
+        return op in _COMPARISONS
+    if parent in _BITS:
+        return op in _COMPARISONS or op in _ARITHMETIC or op in ("<<", ">>")
+    return parent in ("<<", ">>") and op in ("+", "-")
+
+
+def _folded(e: Binary) -> bool:
+    """Is e a comparison of an expression with itself, printed as its constant?"""
+    return e.op in _SELF and e.left == e.right and _effectless(e.left)
+
+
+def _effectless(e: Expr) -> bool:
+    """Names, numbers and operators over them: nothing a call or a block does."""
+    if isinstance(e, Name | Num):
+        return True
+    if isinstance(e, Index):
+        return _effectless(e.subject) and _effectless(e.index)
+    if isinstance(e, Member):
+        return _effectless(e.subject)
+    if isinstance(e, Unary):
+        return _effectless(e.operand)
+    if isinstance(e, Binary):
+        return _effectless(e.left) and _effectless(e.right)
+    return False
 
 
 def _precedence(e: Expr) -> int:
@@ -313,14 +354,16 @@ def expression(e: Expr, indent: int = 0) -> str:
         # `- -x` and `& &x` must not join into another token
         return f"{e.op}({operand})" if operand.startswith(e.op) else f"{e.op}{operand}"
     if isinstance(e, Binary):
+        if _folded(e):
+            return str(_SELF[e.op])
         level = _BINARY[e.op]
         left = _operand(e.left, level, indent)
         right = _operand(e.right, level + 1, indent)
-        # logic and bit operators mixed get parentheses (gcc's -Wparentheses)
-        if e.op in _MIXED and isinstance(e.left, Binary) and e.left.op in _MIXED - {e.op}:
-            left = f"({expression(e.left, indent)})"
-        if e.op in _MIXED and isinstance(e.right, Binary) and e.right.op in _MIXED - {e.op}:
-            right = f"({expression(e.right, indent)})"
+        # operators gcc's -Wparentheses asks to see grouped get parentheses
+        if _clarified(e.op, e.left) and _precedence(e.left) >= level:
+            left = f"({left})"
+        if _clarified(e.op, e.right) and _precedence(e.right) > level:
+            right = f"({right})"
         return f"{left} {e.op} {right}"
     if isinstance(e, Conditional):
         condition = _operand(e.condition, _CONDITIONAL + 1, indent)
@@ -382,6 +425,124 @@ def statement(st: Stmt, indent: int = 1) -> str:
     raise AssertionError(f"cannot print {st!r}")
 
 
+# ------------------------------------------------------- names never read
+#
+# A rule's values are computed where the lowering declares them, and a
+# value nothing reads (a let, a loop's element, a parameter of the shared
+# signature) is cast to void after its declaration, so that the C compiler
+# warns of nothing (-Wunused-variable, -Wunused-but-set-variable,
+# -Wunused-parameter) and drops it.
+
+
+def _reads_expr(e: Expr, out: set[str]) -> None:
+    if isinstance(e, Name):
+        out.add(e.name)
+    elif isinstance(e, Call):
+        for a in e.arguments:
+            _reads_expr(a, out)
+    elif isinstance(e, Index):
+        _reads_expr(e.subject, out)
+        _reads_expr(e.index, out)
+    elif isinstance(e, Member):
+        _reads_expr(e.subject, out)
+    elif isinstance(e, Unary):
+        _reads_expr(e.operand, out)
+    elif isinstance(e, Binary) and not _folded(e):
+        _reads_expr(e.left, out)
+        _reads_expr(e.right, out)
+    elif isinstance(e, Conditional):
+        for part in (e.condition, e.then, e.otherwise):
+            _reads_expr(part, out)
+    elif isinstance(e, Block):
+        _reads_body(e.body, out)
+        _reads_expr(e.value, out)
+
+
+def _reads_target(e: Expr, out: set[str]) -> None:
+    """What an assignment's target reads: its indexes and the pointers it
+    goes through, not the variable it sets."""
+    if isinstance(e, Index):
+        if isinstance(e.subject, Member) and not e.subject.arrow:
+            _reads_target(e.subject, out)  # an array in a struct variable
+        else:
+            _reads_expr(e.subject, out)  # a pointer (or an array) indexed
+        _reads_expr(e.index, out)
+    elif isinstance(e, Member) and not e.arrow:
+        _reads_target(e.subject, out)
+    elif not isinstance(e, Name):
+        _reads_expr(e, out)
+
+
+def _reads_body(body: Body, out: set[str]) -> None:
+    for st in body:
+        if isinstance(st, Decl) and st.value is not None:
+            _reads_expr(st.value, out)
+        elif isinstance(st, Assign):
+            _reads_target(st.target, out)
+            _reads_expr(st.value, out)
+        elif isinstance(st, Do | Return) and st.value is not None:
+            _reads_expr(st.value, out)
+        elif isinstance(st, If):
+            _reads_expr(st.condition, out)
+            _reads_body(st.body, out)
+            _reads_body(st.otherwise, out)
+        elif isinstance(st, For):
+            _reads_expr(st.low, out)
+            _reads_expr(st.high, out)
+            _reads_body(st.body, out)
+        elif isinstance(st, While):
+            _reads_expr(st.condition, out)
+            _reads_body(st.body, out)
+        elif isinstance(st, Seq):
+            _reads_body(st.body, out)
+
+
+def _void(var: str) -> Stmt:
+    return Do(Unary("(void)", Name(var)))
+
+
+def _voided_expr(e: Expr, read: set[str]) -> Expr:
+    """e with the unread declarations of its blocks cast to void."""
+    if isinstance(e, Block):
+        return Block(_voided(e.body, read), _voided_expr(e.value, read))
+    if isinstance(e, Call):
+        return evolve(e, arguments=tuple(_voided_expr(a, read) for a in e.arguments))
+    if isinstance(e, Index):
+        return Index(_voided_expr(e.subject, read), _voided_expr(e.index, read))
+    if isinstance(e, Member):
+        return evolve(e, subject=_voided_expr(e.subject, read))
+    if isinstance(e, Unary):
+        return evolve(e, operand=_voided_expr(e.operand, read))
+    if isinstance(e, Binary):
+        return evolve(e, left=_voided_expr(e.left, read), right=_voided_expr(e.right, read))
+    if isinstance(e, Conditional):
+        return Conditional(*(_voided_expr(x, read) for x in (e.condition, e.then, e.otherwise)))
+    return e
+
+
+def _voided(body: Body, read: set[str]) -> list[Stmt]:
+    """The body with `(void)x;` after each declaration of an x never read."""
+    out: list[Stmt] = []
+    for st in body:
+        if isinstance(st, Decl):
+            value = None if st.value is None else _voided_expr(st.value, read)
+            out.append(evolve(st, value=value))
+            if st.name not in read:
+                out.append(_void(st.name))
+            continue
+        if isinstance(st, Assign | Do | Return) and st.value is not None:
+            st = evolve(st, value=_voided_expr(st.value, read))
+        elif isinstance(st, If):
+            cond = _voided_expr(st.condition, read)
+            st = If(cond, _voided(st.body, read), _voided(st.otherwise, read))
+        elif isinstance(st, For | While):
+            st = evolve(st, body=_voided(st.body, read))
+        elif isinstance(st, Seq):
+            st = Seq(_voided(st.body, read))
+        out.append(st)
+    return out
+
+
 @frozen
 class Function:
     """A static C function: its return type, name, parameters (type, name)
@@ -397,5 +558,15 @@ class Function:
         return f"static {self.returns} {self.name}({parameters})"
 
     def text(self) -> str:
-        body = "".join(statement(st, 1) for st in self.body)
-        return f"{self.prototype()}\n{{\n{body}}}\n"
+        read: set[str] = set()
+        _reads_body(self.body, read)
+        unread = [_void(n) for _, n in self.parameters if n not in read]
+        voids = "".join(statement(st) for st in unread)
+        return f"{self.prototype()}\n{{\n{voids}{body_text(self.body)}}}\n"
+
+
+def body_text(body: Body, indent: int = 1) -> str:
+    """Statements printed, each value never read cast to void."""
+    read: set[str] = set()
+    _reads_body(body, read)
+    return "".join(statement(st, indent) for st in _voided(body, read))

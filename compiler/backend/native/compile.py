@@ -35,6 +35,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import NamedTuple
@@ -203,6 +204,7 @@ def compile_extension(
     *,
     optimize: bool = True,
     said: list[str] | None = None,
+    extra_flags: Sequence[str] = (),
 ) -> Path:
     """Compile the C source of extension module `module` (a dotted name whose
     last part the source's PyInit_ function names) into `out_dir`, stamped
@@ -217,7 +219,8 @@ def compile_extension(
     compiler's messages, if the source does not compile or link, or the
     compiler writes nothing; OutputUnwritable if `out_dir` cannot be
     written. A process that has loaded the old file keeps it: load the new
-    one in a new process.
+    one in a new process. `extra_flags` are added to
+    both steps (the tests' sanitizers and warnings, docs/testing.md).
     """
     require_native()
     target = extension_path(module, out_dir)
@@ -232,9 +235,21 @@ def compile_extension(
         objects, stamp, built = folder / "module.o", folder / "stamp.o", folder / target.name
         (folder / "stamp.c").write_text(stamp_unit(source), "ascii")
         for unit, out in ((source, objects), (folder / "stamp.c", stamp)):
-            command = [*compiler_command(), *flags, level, f"-I{include_folder()}", "-c"]
+            command = [
+                *compiler_command(),
+                *flags,
+                level,
+                *extra_flags,
+                f"-I{include_folder()}",
+                "-c",
+            ]
             _run([*command, str(unit), "-o", str(out)], source, out, said)
-        _run([*linker_command(), str(objects), str(stamp), "-o", str(built)], source, built, said)
+        _run(
+            [*linker_command(), *extra_flags, str(objects), str(stamp), "-o", str(built)],
+            source,
+            built,
+            said,
+        )
         try:
             os.replace(built, target)
         except OSError as error:

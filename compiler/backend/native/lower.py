@@ -975,7 +975,7 @@ class Lowering(Payments):
             **data.data(e, self.names, python, self.packed),
             "prototypes": [f.prototype() + ";" for f in functions],
             "functions": [f.text() for f in functions],
-            "reveals": "".join(c.statement(st, 1) for st in self.reveals()),
+            "reveals": c.body_text(self.reveals()),
             "actions": [
                 {
                     "legal": c.ident("legal_", a.name) if a.body is not None else None,

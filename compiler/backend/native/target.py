@@ -65,9 +65,29 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
     found["count_max"] = COUNT.high
     found["card_value_low"] = CARD_VALUE.low
     found["card_value_high"] = CARD_VALUE.high
+    found["bound_checks"] = tuple(
+        tuple(_bound_check(kind, width) for kind, width in site) for site in found["bound_kinds"]
+    )
+    sets = found["tile_set_faces"]
+    found["tile_set_of"] = tuple(
+        next((i for i, tiles in enumerate(sets) if any(t in f for f in tiles)), -1)
+        for t in range(found["tile_count"])
+    )
+    found["decision_steps"] = tuple(kind != "none" for kind in found["step_kinds"])
     found["python_package"] = PYTHON_PACKAGE
     found["native_package"] = NATIVE_PACKAGE
     return found
+
+
+# How a value carried by a follow-up is checked when a state is imported:
+# the number's kind (its bound in BOUND_LIMIT of engine.c.j2; 0: any number).
+_BOUND_CODES = {"bool": 1, "token": 2, "colour": 3, "card": 4, "tile": 5, "text": 6}
+
+
+def _bound_check(kind: str, width: int) -> tuple[int, int, int]:
+    """(kind code, 1 if a list (its count first), slots) of a carried value."""
+    listed = kind.startswith("list:")
+    return (_BOUND_CODES.get(kind.removeprefix("list:"), 0), int(listed), width)
 
 
 def render_files(
