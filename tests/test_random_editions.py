@@ -44,6 +44,7 @@ from fuzz.children import editions
 from fuzz.engines import Mutation
 from fuzz.faults import FAULTS
 from fuzz.known import ALL_SHAPES, KNOWN_MISCOMPILES
+from fuzz.lengths import Lengths
 from fuzz.play import EditionDisagreement, Game, check_edition, replay
 from fuzz.rule_files import DrawnEdition, base_editions
 from hypothesis import HealthCheck, Phase, event, find, given, settings
@@ -84,6 +85,7 @@ class Tally:
     plies: int = 0
     probes: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
+    lengths: Lengths = field(default_factory=Lengths)
 
     def add(self, drawn: DrawnEdition, played: list[Any]) -> None:
         self.editions += 1
@@ -92,6 +94,17 @@ class Tally:
         self.probes += sum(p.probes for p in played)
         kind = kind_of(drawn)
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        for game in played:
+            self.lengths.add(game.plies, drawn.long)
+
+    def summary(self, seconds: float) -> str:
+        """The run's summary line: what it played, and how long its games were."""
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.kinds.items()))
+        return (
+            f"{self.editions} editions ({kinds}), {self.games} games, {self.plies} actions, "
+            f"{self.probes} illegal actions refused alike: all agreed and ended; {seconds:.0f} s\n"
+            f"{self.lengths.summary()}"
+        )
 
 
 def kind_of(drawn: DrawnEdition) -> str:
@@ -132,11 +145,17 @@ def run(
 # ---------------------------------------------------------------- tests
 
 
-def test_random_editions_agree() -> None:
+def test_random_editions_agree(capsys: pytest.CaptureFixture[str]) -> None:
     """Drawn editions, each played GAMES_PER_EDITION times in both engines:
     they agree on everything, and every game ends in time
-    (RANDOM_EDITIONS=N for a longer run with fresh editions)."""
-    run(EDITIONS or RANDOM_EDITIONS_DEFAULT, GAMES_PER_EDITION, derandomize=not EDITIONS)
+    (RANDOM_EDITIONS=N for a longer run with fresh editions). The summary
+    line, with the distribution of game lengths, is printed."""
+    tally = Tally()
+    start = time.perf_counter()
+    examples = EDITIONS or RANDOM_EDITIONS_DEFAULT
+    run(examples, GAMES_PER_EDITION, derandomize=not EDITIONS, tally=tally)
+    with capsys.disabled():
+        print(f"\nrandom editions: {tally.summary(time.perf_counter() - start)}")
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
@@ -228,12 +247,7 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 1
-    seconds = time.perf_counter() - start
-    kinds = ", ".join(f"{n} {k}" for k, n in sorted(tally.kinds.items()))
-    print(
-        f"{tally.editions} editions ({kinds}), {tally.games} games, {tally.plies} actions, "
-        f"{tally.probes} illegal actions refused alike: all agreed and ended; {seconds:.0f} s"
-    )
+    print(tally.summary(time.perf_counter() - start))
     return 0
 
 

@@ -25,6 +25,11 @@ ONE_OF = ("alpha", "beta", "gamma")
 # The type an expression reads from a column of each kind (expressions.World).
 WORLD_TYPES = {"oneof": "text"}
 TITLES = ("Take", 'say "hi"', "back\\slash", "ünïcødé", "{braces}", "tab\there")
+# One drawn edition in LONG_CHANCE plays short games (a few plies: an
+# ending or a stalemate soon); the others play games as long as the shipped
+# editions' (a larger clock, supply and decks, endings that wait for turns
+# to pass). docs/testing.md, "Game lengths".
+LONG_CHANCE = 4
 
 
 def quote(text: str) -> str:
@@ -57,6 +62,7 @@ class Generator:
         self.next_id = 0
         self.files: dict[str, str] = {}
         self.shapes: list[str] = []
+        self.long: bool | None = None  # drawn by `long_games`
 
     # ------------------------------------------------------------ helpers
 
@@ -110,6 +116,13 @@ class Generator:
         counts = {p: self.number(low, high) for p in range(players[0], players[1] + 1)}
         table = ", ".join(f"{p}: {n}" for p, n in self.permuted(list(counts.items())))
         return f"by players {{{table}}}", max(counts.values())
+
+    def long_games(self) -> bool:
+        """Does the edition play long games? Drawn once for an edition and
+        its drawn parent (they share the clock); shrinks to short."""
+        if self.long is None:
+            self.long = self.index(LONG_CHANCE) != 0
+        return self.long
 
     def shape(self, name: str) -> None:
         self.shapes.append(name)
@@ -258,8 +271,9 @@ class Generator:
         if self.flip(4):
             tiers = [t * 2 + 1 for t in tiers]
         keyed = []
+        most = 12 if self.long_games() else 6  # (long games buy more cards)
         for tier in tiers:
-            keyed += [{tier_column: tier}] * self.number(1, 6)
+            keyed += [{tier_column: tier}] * self.number(1, most)
         taken = {tier_column}
         columns = [(tier_column, "int"), *self.columns(self.extra_kinds(5), taken)]
         columns = self.permuted(columns)
