@@ -308,8 +308,7 @@ class Editions(Generator):
         # the fallback is then never legal, but its legality is still checked).
         steady = edition.fallback is None or (self.long_games() and self.flip())
         actions = [
-            self.action(name, stmts, always_legal=steady and i == 0)
-            for i, name in enumerate(names)
+            self.action(name, stmts, always_legal=steady and i == 0) for i, name in enumerate(names)
         ]
         if edition.fallback:
             fallback = (
