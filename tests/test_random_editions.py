@@ -95,7 +95,7 @@ class Tally:
         kind = kind_of(drawn)
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
         for game in played:
-            self.lengths.add(game.plies, drawn.long)
+            self.lengths.add(game.plies, drawn.long, game.ending)
 
     def summary(self, seconds: float) -> str:
         """The run's summary line: what it played, and how long its games were."""
