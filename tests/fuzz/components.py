@@ -29,7 +29,7 @@ TITLES = ("Take", 'say "hi"', "back\\slash", "ünïcødé", "{braces}", "tab\the
 # ending or a stalemate soon); the others play games as long as the shipped
 # editions' (a larger clock, supply and decks, endings that wait for turns
 # to pass). docs/testing.md, "Game lengths".
-LONG_CHANCE = 4
+LONG_CHANCE = 5
 
 
 def quote(text: str) -> str:

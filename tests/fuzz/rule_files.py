@@ -71,7 +71,7 @@ WILD = "gold"
 CLOCK = "clock"
 SHORT_CLOCK = (8, 30)  # the clock's supply: at most this many actions a game
 LONG_CLOCK = (50, 150)
-LATE = (5, 25)  # in long games, the other endings wait for a player's Nth turn
+LATE = (12, 40)  # in long games, the other endings wait for a player's Nth turn
 
 
 @dataclass
@@ -304,9 +304,9 @@ class Editions(Generator):
         self.definitions(edition, x)
         stmts = Statements(self, x, edition.clock)
         # Without a fallback, the first action is always legal; so it is in
-        # half of the long games with one (no stalemate after a few turns:
+        # three in four long games with one (no stalemate after a few turns:
         # the fallback is then never legal, but its legality is still checked).
-        steady = edition.fallback is None or (self.long_games() and self.flip())
+        steady = edition.fallback is None or (self.long_games() and not self.flip(4))
         actions = [
             self.action(name, stmts, always_legal=steady and i == 0) for i, name in enumerate(names)
         ]
