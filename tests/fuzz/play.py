@@ -155,7 +155,7 @@ def ended_by(interpreter: Any, state: Any) -> str:
     """The endings whose conditions hold in a finished game (in the
     interpreter's state): what ended it, for the summary of game lengths."""
     env = interpreter.definitions.env(state)
-    held = [e.name for e in interpreter.model.endings if env.holds(e.condition)]
+    held = sorted(e.name for e in interpreter.model.endings if env.holds(e.condition))
     return " and ".join(held) or "none"
 
 
