@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -158,6 +159,14 @@ def test_random_editions_agree(capsys: pytest.CaptureFixture[str]) -> None:
     run(examples, GAMES_PER_EDITION, derandomize=not EDITIONS, tally=tally)
     with capsys.disabled():
         print(f"\nrandom editions: {tally.summary(time.perf_counter() - start)}")
+    median = statistics.median(tally.lengths.plies)
+    assert EDITIONS or median >= LONG_MEDIAN, f"games too short: {tally.lengths.summary()}"
+
+
+# The median game of a CI run is at least half as long as classic's (82 plies
+# with 2 players, README.md): late-game states are reached (docs/testing.md,
+# "Game lengths").
+LONG_MEDIAN = 41
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
