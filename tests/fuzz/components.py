@@ -63,6 +63,7 @@ class Generator:
         self.files: dict[str, str] = {}
         self.shapes: list[str] = []
         self.long: bool | None = None  # drawn by `long_games`
+        self.short_draw = 1  # the draw that makes an edition short (`long_games`)
 
     # ------------------------------------------------------------ helpers
 
@@ -122,9 +123,10 @@ class Generator:
         its drawn parent (they share the clock). Short is a middle value:
         Hypothesis draws 0 more often than 1 in LONG_CHANCE once it mutates
         earlier examples (four runs of 60 editions: 10 to 26 short with 0
-        for short, 9 to 20 with 1); so it shrinks to long."""
+        for short, 9 to 20 with 1); so it shrinks to long, unless
+        `short_draw` is 0 (base_editions(shrink_to_short=True))."""
         if self.long is None:
-            self.long = self.index(LONG_CHANCE) != 1
+            self.long = self.index(LONG_CHANCE) != self.short_draw
         return self.long
 
     def shape(self, name: str) -> None:

@@ -524,9 +524,14 @@ def block(header: str, lines: list[str]) -> str:
 
 
 @st.composite
-def base_editions(draw: Any, known: frozenset[str] = KNOWN_MISCOMPILES) -> DrawnEdition:
-    """A standalone drawn edition."""
+def base_editions(
+    draw: Any, known: frozenset[str] = KNOWN_MISCOMPILES, shrink_to_short: bool = False
+) -> DrawnEdition:
+    """A standalone drawn edition; `shrink_to_short`: Hypothesis shrinks it
+    to a short one first (whose games, replayed while shrinking, are short),
+    at the cost of drawing more short ones (Generator.long_games)."""
     gen = Editions(draw, known)
+    gen.short_draw = 0 if shrink_to_short else 1
     edition = gen.base("fuzz")
     gen.files["fuzz.rules"] = edition.text()
     return DrawnEdition(
