@@ -33,6 +33,9 @@ special kind, never returned, with no cap) whose supply only goes down, an
 ending fires once the clock's supply is empty, and when a fallback exists a
 round in which everyone took it ends the game. So a game lasts at most
 (clock supply + 2) rounds (`DrawnEdition.max_plies` bounds its actions).
+Four editions in five are drawn to play long games (a clock of 50 to 150,
+more tokens and cards, endings that wait for many turns, fewer stalemates),
+the others short ones (docs/testing.md, "Game lengths").
 
 KNOWN_MISCOMPILES (tests/fuzz/known.py) names the shapes the strategy leaves
 out because an engine is known to get them wrong; the lead removes an entry
