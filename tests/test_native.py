@@ -61,6 +61,7 @@ from fuzz.children import editions as drawn_editions
 from fuzz.engines import StrategyBug
 from fuzz.engines import check as check_drawn
 from fuzz.known import KNOWN_MISCOMPILES
+from fuzz.lengths import Lengths
 from fuzz.play import Game
 from fuzz.rule_files import DrawnEdition
 from hypothesis import HealthCheck, Phase, example, given, note, settings
@@ -730,6 +731,7 @@ class Drawn:
     probes: int = 0
     seconds: float = 0.0
     build: list[float] = field(default_factory=list)
+    lengths: Lengths = field(default_factory=Lengths)
 
 
 DRAWN = Drawn()
@@ -786,6 +788,7 @@ def play_drawn(drawn: DrawnEdition, model: m.Edition, native: ModuleType, game: 
             DRAWN.games += 1
             DRAWN.plies += diff.plies
             DRAWN.probes += diff.probes
+            DRAWN.lengths.add(diff.plies, drawn.long)
         check_playout(drawn, native, *game.setup(*model.players))
 
 
@@ -841,7 +844,8 @@ def test_random_editions_summary(capsys: pytest.CaptureFixture[str]) -> None:
     with capsys.disabled():
         print(f"\nnative random editions: {DRAWN.editions} editions, {DRAWN.games} games, "
               f"{DRAWN.plies} actions, {DRAWN.probes} illegal actions refused alike; "
-              f"{DRAWN.seconds:.1f} s ({build:.2f} s per edition to build)")
+              f"{DRAWN.seconds:.1f} s ({build:.2f} s per edition to build)\n"
+              f"{DRAWN.lengths.summary()}")
     assert DRAWN.games == DRAWN.editions * RANDOM_EDITION_GAMES
 
 

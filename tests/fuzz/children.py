@@ -165,6 +165,7 @@ class Children(Editions):
     """Draws a child of a parent edition."""
 
     def child(self, parent: Parent, name: str) -> Edition:
+        self.long_games()  # (a drawn base has drawn it already)
         renames = self.renames(parent)
 
         def r(n: str) -> str:
@@ -323,7 +324,7 @@ class Children(Editions):
             if how == "remove":
                 edition.add(f"end {name}", f"remove end {name}")
             elif how == "override":
-                text = ending(name, self.ending_mode(), self.end_condition(x))
+                text = ending(name, self.ending_mode(), self.end_condition(x, edition.clock))
                 edition.add(f"end {name}", f"override {self.tag()}{text}")
         if parent.clock is None:
             _, once, condition = self.timeout(edition, x)
@@ -404,7 +405,12 @@ def classic_children(draw: Any, known: frozenset[str] = KNOWN_MISCOMPILES) -> Dr
     edition = gen.child(classic(), "fuzz")
     gen.files["fuzz.rules"] = edition.text()
     return DrawnEdition(
-        gen.files, "fuzz.rules", edition.clock_supply, edition.decision_steps, tuple(gen.shapes)
+        gen.files,
+        "fuzz.rules",
+        edition.clock_supply,
+        edition.decision_steps,
+        tuple(gen.shapes),
+        gen.long_games(),
     )
 
 
@@ -418,7 +424,12 @@ def base_children(draw: Any, known: frozenset[str] = KNOWN_MISCOMPILES) -> Drawn
     edition = gen.child(base_parent(base, text, base.timeout_once), "fuzz")
     gen.files["fuzz.rules"] = edition.text()
     return DrawnEdition(
-        gen.files, "fuzz.rules", edition.clock_supply, edition.decision_steps, tuple(gen.shapes)
+        gen.files,
+        "fuzz.rules",
+        edition.clock_supply,
+        edition.decision_steps,
+        tuple(gen.shapes),
+        gen.long_games(),
     )
 
 

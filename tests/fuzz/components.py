@@ -25,6 +25,11 @@ ONE_OF = ("alpha", "beta", "gamma")
 # The type an expression reads from a column of each kind (expressions.World).
 WORLD_TYPES = {"oneof": "text"}
 TITLES = ("Take", 'say "hi"', "back\\slash", "ünïcødé", "{braces}", "tab\there")
+# One drawn edition in LONG_CHANCE plays short games (a few plies: an
+# ending or a stalemate soon); the others play games as long as the shipped
+# editions' (a larger clock, supply and decks, endings that wait for turns
+# to pass). docs/testing.md, "Game lengths".
+LONG_CHANCE = 5
 
 
 def quote(text: str) -> str:
@@ -57,6 +62,8 @@ class Generator:
         self.next_id = 0
         self.files: dict[str, str] = {}
         self.shapes: list[str] = []
+        self.long: bool | None = None  # drawn by `long_games`
+        self.short_draw = 1  # the draw that makes an edition short (`long_games`)
 
     # ------------------------------------------------------------ helpers
 
@@ -110,6 +117,17 @@ class Generator:
         counts = {p: self.number(low, high) for p in range(players[0], players[1] + 1)}
         table = ", ".join(f"{p}: {n}" for p, n in self.permuted(list(counts.items())))
         return f"by players {{{table}}}", max(counts.values())
+
+    def long_games(self) -> bool:
+        """Does the edition play long games? Drawn once for an edition and
+        its drawn parent (they share the clock). Short is a middle value:
+        Hypothesis draws 0 more often than 1 in LONG_CHANCE once it mutates
+        earlier examples (four runs of 60 editions: 10 to 26 short with 0
+        for short, 9 to 20 with 1); so it shrinks to long, unless
+        `short_draw` is 0 (base_editions(shrink_to_short=True))."""
+        if self.long is None:
+            self.long = self.index(LONG_CHANCE) != self.short_draw
+        return self.long
 
     def shape(self, name: str) -> None:
         self.shapes.append(name)
@@ -258,8 +276,9 @@ class Generator:
         if self.flip(4):
             tiers = [t * 2 + 1 for t in tiers]
         keyed = []
+        most = 12 if self.long_games() else 6  # (long games buy more cards)
         for tier in tiers:
-            keyed += [{tier_column: tier}] * self.number(1, 6)
+            keyed += [{tier_column: tier}] * self.number(1, most)
         taken = {tier_column}
         columns = [(tier_column, "int"), *self.columns(self.extra_kinds(5), taken)]
         columns = self.permuted(columns)

@@ -515,7 +515,8 @@ class Expressions:
             if self.flip():  # a total of a zone's elements that pass, which it may keep
                 item = "card" if zone in w.card_zones else "tile:*"
                 name = "k_" + self.fresh(scope)
-                inner = Scope(((name, item),), player=False)
+                # (the outer names stay bound: none may be bound again inside)
+                inner = Scope(((name, item),), player=False, hidden=frozenset(scope.bound()))
                 test = self.expr("bool", inner, 1)
                 added = self.expr("int", inner, 1)
                 return atom(f"sum({name} in {zone} where {test.text}: {added.text})")

@@ -115,6 +115,7 @@ class Played:
 
     plies: int
     probes: int
+    ending: str = ""  # the endings whose conditions hold at the end (fuzz.lengths)
 
 
 def play_game(engines: Built, game: Game) -> Played:
@@ -147,7 +148,15 @@ def play_setup(engines: Built, players: int, seed: int, first: int, moves: int) 
     if not ended:
         what = f"the game did not end within {bound} actions"
         raise EditionDisagreement(what, drawn, diff.record, moves)
-    return Played(diff.plies, diff.probes)
+    return Played(diff.plies, diff.probes, ended_by(engines.interpreter, diff.sb))
+
+
+def ended_by(interpreter: Any, state: Any) -> str:
+    """The endings whose conditions hold in a finished game (in the
+    interpreter's state): what ended it, for the summary of game lengths."""
+    env = interpreter.definitions.env(state)
+    held = sorted(e.name for e in interpreter.model.endings if env.holds(e.condition))
+    return " and ".join(held) or "none"
 
 
 def check_edition(

@@ -33,6 +33,9 @@ special kind, never returned, with no cap) whose supply only goes down, an
 ending fires once the clock's supply is empty, and when a fallback exists a
 round in which everyone took it ends the game. So a game lasts at most
 (clock supply + 2) rounds (`DrawnEdition.max_plies` bounds its actions).
+Four editions in five are drawn to play long games (a clock of 50 to 150,
+more tokens and cards, endings that wait for many turns, fewer stalemates),
+the others short ones (docs/testing.md, "Game lengths").
 
 KNOWN_MISCOMPILES (tests/fuzz/known.py) names the shapes the strategy leaves
 out because an engine is known to get them wrong; the lead removes an entry
@@ -49,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from fuzz.components import Generator, quote
-from fuzz.expressions import AND, ATOM, COND, Expressions, Scope, World
+from fuzz.expressions import AND, ATOM, COND, E, Expressions, Scope, World, atom
 from fuzz.known import CONDITIONAL_CLAIM, KNOWN_MISCOMPILES, PARTIAL_TILE_COLOUR
 from fuzz.statements import Statements
 from hypothesis import strategies as st
@@ -69,6 +72,9 @@ TRIGGERS = ("on_enter", "reward")
 SPECIALS = ("star", "gem")
 WILD = "gold"
 CLOCK = "clock"
+SHORT_CLOCK = (8, 30)  # the clock's supply: at most this many actions a game
+LONG_CLOCK = (50, 150)
+LATE = (12, 40)  # in long games, the other endings wait for a player's Nth turn
 
 
 @dataclass
@@ -81,6 +87,7 @@ class DrawnEdition:
     clock_supply: int  # the most clock tokens at setup, for any player count
     steps: int  # end-of-turn steps with a decision (each may add an action per turn)
     shapes: tuple[str, ...] = ()  # notable shapes drawn (for statistics)
+    long: bool = False  # drawn to play long games (for statistics)
 
     def write(self, folder: Path) -> Path:
         for name, text in self.files.items():
@@ -152,6 +159,7 @@ class Editions(Generator):
     """Base editions: every declaration drawn."""
 
     def base(self, name: str) -> Edition:
+        self.long_games()  # drawn first: the rest is drawn knowing it
         low = self.pick([2, 1, 3])
         players = (low, min(4, low + self.index(3)))
         colours = list(COLOURS[: 1 + self.index(len(COLOURS))])
@@ -247,16 +255,20 @@ class Editions(Generator):
             edition.add(f"token {name}", self.tag() + text)
 
     def supply(self, edition: Edition, key: str = "supply", override: str = "") -> None:
-        """The supply: a line per colour (or for each colour) and per token kind."""
+        """The supply: a line per colour (or for each colour) and per token
+        kind. Long games need more of each colour (fewer stalemates) and a
+        clock of more than a few turns."""
         lines = []
+        colours = (3, 9) if self.long_games() else (0, 7)
         if self.flip(4):
             for colour in edition.world.colours:
-                lines.append(f"{colour}: {self.amount(edition.players, 0, 7)[0]}")
+                lines.append(f"{colour}: {self.amount(edition.players, *colours)[0]}")
         else:
-            lines.append(f"each colour: {self.amount(edition.players, 0, 7)[0]}")
+            lines.append(f"each colour: {self.amount(edition.players, *colours)[0]}")
+        clock = LONG_CLOCK if self.long_games() else SHORT_CLOCK
         for token in edition.tokens:
             if token == edition.clock:
-                shown, edition.clock_supply = self.amount(edition.players, 8, 30)
+                shown, edition.clock_supply = self.amount(edition.players, *clock)
                 lines.append(f"{token}: {shown}")
             else:
                 lines.append(f"{token}: {self.amount(edition.players, 1, 5)[0]}")
@@ -294,9 +306,12 @@ class Editions(Generator):
         x.max_depth = self.number(1, 3)
         self.definitions(edition, x)
         stmts = Statements(self, x, edition.clock)
+        # Without a fallback, the first action is always legal; so it is in
+        # three in four long games with one (no stalemate after a few turns:
+        # the fallback is then never legal, but its legality is still checked).
+        steady = edition.fallback is None or (self.long_games() and not self.flip(4))
         actions = [
-            self.action(name, stmts, always_legal=edition.fallback is None and i == 0)
-            for i, name in enumerate(names)
+            self.action(name, stmts, always_legal=steady and i == 0) for i, name in enumerate(names)
         ]
         if edition.fallback:
             fallback = (
@@ -429,7 +444,7 @@ class Editions(Generator):
             stalemate = self.pick(["all(player: did(F))", "not any(player: not did(F))"])
             endings.append(("stalemate", False, stalemate.replace("F", edition.fallback)))
         for name in ("target", "finish")[: self.index(3)]:
-            endings.append((name, self.ending_mode(), self.end_condition(x)))
+            endings.append((name, self.ending_mode(), self.end_condition(x, edition.clock)))
         for name, once, condition in self.permuted(endings):
             edition.add(f"end {name}", self.tag() + ending(name, once, condition))
 
@@ -439,7 +454,8 @@ class Editions(Generator):
         clock = self.pick(["supply(C) == 0", "supply(C) < 1", "not supply(C) > 0"])
         clock = clock.replace("C", edition.clock)
         if self.flip(8):
-            clock += f" or {x.expr('bool', Scope(player=False), 1).at(AND)}"
+            extra = x.expr("bool", Scope(player=False), 1)
+            clock += f" or {self.late(extra, edition.clock, AND)}"
         edition.timeout_once = edition.end_check is not None and self.flip()
         return "timeout", edition.timeout_once, clock
 
@@ -449,12 +465,23 @@ class Editions(Generator):
         mode: bool | str = self.pick([False, True, "turn"])
         return mode
 
-    def end_condition(self, x: Expressions) -> str:
+    def end_condition(self, x: Expressions, clock: str) -> str:
         if self.flip():
-            return x.expr("bool", Scope(player=False)).text
+            return self.late(x.expr("bool", Scope(player=False)), clock)
         # a score to reach, the way real editions end
         reached = f"{x.expr('int', Scope(), 1).at(ATOM)} >= {self.number(3, 15)}"
-        return f"{self.pick(['any', 'all'])}(player: {reached})"
+        return self.late(atom(f"{self.pick(['any', 'all'])}(player: {reached})"), clock)
+
+    def late(self, condition: E, clock: str, level: int = COND) -> str:
+        """An ending's condition; in a long game, holding only once a player
+        has taken some turns (each gains a clock token), the way a score
+        target is reached only after many turns. The drawn condition comes
+        first, so that it is evaluated at every check all the same. `level`:
+        the precedence the place of the text needs."""
+        if not self.long_games():
+            return condition.text if level == COND else condition.at(level)
+        turns = f"any(player: tokens({clock}) >= {self.number(*LATE)})"
+        return f"{condition.at(AND)} and {turns}"
 
     def winners(self, x: Expressions) -> str:
         among = f" among {x.expr('bool', Scope()).text}" if self.flip(3) else ""
@@ -500,11 +527,21 @@ def block(header: str, lines: list[str]) -> str:
 
 
 @st.composite
-def base_editions(draw: Any, known: frozenset[str] = KNOWN_MISCOMPILES) -> DrawnEdition:
-    """A standalone drawn edition."""
+def base_editions(
+    draw: Any, known: frozenset[str] = KNOWN_MISCOMPILES, shrink_to_short: bool = False
+) -> DrawnEdition:
+    """A standalone drawn edition; `shrink_to_short`: Hypothesis shrinks it
+    to a short one first (whose games, replayed while shrinking, are short),
+    at the cost of drawing more short ones (Generator.long_games)."""
     gen = Editions(draw, known)
+    gen.short_draw = 0 if shrink_to_short else 1
     edition = gen.base("fuzz")
     gen.files["fuzz.rules"] = edition.text()
     return DrawnEdition(
-        gen.files, "fuzz.rules", edition.clock_supply, edition.decision_steps, tuple(gen.shapes)
+        gen.files,
+        "fuzz.rules",
+        edition.clock_supply,
+        edition.decision_steps,
+        tuple(gen.shapes),
+        gen.long_games(),
     )
