@@ -1182,9 +1182,12 @@ def _pick_card_payment(
 ) -> Spending:
     """The payment and cards spent the player gave, if they are a way to pay."""
     options = _card_payments(held, price, spendable, units)
-    for way in options:
-        if _same(way, (given, spent)) and way == (given, spent):
-            return way
+    try:
+        for way in options:
+            if way == (given, spent) and _same(way, (given, spent)):
+                return way
+    except _NOT_COMPARABLE:  # a value whose == is no truth value (a numpy array)
+        pass
     _refuse_kind(given, _NEVER_PAYS, rule, "never pays")
     if not options:
         raise IllegalAction(f"{rule}: the player cannot pay for this")
@@ -1242,11 +1245,16 @@ def _plain_combinations(values: tuple[int, ...], count: int) -> list[tuple[Any, 
     return [(combo, combo) for combo in itertools.combinations(values, count)]
 
 
+# What == between a value given as a move's and an option may raise: a
+# value of another library (a numpy array) may answer == with something
+# that is no truth value. Such a value is no option.
+_NOT_COMPARABLE: Final = (ValueError, TypeError)
+
+
 def _same(a: Any, b: Any) -> bool:
-    """Are two values of the same types throughout? An action value must be
-    exactly one the engine offers: == takes True for 1, and a value of
-    another type (a numpy integer) may answer == with an array. So this is
-    asked first, and == only of values of the same types."""
+    """For values already equal by ==: are they also of the same types
+    throughout? An action value must be exactly one the engine offers, and
+    == takes True for 1."""
     if type(a) is not type(b):
         return False
     if type(a) is tuple:
@@ -1260,9 +1268,12 @@ def _same(a: Any, b: Any) -> bool:
 
 def _pick(options: list[tuple[Any, Any]], given: Any, rule: str, what: str) -> Any:
     """The engine's value of a choice the player gave, if it is an option."""
-    for value, shown in options:
-        if _same(shown, given) and shown == given:
-            return value
+    try:
+        for value, shown in options:
+            if shown == given and _same(shown, given):
+                return value
+    except _NOT_COMPARABLE:  # a value whose == is no truth value (a numpy array)
+        pass
     _not_a_choice(given, rule, what)
 
 
@@ -1842,7 +1853,11 @@ def _decide(s: State, p: int, action: Action) -> State:
         raise IllegalAction(f"{_STEP_RULES[step]}: the player must first decide {name}")
     option = action[1]
     options = _pending_options(s, p)
-    if not any(_same(option, o) and option == o for o in options):
+    try:
+        offered = option in options and _same(option, options[options.index(option)])
+    except _NOT_COMPARABLE:  # a value whose == is no truth value (a numpy array)
+        offered = False
+    if not offered:
         if _STEP_KINDS[step] == "tokens":
             _refuse_kind(option, _NEVER_RETURNED, _STEP_RULES[step], "is never returned")
         raise IllegalAction(f"{_STEP_RULES[step]}: {option!r} is not an option of {name}")

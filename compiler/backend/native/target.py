@@ -74,6 +74,9 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
         for t in range(found["tile_count"])
     )
     found["decision_steps"] = tuple(kind != "none" for kind in found["step_kinds"])
+    # a card value's kind, as VALUE_KIND codes it: 3 a colour, 1 a flag, 0 a number
+    codes = {"colour": 3, "bool": 1}
+    found["value_kind_codes"] = tuple(codes.get(k, 0) for k in found["card_value_kinds"])
     found["python_package"] = PYTHON_PACKAGE
     found["native_package"] = NATIVE_PACKAGE
     return found
