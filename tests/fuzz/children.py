@@ -403,15 +403,7 @@ def classic_children(draw: Any, known: frozenset[str] = KNOWN_MISCOMPILES) -> Dr
     """A drawn child of the shipped classic edition."""
     gen = Children(draw, known)
     edition = gen.child(classic(), "fuzz")
-    gen.files["fuzz.rules"] = edition.text()
-    return DrawnEdition(
-        gen.files,
-        "fuzz.rules",
-        edition.clock_supply,
-        edition.decision_steps,
-        tuple(gen.shapes),
-        gen.long_games(),
-    )
+    return gen.drawn(edition)
 
 
 @st.composite
@@ -422,15 +414,7 @@ def base_children(draw: Any, known: frozenset[str] = KNOWN_MISCOMPILES) -> Drawn
     text = base.text("Base")
     gen.files["base.rules"] = text
     edition = gen.child(base_parent(base, text, base.timeout_once), "fuzz")
-    gen.files["fuzz.rules"] = edition.text()
-    return DrawnEdition(
-        gen.files,
-        "fuzz.rules",
-        edition.clock_supply,
-        edition.decision_steps,
-        tuple(gen.shapes),
-        gen.long_games(),
-    )
+    return gen.drawn(edition)
 
 
 def editions(known: frozenset[str] = KNOWN_MISCOMPILES) -> st.SearchStrategy[DrawnEdition]:

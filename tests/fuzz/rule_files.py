@@ -158,6 +158,19 @@ class Edition:
 class Editions(Generator):
     """Base editions: every declaration drawn."""
 
+    def drawn(self, edition: Edition) -> DrawnEdition:
+        """The drawn edition `edition`, written as fuzz.rules beside the
+        files drawn for it."""
+        self.files["fuzz.rules"] = edition.text()
+        return DrawnEdition(
+            self.files,
+            "fuzz.rules",
+            edition.clock_supply,
+            edition.decision_steps,
+            tuple(self.shapes),
+            self.long_games(),
+        )
+
     def base(self, name: str) -> Edition:
         self.long_games()  # drawn first: the rest is drawn knowing it
         low = self.pick([2, 1, 3])
@@ -536,12 +549,4 @@ def base_editions(
     gen = Editions(draw, known)
     gen.short_draw = 0 if shrink_to_short else 1
     edition = gen.base("fuzz")
-    gen.files["fuzz.rules"] = edition.text()
-    return DrawnEdition(
-        gen.files,
-        "fuzz.rules",
-        edition.clock_supply,
-        edition.decision_steps,
-        tuple(gen.shapes),
-        gen.long_games(),
-    )
+    return gen.drawn(edition)
