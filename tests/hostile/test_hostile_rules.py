@@ -44,7 +44,7 @@ from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
 from splendor_rules.compiler.runtime.interpreter.engine import InterpretedEngine
 from splendor_rules.dsl.diagnostics import HINT_COMPARISONS, Sources, render
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "hostile" / "rules"
 CASES = sorted(
     path

@@ -39,7 +39,7 @@ from splendor_rules.compiler.frontend import pipeline
 from splendor_rules.compiler.runtime.loading import EngineKind
 from splendor_rules.compiler.tools.records import catalog
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RECORDS = ROOT / "tests" / "hostile" / "records"
 RULES = ROOT / "tests" / "hostile" / "cli"
 CASES: dict[str, dict[str, Any]] = tomllib.loads((RECORDS / "cases.toml").read_text("utf-8"))

@@ -29,7 +29,7 @@ from splendor_rules.dsl.diagnostics import Sources, render
 from tests.edition_facts import EDITIONS, KINDS, engine_or_skip
 from tests.engine_modules import native_engine_module
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CLASSIC = "classic"
 needs_classic = pytest.mark.skipif(
     CLASSIC not in EDITIONS, reason="the rule files here extend classic"

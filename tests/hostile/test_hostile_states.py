@@ -48,7 +48,7 @@ from splendor_rules.compiler.runtime.interpreter import load_interpreted
 from splendor_rules.compiler.runtime.loading import EngineKind, EngineUnavailable, load_engine
 
 Json = dict[str, Any]
-CORPUS = Path(__file__).resolve().parent / "hostile" / "states"
+CORPUS = Path(__file__).resolve().parent / "states"
 CASES = sorted(path.stem for path in CORPUS.glob("*.json"))
 
 
