@@ -336,9 +336,10 @@ def _changes(parent: Compiled, child: Compiled, said: Declarations) -> Changes:
             f"{x.old} → {x.new}" if x.old and x.new else f"- {x.old}" if x.old else f"+ {x.new}"
             for x in c.lines
         )
-        declarations.append(
-            Change(c.status, source.label(c.key), ids, tuple(source.sentences(c.key)), lines)
-        )
+        label = source.label(c.key)
+        if c.placed:  # a step placed `before X` or `after X`
+            label += f", {'moved' if c.status == 'overridden' else 'placed'} {words(c.placed)}"
+        declarations.append(Change(c.status, label, ids, tuple(source.sentences(c.key)), lines))
     renamed = tuple(f"{r.kind} {r.old} is now {r.new}" for r in diff.renamed)
     assert child.model is not None
     order = {t.rule_id: n for n, t in enumerate(child.model.rule_texts)}
