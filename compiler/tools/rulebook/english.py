@@ -258,7 +258,7 @@ class English(Visitor):
         raise TypeError(f"no English for {type(x).__name__}")
 
     def _amount(self, amount: m.Expr, token: m.Expr) -> str:
-        """`2 red tokens`, `1 time stone token`, `the points of k c tokens`."""
+        """`2 red tokens`, `1 wild token`, `the points of k c tokens`."""
         what = self.expr(token)
         if isinstance(amount, m.Const) and isinstance(amount.value, int):
             return f"{amount.value} {what} token{'' if amount.value == 1 else 's'}"
