@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -19,6 +20,7 @@ from splendor_rules.compiler.cli.doc import command as doc_command
 from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
 from splendor_rules.compiler.tools.rulebook import (
     CannotDocument,
+    Rulebook,
     make_rulebook,
     render_rulebook,
 )
@@ -36,6 +38,12 @@ EXAMPLES = int(os.environ.get("DOC_EXAMPLES") or 0)
 
 sys.path.insert(0, str(GOLDENS))
 import regenerate  # noqa: E402  (tests/goldens/doc/regenerate.py)
+
+
+@functools.cache
+def _book(path: Path) -> Rulebook:
+    """The rulebook of a file of the project (each is made once per process)."""
+    return make_rulebook(path)
 
 
 def invoke(*args: str) -> Result:
@@ -62,7 +70,7 @@ def test_every_rule_id_has_its_section_with_sentences(path: Path):
     order, each spelt out in at least one sentence."""
     model = compile_file(path).model
     assert model is not None
-    book = make_rulebook(path)
+    book = _book(path)
     ids = [r.rule_id for r in book.rules]
     assert sorted(ids) == sorted(model.rule_ids)
     referenced = [t.rule_id for t in model.rule_texts]
@@ -91,7 +99,7 @@ def test_every_shipped_edition_has_goldens():
 @pytest.mark.parametrize("path", EDITIONS, ids=lambda p: p.stem)
 def test_the_html_page_is_one_self_contained_file(path: Path):
     """Inline style, no script, no other file or address named."""
-    html = render_rulebook(make_rulebook(path), "html")
+    html = render_rulebook(_book(path), "html")
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
     assert "<style>" in html
     for banned in ("http:", "https:", "<link", "<script", "<img", "<iframe", "@import", "url("):
@@ -106,7 +114,7 @@ def test_the_html_page_is_one_self_contained_file(path: Path):
 def test_cost_pips_take_the_colours_of_the_token_kinds():
     """Each cost is a pip per colour in that kind's colour, its count in it;
     the columns the score reads are shown as points."""
-    html = render_rulebook(make_rulebook(CLASSIC), "html")
+    html = render_rulebook(_book(CLASSIC), "html")
     red = swatch("red")
     assert red.fill == "#ff0000" and red.named == "red"
     assert f'<span class="pip" style="background-color: {red.fill}; color: {red.ink}" ' in html
@@ -149,17 +157,17 @@ def test_a_rule_is_spelt_out_from_what_the_file_states(tmp_path: Path):
 
 def test_the_shipped_editions_read_as_their_rules():
     """A few sentences of each kind, from the shipped rule files."""
-    classic = render_rulebook(make_rulebook(CLASSIC), "md")
+    classic = render_rulebook(_book(CLASSIC), "md")
     assert "exactly the smaller of 3 and the number of open" in _section(classic, "S-3.2")
     assert "The player pays the cost of k less the player's bonus" in _section(classic, "S-3.5")
     assert "tokens of each colour: 4 with 2 players, 5 with 3, 7 with 4; gold: 5" in classic
     assert "at least 15" in _section(classic, "C-5.2")
-    orient = render_rulebook(make_rulebook(ROOT / "editions" / "orient.rules"), "md")
+    orient = render_rulebook(_book(ROOT / "editions" / "orient.rules"), "md")
     assert "each pays up to 2 of the price in any colours" in _section(orient, "O-3.6")
     assert "Stated with S-3.5, above" in _section(orient, "O-3.1")
     assert "The player returns given to the box" in _section(orient, "O-3.7")
     assert "## Cards: orient" in orient and "From orient\\_cards.csv, 30 rows." in orient
-    marvel = render_rulebook(make_rulebook(ROOT / "editions" / "marvel.rules"), "md")
+    marvel = render_rulebook(_book(ROOT / "editions" / "marvel.rules"), "md")
     assert "A player never returns “time stone” tokens." in _section(marvel, "M-4.1a")
     assert "- colour white is now mind" in marvel
     assert "### Removed: reveal noble (C-2.3)" in marvel

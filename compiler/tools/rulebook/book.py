@@ -100,7 +100,8 @@ class Rulebook:
     components: tuple[Paragraph, ...]
     rules: tuple[Rule, ...]
     tables: tuple[DataTable, ...]
-    swatches: Mapping[str, Swatch]
+    swatches: Mapping[str, Swatch]  # by token kind
+    legend: tuple[Pip, ...]  # each token kind, with its title
     changes: Changes | None
 
 
@@ -138,6 +139,7 @@ def make_rulebook(path: Path) -> Rulebook:
         rules=tuple(_rules(model, resolved, said)),
         tables=tuple(_tables(model, said)),
         swatches=palette([(t.name, t.title) for t in model.tokens], _aliases(resolved)),
+        legend=tuple(Pip(t.name, said.english.token(t.name), None) for t in model.tokens),
         changes=changes,
     )
 
