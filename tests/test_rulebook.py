@@ -235,3 +235,54 @@ def test_random_editions_read_as_rulebooks(drawn: Any):
         assert {r.rule_id for r in book.rules} == set(model.rule_ids)
         for format in ("md", "html"):
             render_rulebook(book, format)
+
+
+def test_titles_are_escaped_and_every_construct_is_read(tmp_path: Path):
+    """A title's markup is shown, never run (HTML escaped, Markdown
+    escaped); `not`, a unary minus, `did` and `max` of three are words."""
+    odd = tmp_path / "odd.rules"
+    odd.write_text(
+        'edition odd "A <b>bold</b> | *title*" extends classic {\n'
+        "  define spare = -count(reserved) + max(1, 2, tokens(gold))\n"
+        '  action shout "say <script>x</script>" {\n'
+        "    choose c from colours\n"
+        '    require not (supply(c) == 0 and did(take_two)) else "no"\n'
+        "    gain 1 c\n"
+        "  }\n"
+        "}\n"
+    )
+    book = make_rulebook(odd)
+    html, markdown = render_rulebook(book, "html"), render_rulebook(book, "md")
+    assert "<script>" not in html and "<b>" not in html
+    assert "<h1>A &lt;b&gt;bold&lt;/b&gt; | *title*</h1>" in html
+    assert markdown.startswith(r"# A \<b\>bold\</b\> \| \*title\*")
+    assert (
+        "A player's spare is minus the number of the player's reserved cards plus the "
+        "greatest of 1, 2 and the number of gold tokens the player holds." in markdown
+    )
+    assert (
+        "legal only if not (the number of c tokens in the supply is 0 and the player took "
+        "the action “take 2 tokens of one colour” this round)" in markdown
+    )
+
+
+def test_arithmetic_in_words_keeps_its_grouping():
+    from splendor_rules.compiler.frontend import model as m
+    from splendor_rules.compiler.tools.rulebook.english import English
+    from splendor_rules.dsl.syntax import Span
+
+    span = Span("x", 1, 1, 1, 1)
+
+    def n(value: int) -> m.Expr:
+        return m.Const(type=m.INT, span=span, value=value)
+
+    def op(symbol: str, left: m.Expr, right: m.Expr) -> m.Expr:
+        return m.Binary(type=m.INT, span=span, op=symbol, left=left, right=right)
+
+    model = compile_file(CLASSIC).model
+    assert model is not None
+    english = English(model)
+    assert english.expr(op("-", n(1), op("+", n(2), n(3)))) == "1 minus (2 plus 3)"
+    assert english.expr(op("-", op("-", n(1), n(2)), n(3))) == "1 minus 2 minus 3"
+    assert english.expr(op("*", op("+", n(2), n(3)), n(4))) == "(2 plus 3) times 4"
+    assert english.expr(op("+", op("*", n(2), n(3)), n(4))) == "2 times 3 plus 4"

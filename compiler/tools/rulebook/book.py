@@ -29,6 +29,7 @@ from splendor_rules.compiler.tools.rulebook.english import English, words
 from splendor_rules.compiler.tools.rulebook.palette import Swatch, palette
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Sources, display_path, render
+from splendor_rules.dsl.unparse import unparse_declaration
 from splendor_rules.dsl.visitor import walk
 
 
@@ -42,7 +43,8 @@ class Rule:
     title: str  # the reference's words in bold after the id, maybe none
     reference: str | None  # the rulebook that defines it (None: no reference does)
     sentences: tuple[str, ...]
-    see: str | None = None  # the id whose section holds this declaration's sentences
+    see: str | None = None  # the section holds only a pointer to this id's section
+    source: tuple[str, ...] = ()  # the rule text of the declarations that state it
 
 
 @frozen
@@ -167,6 +169,7 @@ def _rules(model: m.Edition, resolved: ResolvedEdition, said: Declarations) -> I
     position = {rule_id: n for n, rule_id in enumerate(order)}
     first: dict[str, str] = {}  # an id -> the id whose section holds its declaration
     found: dict[str, list[str]] = {i: [] for i in order}
+    source: dict[str, list[str]] = {i: [] for i in order}
     for entry in resolved.entries:
         own = sorted(_own_ids(entry), key=lambda i: position.get(i, len(order)))
         if own:
@@ -175,11 +178,13 @@ def _rules(model: m.Edition, resolved: ResolvedEdition, said: Declarations) -> I
         for nested in _all_ids(entry):
             if nested not in own:
                 found[nested] += _nested(said, entry.key, nested)
+            if nested not in first:
+                source[nested] += unparse_declaration(entry.decl, entry.renames.apply)
     for rule_id in order:
         text = texts.get(rule_id)
-        see = first.get(rule_id)
+        see = first.get(rule_id) if not found[rule_id] else None
         sentences = found[rule_id]
-        if see is not None and not sentences:
+        if see is not None:
             sentences = [f"Stated with {see}, above: {_label_of(resolved, said, see)}."]
         yield Rule(
             rule_id,
@@ -187,6 +192,7 @@ def _rules(model: m.Edition, resolved: ResolvedEdition, said: Declarations) -> I
             text.reference if text else None,
             tuple(sentences),
             see,
+            tuple(source[rule_id]),
         )
 
 

@@ -27,6 +27,20 @@ _COMPARISONS = {
 _ARITHMETIC = {"+": "plus", "-": "minus", "*": "times"}
 
 
+def _grouped(e: m.Expr, op: str, side: str) -> bool:
+    """Does an operand need parentheses in words? A phrase joined by
+    `and`/`or` or `if` and a comparison always; arithmetic alone (after a
+    minus), a sum in a product, a sum or difference right of a minus."""
+    if isinstance(e, m.Logic | m.Conditional):
+        return True
+    if not isinstance(e, m.Binary):
+        return False
+    if e.op in _COMPARISONS or side == "alone":
+        return True
+    sum_like = e.op in ("+", "-")
+    return sum_like and (op == "*" or (op == "-" and side == "right"))
+
+
 def words(name: str) -> str:
     """A declared name as words: `take_two` -> `take two`."""
     return name.replace("_", " ")
@@ -129,11 +143,12 @@ class English(Visitor):
             over += f" such that {self.expr(e.condition)}"
         return f"the sum of {self.expr(e.body)} over {over}"
 
-    def _inner(self, e: m.Expr) -> str:
-        """An operand: a phrase joined by `and`/`or` in parentheses, so that
-        `not (a and b)` keeps its meaning."""
+    def _inner(self, e: m.Expr, op: str = "", side: str = "alone") -> str:
+        """An operand (`side`: left or right of `op`, or alone after `not`
+        or `-`), in parentheses where the words alone would read another
+        grouping: `not (a and b)`, `a minus (b plus c)`."""
         text = self.expr(e)
-        return f"({text})" if isinstance(e, m.Logic | m.Conditional) else text
+        return f"({text})" if _grouped(e, op, side) else text
 
     def visit_Ref(self, e: m.Ref) -> str:
         if e.kind in ("colour", "token"):
@@ -193,7 +208,7 @@ class English(Visitor):
         return f"“{name}” of {args}"
 
     def visit_Binary(self, e: m.Binary) -> str:
-        left, right = self._inner(e.left), self._inner(e.right)
+        left, right = self._inner(e.left, e.op, "left"), self._inner(e.right, e.op, "right")
         if e.op in _COMPARISONS:
             return f"{left} {_COMPARISONS[e.op]} {right}"
         return f"{left} {_ARITHMETIC.get(e.op, e.op)} {right}"

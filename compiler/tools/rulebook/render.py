@@ -23,8 +23,8 @@ _MARKUP = re.compile(r"([\\`*_\[\]<>|#])")
 
 
 def md(text: str) -> str:
-    """Text as Markdown shows it, markup characters escaped."""
-    return _MARKUP.sub(r"\\\1", text)
+    """Text as Markdown shows it on one line, markup characters escaped."""
+    return _MARKUP.sub(r"\\\1", " ".join(text.splitlines()))
 
 
 def paragraphs(sentences: Sequence[str]) -> list[tuple[str, list[str]]]:
