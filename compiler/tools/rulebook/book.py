@@ -45,6 +45,7 @@ class Rule:
     sentences: tuple[str, ...]
     see: str | None = None  # the section holds only a pointer to this id's section
     source: tuple[str, ...] = ()  # the rule text of the declarations that state it
+    said: str = ""  # the reference's own text of it
 
 
 @frozen
@@ -193,6 +194,7 @@ def _rules(model: m.Edition, resolved: ResolvedEdition, said: Declarations) -> I
             tuple(sentences),
             see,
             tuple(source[rule_id]),
+            text.text if text else "",
         )
 
 
