@@ -187,6 +187,8 @@ def _rules(model: m.Edition, resolved: ResolvedEdition, said: Declarations) -> I
         sentences = found[rule_id]
         if see is not None:
             sentences = [f"Stated with {see}, above: {_label_of(resolved, said, see)}."]
+        elif not sentences:  # a part no sentence says (none today): named at least
+            sentences = [f"Stated by {_label_of(resolved, said, rule_id, nested=True)}."]
         yield Rule(
             rule_id,
             text.title if text else "",
@@ -198,9 +200,12 @@ def _rules(model: m.Edition, resolved: ResolvedEdition, said: Declarations) -> I
         )
 
 
-def _label_of(resolved: ResolvedEdition, said: Declarations, rule_id: str) -> str:
-    labels = [said.label(e.key) for e in resolved.entries if rule_id in _own_ids(e)]
-    return ", ".join(labels)
+def _label_of(
+    resolved: ResolvedEdition, said: Declarations, rule_id: str, *, nested: bool = False
+) -> str:
+    """The declarations that state an id (with `nested`, in a part of them)."""
+    stating = _all_ids if nested else _own_ids
+    return ", ".join(said.label(e.key) for e in resolved.entries if rule_id in stating(e))
 
 
 def _nested(said: Declarations, key: Key, rule_id: str) -> list[str]:
