@@ -251,7 +251,7 @@ class English(Visitor):
         if isinstance(x, m.Require):
             return f"The move is legal only if {self.expr(x.condition)}."
         if isinstance(x, m.Gain):
-            return f"The player takes {self._amount(x.amount, x.token)} from the supply."
+            return f"The player {self._gain(x.amount, x.token)}."
         if isinstance(x, m.GainEach):
             return (
                 f"The player takes {self.expr(x.amount)} token of each of "
@@ -272,12 +272,15 @@ class English(Visitor):
             return f"The {words(x.value_name)} of {x.card} becomes {self.expr(x.value)}."
         raise TypeError(f"no English for {type(x).__name__}")
 
-    def _amount(self, amount: m.Expr, token: m.Expr) -> str:
-        """`2 red tokens`, `1 wild token`, `the points of k c tokens`."""
+    def _gain(self, amount: m.Expr, token: m.Expr) -> str:
+        """`takes 2 red tokens from the supply`; an amount that is no number
+        written out after the kind: `takes c tokens from the supply, as many
+        as the points of k`."""
         what = self.expr(token)
         if isinstance(amount, m.Const) and isinstance(amount.value, int):
-            return f"{amount.value} {what} token{'' if amount.value == 1 else 's'}"
-        return f"{self.expr(amount)} {what} tokens"
+            plural = "" if amount.value == 1 else "s"
+            return f"takes {amount.value} {what} token{plural} from the supply"
+        return f"takes {what} tokens from the supply, as many as {self.expr(amount)}"
 
     def _pay(self, x: m.Pay) -> str:
         wild = [self.token(t.name) for t in self.edition.tokens if t.role == "wild"]
