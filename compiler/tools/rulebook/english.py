@@ -266,8 +266,12 @@ class English(Visitor):
             leaves = "they leave" if x.many else "it leaves"
             return f"The player returns {x.cards} to the box: {leaves} the game."
         if isinstance(x, m.If):
-            inner = " ".join(self.statements(x.body))
-            return f"If {self.expr(x.condition)}: {inner}"
+            inner = self.statements(x.body)
+            condition = self.expr(x.condition)
+            if len(inner) == 1:  # `If …, the player takes …` (`, then` after a comma)
+                then = ", then" if "," in condition else ","
+                return f"If {condition}{then} {inner[0][:1].lower()}{inner[0][1:]}"
+            return f"If {condition}: {' '.join(inner)}"
         if isinstance(x, m.SetValue):
             return f"The {words(x.value_name)} of {x.card} becomes {self.expr(x.value)}."
         raise TypeError(f"no English for {type(x).__name__}")
