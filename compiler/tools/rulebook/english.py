@@ -228,7 +228,14 @@ class English(Visitor):
         some = "some" if e.op == "any" else "every"
         if e.variable is None or e.source is None:
             return f"for {some} player: {self.expr(e.body)}"
-        return f"for {some} {e.variable} of {self.expr(e.source)}, {self.expr(e.body)}"
+        return f"for {some} {e.variable} of {self._over(e.source, e.variable)}, {self.expr(e.body)}"
+
+    def _over(self, source: m.Expr, variable: str) -> str:
+        """What a variable ranges over: a filter of the same variable reads
+        `X such that …` once, not `X x such that …` then `x` again."""
+        if isinstance(source, m.Filter) and source.variable == variable:
+            return f"{self.expr(source.source)} such that {self.expr(source.condition)}"
+        return self.expr(source)
 
     # ------------------------------------------------------- statements
 
