@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 import re
-import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -36,8 +37,20 @@ VARIANTS = sorted((ROOT / "tests" / "variants").glob("*.rules"))
 # for N fresh ones.
 EXAMPLES = int(os.environ.get("DOC_EXAMPLES") or 0)
 
-sys.path.insert(0, str(GOLDENS))
-import regenerate  # noqa: E402  (tests/goldens/doc/regenerate.py)
+
+def _regenerate() -> ModuleType:
+    """tests/goldens/doc/regenerate.py, loaded under a name of its own (the
+    playthroughs' goldens have a regenerate.py too)."""
+    spec = importlib.util.spec_from_file_location(
+        "doc_goldens_regenerate", GOLDENS / "regenerate.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+regenerate = _regenerate()
 
 
 @functools.cache
