@@ -295,3 +295,26 @@ def test_arithmetic_in_words_keeps_its_grouping():
     assert english.expr(op("-", op("-", n(1), n(2)), n(3))) == "1 minus 2 minus 3"
     assert english.expr(op("*", op("+", n(2), n(3)), n(4))) == "(2 plus 3) times 4"
     assert english.expr(op("+", op("*", n(2), n(3)), n(4))) == "2 times 3 plus 4"
+
+
+@pytest.mark.parametrize("path", EDITIONS, ids=lambda p: p.stem)
+def test_the_markdown_reads_as_markdown(path: Path):
+    """Read by a CommonMark parser (markdown-it, with tables): a table per
+    card or tile table with a row per card, a heading per rule, and every
+    escape consumed (the words come out as written)."""
+    from markdown_it import MarkdownIt
+
+    book = _book(path)
+    parser = MarkdownIt("commonmark").enable("table")
+    tokens = parser.parse(render_rulebook(book, "md"))
+    tables = [i for i, t in enumerate(tokens) if t.type == "table_open"]
+    assert len(tables) == len(book.tables)
+    for start, table in zip(tables, book.tables, strict=True):
+        end = next(i for i in range(start, len(tokens)) if tokens[i].type == "table_close")
+        rows = sum(t.type == "tr_open" for t in tokens[start:end])
+        assert rows == len(table.rows) + 1  # and the header
+    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+    for rule in book.rules:
+        assert f"{rule.rule_id} {rule.title}".strip() in headings
+    text = parser.render(render_rulebook(book, "md"))
+    assert "\\" not in text
