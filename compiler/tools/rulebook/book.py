@@ -233,17 +233,24 @@ def _nested(said: Declarations, key: Key, rule_id: str) -> list[str]:
         body, owner, enclosing = trigger.body, f"“{words(trigger.name)}”", trigger.rule_ids
     else:
         return []
-    return [f"In {owner}: {x}" for x in _stating(english, body, enclosing, rule_id)]
+    later = kind == "trigger"
+    return [f"In {owner}: {x}" for x in _stating(english, body, enclosing, rule_id, later)]
 
 
 def _stating(
-    english: English, body: Sequence[m.Statement], enclosing: tuple[str, ...], rule_id: str
+    english: English,
+    body: Sequence[m.Statement],
+    enclosing: tuple[str, ...],
+    rule_id: str,
+    later: bool,
 ) -> Iterator[str]:
+    """The sentences of the statements of a block that state an id their
+    enclosing block does not (`later`: see English.statements)."""
     for x in body:
         if rule_id in x.rule_ids and rule_id not in enclosing:
-            yield english.statement(x)
+            yield english.statement(x, later)
         elif isinstance(x, m.If):
-            yield from _stating(english, x.body, x.rule_ids, rule_id)
+            yield from _stating(english, x.body, x.rule_ids, rule_id, True)
 
 
 # ------------------------------------------------------------ the tables

@@ -247,7 +247,7 @@ class Declarations:
         return [
             f"Each time a card, {trigger.card}, enters a player's {self._zone(trigger.zone)} "
             f"(“{words(trigger.name)}”):",
-            *self.english.statements(trigger.body),
+            *self.english.statements(trigger.body, later=True),
         ]
 
     def majority(self, name: str | None) -> list[str]:

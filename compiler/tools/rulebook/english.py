@@ -239,16 +239,22 @@ class English(Visitor):
 
     # ------------------------------------------------------- statements
 
-    def statements(self, body: Sequence[m.Statement]) -> list[str]:
-        """A block as sentences, one per statement, in order."""
-        return [self.statement(x) for x in body]
+    def statements(self, body: Sequence[m.Statement], later: bool = False) -> list[str]:
+        """A block as sentences, one per statement, in order; `later`: a
+        trigger's block, or one under `if`, whose choices are follow-ups."""
+        return [self.statement(x, later) for x in body]
 
-    def statement(self, x: m.Statement) -> str:
-        """A statement as one sentence."""
+    def statement(self, x: m.Statement, later: bool = False) -> str:
+        """A statement as one sentence (`later`: see `statements`)."""
         if isinstance(x, m.Let):
             return f"Let {x.name} be {self.expr(x.value)}."
         if isinstance(x, m.Choose):
             sources = listed([self.expr(s) for s in x.sources], "or")
+            if later:  # a follow-up choice (docs/language.md)
+                return (
+                    f"The player then chooses one, {x.name}, from {sources}, as a decision "
+                    "after the move; with nothing to choose from, the rest is skipped."
+                )
             return f"The player chooses one, {x.name}, from {sources}."
         if isinstance(x, m.ChooseDistinct):
             return (
@@ -273,7 +279,7 @@ class English(Visitor):
             leaves = "they leave" if x.many else "it leaves"
             return f"The player returns {x.cards} to the box: {leaves} the game."
         if isinstance(x, m.If):
-            inner = self.statements(x.body)
+            inner = self.statements(x.body, later=True)
             condition = self.expr(x.condition)
             if len(inner) == 1:  # `If …, the player takes …` (`, then` after a comma)
                 then = ", then" if "," in condition else ","
