@@ -48,7 +48,7 @@ def definition(analysis: Analysis, line: int, column: int) -> list[s.Span]:
         return [o.span for o in index.of(found.key) if o.definition][:1]
     everywhere = index.of(found.key)
     if found.definition and found.kind == "column":
-        return [o.span for o in everywhere if o.kind == "data"]
+        return index.data.get(where(found.span), [])
     declared = [o.span for o in everywhere if o.definition]
     return declared[-1:]
 

@@ -92,6 +92,7 @@ class Index:
     # every column by its key, with its first declaration and its tables' data files
     columns: dict[Key, tuple[s.Column, list[str]]] = attrs.Factory(dict)
     values: dict[str, s.CardValue] = attrs.Factory(dict)  # card values by name
+    data: dict[Where, list[s.Span]] = attrs.Factory(dict)  # a column's name -> its header cells
     # each declaration by the span of its name (for hover: what it states)
     declarations: dict[Where, s.Decl] = attrs.Factory(dict)
     overrides: dict[Where, s.Decl] = attrs.Factory(dict)  # override's name -> what it replaces
@@ -301,8 +302,10 @@ class _Walker:  # size: one method per kind of node that binds or names a symbol
             if isinstance(column.default, s.NameRef) and column.default.name != "none":
                 self.use(s.Name(span=column.default.span, text=column.default.name), "colour")
             if data is not None:
+                cells = self.index.data[where(column.name.span)] = []
                 for span in data(self.header_names(column)):
                     self.index.add(Occurrence(span, key, "data"))
+                    cells.append(span)
         if isinstance(decl, s.Tiles) and decl.sides_by is not None:
             self.column_use(decl.sides_by, ("column", table, decl.sides_by.text))
 
