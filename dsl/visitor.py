@@ -13,6 +13,7 @@ visitor passes its frame.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import Any, ClassVar
 
 import attrs
@@ -21,17 +22,31 @@ import attrs
 def children(node: object) -> Iterator[Any]:
     """The attrs nodes directly inside a node, in field order. A field that
     takes no part in equality (a node's span) holds no children."""
-    kind: Any = type(node)
-    for field in attrs.fields(kind):
-        if field.eq:
-            yield from _nodes_in(getattr(node, field.name))
+    for name in _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, tuple):
+            yield from _nodes_in(value)
+        elif _is_node(type(value)):
+            yield value
+
+
+@cache
+def _child_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a class that may hold children, found once per class
+    (every stage walks the trees: asking attrs each time cost a third of a check)."""
+    return tuple(field.name for field in attrs.fields(kind) if field.eq)
+
+
+@cache
+def _is_node(kind: type) -> bool:
+    return attrs.has(kind)
 
 
 def _nodes_in(value: object) -> Iterator[Any]:
     if isinstance(value, tuple):
         for element in value:
             yield from _nodes_in(element)
-    elif attrs.has(type(value)):
+    elif _is_node(type(value)):
         yield value
 
 
