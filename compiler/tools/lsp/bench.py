@@ -32,6 +32,9 @@ class Timings:
     diagnostics: tuple[float, ...]
     hover: tuple[float, ...]
     completion: tuple[float, ...]
+    # the server's CPU time per edit (checking it and answering): the figure
+    # a busy machine changes least; None where /proc cannot tell
+    cpu: float | None
     load: float  # the machine's load average over the last minute, at the end
 
 
@@ -68,11 +71,13 @@ def measure(command: Sequence[str], path: Path, edits: int = 20) -> Timings:
     end = len(lines[number])
     client = Client(command, cwd=path.parent)
     diagnostics, hovers, completions = [], [], []
+    cpu = None
     try:
         client.initialize(path.parent)
         document = {"uri": uri, "languageId": "splendor-rules", "version": 1, "text": text}
         client.notify("textDocument/didOpen", {"textDocument": document})
         client.diagnostics(uri, 1)
+        used = _cpu_seconds(client.process.pid)
         for version in range(2, 2 + 2 * edits):
             typed = version % 2 == 0  # even: type at the end of the line; odd: take it back
             change = {
@@ -84,6 +89,8 @@ def measure(command: Sequence[str], path: Path, edits: int = 20) -> Timings:
             client.notify("textDocument/didChange", params)
             client.diagnostics(uri, version)
             diagnostics.append((time.perf_counter() - start) * 1000)
+            if not typed:
+                continue
             where = {"textDocument": {"uri": uri}, "position": {"line": number, "character": 12}}
             start = time.perf_counter()
             client.request("textDocument/hover", where)
@@ -91,6 +98,9 @@ def measure(command: Sequence[str], path: Path, edits: int = 20) -> Timings:
             start = time.perf_counter()
             client.request("textDocument/completion", where)
             completions.append((time.perf_counter() - start) * 1000)
+        after = _cpu_seconds(client.process.pid)
+        if used is not None and after is not None:
+            cpu = (after - used) * 1000 / (2 * edits)
     finally:
         client.close()
     return Timings(
@@ -99,8 +109,18 @@ def measure(command: Sequence[str], path: Path, edits: int = 20) -> Timings:
         tuple(diagnostics),
         tuple(hovers),
         tuple(completions),
+        cpu,
         os.getloadavg()[0],
     )
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """A process's CPU time so far (user and system), from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _range(line: int, start: int, end: int) -> dict[str, dict[str, int]]:
