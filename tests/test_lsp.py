@@ -325,14 +325,23 @@ def test_hover_on_a_column_shows_its_type_and_range(opened: Document) -> None:
 
 @editions
 def test_hover_on_an_override_shows_what_it_replaces(opened: Document) -> None:
+    """On the word `override` of each override (and on a definition's name)."""
+    lines = opened.text.split("\n")
+    overrides = [n for n, line in enumerate(lines) if re.match(r"\s*override\b", line)]
+    if not overrides:
+        pytest.skip("no override in this file")
+    parents = [p.name for p in ancestors(opened.path)[1:]]
+    for number in overrides:
+        column = lines[number].index("override")
+        value = opened.ask("textDocument/hover", number, column)["contents"]["value"]
+        assert "overrides, from" in value
+        assert any(parent in value for parent in parents)
     try:
         line, start, _ = find(opened.text, r"^\s*override (?:\[[^\]]*\] )?define (\w+)")
     except AssertionError:
-        pytest.skip("no override of a definition in this file")
+        return
     value = opened.ask("textDocument/hover", line, start)["contents"]["value"]
     assert "overrides, from" in value
-    parent = ancestors(opened.path)[1]
-    assert str(parent.name) in value
 
 
 # ----------------------------------------------------- definition, references
@@ -532,3 +541,35 @@ def test_without_pygls_the_command_says_how_to_install_it() -> None:
     assert ran.returncode == 1
     assert "pip install 'splendor-rules[lsp]'" in ran.stderr
     assert "Traceback" not in ran.stderr
+
+
+def test_the_benchmark_prints_its_figures(tmp_path: Path) -> None:
+    ran = subprocess.run(
+        [*COMMAND, "--bench", "--edits", "1", "--file", str(EDITIONS[0])],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert ran.returncode == 0, ran.stderr
+    for line in ("diagnostics after an edit", "hover after an edit", "completion after an edit"):
+        assert re.search(line + r"\s+median\s+[0-9.]+ ms", ran.stdout), ran.stdout
+
+
+def test_an_unsaved_document_extending_a_shipped_edition_is_checked(client: Client) -> None:
+    """An `untitled:` buffer: its parents are found as for a file in the
+    server's working folder, then among the shipped editions."""
+    uri = "untitled:Untitled-1"
+    root = next(path.stem for path in EDITIONS if len(ancestors(path)) == 1)
+    text = f'edition house "House" extends {root} {{\n  define house_score = 1 + 2\n}}\n'
+    item = {"uri": uri, "languageId": "splendor-rules", "version": 1, "text": text}
+    client.notify("textDocument/didOpen", {"textDocument": item})
+    try:
+        assert not [d for d in client.diagnostics(uri, 1) if d["severity"] == 1]
+        change = {"range": _range(1, 26, 1, 28), "text": "+"}  # `1 + 2` -> `1 ++`
+        params = {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [change]}
+        client.notify("textDocument/didChange", params)
+        found = [d for d in client.diagnostics(uri, 2) if d["severity"] == 1]
+        assert [d["range"]["start"]["line"] for d in found] == [1]
+    finally:
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})

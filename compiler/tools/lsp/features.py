@@ -136,6 +136,9 @@ def hover(analysis: Analysis, line: int, column: int) -> str | None:
     found = occurrence_at(analysis, line, column)
     if index is not None and found is not None:
         parts.extend(_about(analysis, index, found))
+    for word, replaced in index.replaced if index is not None else ():
+        if word.file == analysis.file and contains(word, line, column):
+            parts.append(f"overrides, from {replaced.span}:\n\n" + _code(replaced))
     typed = _expression_at(analysis, line, column)
     if typed is not None and (found is None or found.key[0] != "rule"):
         text, kind = typed

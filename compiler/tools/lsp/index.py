@@ -21,6 +21,7 @@ import attrs
 from attrs import define, frozen
 
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.editions import key_of
 from splendor_rules.compiler.frontend.files import Unreadable, named_file, read_start
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import display_path
@@ -96,6 +97,8 @@ class Index:
     # each declaration by the span of its name (for hover: what it states)
     declarations: dict[Where, s.Decl] = attrs.Factory(dict)
     overrides: dict[Where, s.Decl] = attrs.Factory(dict)  # override's name -> what it replaces
+    replaced: list[tuple[s.Span, s.Decl]] = attrs.Factory(list)  # the word `override` -> the same
+    latest: dict[tuple[str, str | None], s.Decl] = attrs.Factory(dict)  # by key, the last declared
     references: list[tuple[Path, tuple[str, ...]]] = attrs.Factory(list)  # rulebooks
     _by_key: dict[Key, list[Occurrence]] = attrs.Factory(dict)
 
@@ -217,20 +220,31 @@ class _Walker:  # size: one method per kind of node that binds or names a symbol
         elif isinstance(item, s.Remove):
             self.use(item.name, item.kind.text)
         elif isinstance(item, s.Override):
-            name = _name_of(item.decl)
-            if name is not None:
-                first = [
-                    o for o in self.index.of(("global", self.rename(name.text))) if o.definition
-                ]
-                if first:
-                    replaced = self.index.declarations.get(where(first[-1].span))
-                    if replaced is not None:
-                        self.index.overrides[where(name.span)] = replaced
+            replaced = self.index.latest.get(self.key(item.decl))
+            if replaced is not None:
+                # the word `override`, and the declaration's name where it has one
+                word = s.Span(
+                    item.span.file,
+                    item.span.line,
+                    item.span.column,
+                    item.span.line,
+                    item.span.column + 8,
+                )
+                self.index.replaced.append((word, replaced))
+                name = _name_of(item.decl)
+                if name is not None:
+                    self.index.overrides[where(name.span)] = replaced
             self.decl(item.decl)
         else:
             self.decl(item)
 
+    def key(self, decl: s.Decl) -> tuple[str, str | None]:
+        """A declaration's key (editions.key_of) in the edited edition's names."""
+        kind, name = key_of(decl)
+        return (kind, self.rename(name) if name is not None and kind != "reference" else name)
+
     def decl(self, decl: s.Decl) -> None:
+        self.index.latest[self.key(decl)] = decl
         self.scopes = [{}]
         name = _name_of(decl)
         kind = _DECLARED.get(type(decl))

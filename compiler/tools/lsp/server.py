@@ -46,7 +46,7 @@ class RulesServer(LanguageServer):
         kept = self.analyses.get(uri)
         if kept is not None and kept[0] == document.version and kept[1].text == document.source:
             return kept[1]
-        found = analyse(Path(document.path), document.source, self.trees)
+        found = analyse(_path_of(uri, document), document.source, self.trees)
         self.analyses[uri] = (document.version, found)
         if found.index is not None:
             self.parsed[uri] = found
@@ -67,6 +67,14 @@ class RulesServer(LanguageServer):
                 target, diagnostics, found_version(self, uri, target)
             )
             self.text_document_publish_diagnostics(params)
+
+
+def _path_of(uri: str, document: TextDocument) -> Path:
+    """A document's file; for one not saved yet (an `untitled:` document),
+    a file of that name in the working folder, where its parents are looked for."""
+    if uri.startswith("file:"):
+        return Path(document.path)
+    return Path.cwd() / (Path(document.path).name or "untitled.rules")
 
 
 def found_version(server: RulesServer, uri: str, target: str) -> int | None:
