@@ -266,6 +266,11 @@ def test_a_syntax_error_is_located_and_completion_still_answers(opened: Document
     assert _published(found) == _expected(opened)
     items = opened.ask("textDocument/completion", line, len("  action {"))["items"]
     assert items  # from the last text that parsed
+    opened.edit(line, 0, len("  action {"), "  players 2..")  # a mistake above the cursor
+    statement = _probe_action(opened, "    ", line + 1)
+    labels = _labels(opened.ask("textDocument/completion", statement, 4))
+    assert {"require", "choose", "let", "move"} <= labels
+    assert "action" not in labels
 
 
 # ---------------------------------------------------------------------- hover
@@ -422,10 +427,10 @@ def _labels(answer: Any) -> set[str]:
     return {item["label"] for item in answer["items"]}
 
 
-def _probe_action(opened: Document, body: str) -> int:
-    """Insert, between declarations, an action whose body is one line;
-    the line's number (0-based)."""
-    line = top_level_line(opened.text)
+def _probe_action(opened: Document, body: str, line: int | None = None) -> int:
+    """Insert, between declarations (or at a line), an action whose body is
+    one line; the line's number (0-based)."""
+    line = top_level_line(opened.text) if line is None else line
     for offset, text in enumerate(['  action probe "p" {', body, "  }"]):
         opened.insert_line(line + offset, text)
     return line + 1

@@ -71,10 +71,29 @@ def complete(analysis: Analysis, text: str, line: int, column: int) -> list[Item
     start = column - 1 - (len(word.group()) if word else 0)
     prefix = "\n".join([*lines[: line - 1], lines[line - 1][:start] if line <= len(lines) else ""])
     terminals = accepted(prefix)
+    if terminals is None:  # a mistake before: the current declaration alone
+        terminals = accepted(_HEADER + _declaration(prefix))
     items = _keywords(terminals)
     if terminals is None or "NAME" in terminals:
         items.extend(_names(analysis, line, column))
     return items
+
+
+_HEADER = 'edition completing "" {\n'
+_STRINGS = re.compile(r'"([^"\\\n]|\\.)*"')
+
+
+def _declaration(prefix: str) -> str:
+    """The text of the top-level declaration the prefix ends in: from the
+    last line that starts at brace depth 1 (strings and comments aside)."""
+    lines = prefix.split("\n")
+    depth, start = 0, 0
+    for number, line in enumerate(lines):
+        if depth <= 1 and line.strip():
+            start = number
+        code = _STRINGS.sub("", line).split("#")[0]
+        depth += code.count("{") - code.count("}")
+    return "\n".join(lines[start:])
 
 
 def _keywords(terminals: set[str] | None) -> list[Item]:
