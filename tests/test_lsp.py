@@ -578,3 +578,21 @@ def test_an_unsaved_document_extending_a_shipped_edition_is_checked(client: Clie
         assert [d["range"]["start"]["line"] for d in found] == [1]
     finally:
         client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+@editions
+def test_rename_of_a_zone_of_this_file_edits_every_use(opened: Document) -> None:
+    try:
+        line, start, end = find(opened.text, r"^\s*zone (\w+):")
+    except AssertionError:
+        pytest.skip("no zone declared in this file")
+    zone = opened.text.split("\n")[line][start:end]
+    answer = opened.ask("textDocument/rename", line, start, newName="renamed_zone")
+    edits = answer["changes"][opened.uri]
+    renamed = _apply(opened.text, edits)
+    uses = sum(len(re.findall(rf"\b{zone}\b", _code(row))) for row in opened.text.split("\n"))
+    assert len(edits) == uses
+    compiled = compile_file(opened.path, texts={opened.path: renamed})
+    assert compiled.ok, [d.message for d in compiled.diagnostics]
+    assert compiled.model is not None
+    assert "renamed_zone" in {z.name for z in compiled.model.zones}

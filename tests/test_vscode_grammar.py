@@ -86,3 +86,7 @@ def test_the_package_names_the_grammar_and_the_language_configuration() -> None:
     assert (VSCODE / package["main"]).is_file()
     configuration = json.loads((VSCODE / language["configuration"]).read_text(encoding="utf-8"))
     assert configuration["comments"]["lineComment"] == "#"
+    node = shutil.which("node")
+    if node is not None:  # the client is valid JavaScript (its modules come with VS Code)
+        ran = subprocess.run([node, "--check", str(VSCODE / package["main"])], capture_output=True)
+        assert ran.returncode == 0, ran.stderr
