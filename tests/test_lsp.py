@@ -596,3 +596,16 @@ def test_rename_of_a_zone_of_this_file_edits_every_use(opened: Document) -> None
     assert compiled.ok, [d.message for d in compiled.diagnostics]
     assert compiled.model is not None
     assert "renamed_zone" in {z.name for z in compiled.model.zones}
+
+
+@editions
+def test_columns_are_counted_in_utf16_units_as_the_client_counts(opened: Document) -> None:
+    """A character outside the Basic Multilingual Plane is two units of the
+    client's (VS Code's) columns: a place after it is shifted by one."""
+    body = '    require true else "\U0001f48e {no_such_name}"'
+    line = _probe_action(opened, body)
+    errors = [d for d in opened.diagnostics if d["range"]["start"]["line"] == line]
+    assert errors, opened.diagnostics
+    before = body[: body.index("no_such_name")]
+    assert errors[0]["range"]["start"]["character"] == len(before.encode("utf-16-le")) // 2
+    assert errors[0]["range"]["start"]["character"] == len(before) + 1

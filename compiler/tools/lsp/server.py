@@ -15,7 +15,7 @@ from pathlib import Path
 from lsprotocol import types as t
 from pygls.exceptions import JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
-from pygls.workspace import TextDocument
+from pygls.workspace import PositionCodec, TextDocument
 
 from splendor_rules.compiler.tools.lsp import completion, features
 from splendor_rules.compiler.tools.lsp.analysis import Analysis, Trees, analyse, locate
@@ -52,13 +52,23 @@ class RulesServer(LanguageServer):
             self.parsed[uri] = found
         return found
 
+    def places(self, analysis: Analysis) -> Places:
+        return Places(self.workspace.position_codec, analysis)
+
+    def place(self, uri: str, position: t.Position) -> tuple[int, int]:
+        """A client's position as a span counts it: 1-based, in characters."""
+        lines = self.workspace.get_text_document(uri).lines
+        found = self.workspace.position_codec.position_from_client_units(lines, position)
+        return found.line + 1, found.character + 1
+
     def publish(self, uri: str) -> None:
         """Check a document and publish its diagnostics, by file."""
         found = self.analysis(uri)
         by_file: dict[str, list[t.Diagnostic]] = {uri: []}
+        places = self.places(found)
         for diagnostic in found.diagnostics:
             target = uri if diagnostic.span.file == found.file else _uri(diagnostic.span.file)
-            by_file.setdefault(target, []).append(lsp_diagnostic(diagnostic))
+            by_file.setdefault(target, []).append(lsp_diagnostic(diagnostic, places))
         for stale in self.published.get(uri, set()) - set(by_file):
             by_file[stale] = []
         self.published[uri] = set(by_file) - {uri}
@@ -91,22 +101,35 @@ def _uri(file: str) -> str:
     return locate(file).as_uri()
 
 
-def lsp_range(span: s.Span) -> t.Range:
-    return t.Range(
-        t.Position(max(0, span.line - 1), max(0, span.column - 1)),
-        t.Position(max(0, span.end_line - 1), max(0, span.end_column - 1)),
-    )
+class Places:
+    """Spans to the protocol's ranges, in the units the client counts
+    columns in (UTF-16 for VS Code; spans count characters), by the text of
+    each line the analysis read."""
+
+    def __init__(self, codec: PositionCodec, analysis: Analysis) -> None:
+        self.codec = codec
+        self.sources = analysis.sources
+
+    def column(self, file: str, line: int, column: int) -> int:
+        text = self.sources.line(file, line)
+        if text is None:
+            return max(0, column - 1)
+        position = t.Position(0, max(0, column - 1))
+        return self.codec.position_to_client_units([text], position).character
+
+    def range(self, span: s.Span) -> t.Range:
+        return t.Range(
+            t.Position(max(0, span.line - 1), self.column(span.file, span.line, span.column)),
+            t.Position(
+                max(0, span.end_line - 1), self.column(span.file, span.end_line, span.end_column)
+            ),
+        )
+
+    def at(self, span: s.Span) -> t.Location:
+        return t.Location(_uri(span.file), self.range(span))
 
 
-def place_of(span: s.Span) -> t.Location:
-    return t.Location(_uri(span.file), lsp_range(span))
-
-
-def place(position: t.Position) -> tuple[int, int]:
-    return position.line + 1, position.character + 1
-
-
-def lsp_diagnostic(diagnostic: Diagnostic) -> t.Diagnostic:
+def lsp_diagnostic(diagnostic: Diagnostic, places: Places) -> t.Diagnostic:
     hint = f" ({diagnostic.hint})" if diagnostic.hint else ""
     severity = (
         t.DiagnosticSeverity.Error
@@ -114,10 +137,10 @@ def lsp_diagnostic(diagnostic: Diagnostic) -> t.Diagnostic:
         else t.DiagnosticSeverity.Warning
     )
     related = [
-        t.DiagnosticRelatedInformation(place_of(n.span), n.message) for n in diagnostic.notes
+        t.DiagnosticRelatedInformation(places.at(n.span), n.message) for n in diagnostic.notes
     ]
     return t.Diagnostic(
-        range=lsp_range(diagnostic.span),
+        range=places.range(diagnostic.span),
         message=diagnostic.message + hint,
         severity=severity,
         source=LANGUAGE,
@@ -155,14 +178,14 @@ _ITEM_KINDS = {
 }
 
 
-def document_symbol(symbol: features.Symbol) -> t.DocumentSymbol:
+def document_symbol(symbol: features.Symbol, places: Places) -> t.DocumentSymbol:
     return t.DocumentSymbol(
         name=symbol.name,
         kind=_SYMBOL_KINDS.get(symbol.kind, t.SymbolKind.Object),
-        range=lsp_range(symbol.span),
-        selection_range=lsp_range(symbol.selection),
+        range=places.range(symbol.span),
+        selection_range=places.range(symbol.selection),
         detail=symbol.kind,
-        children=[document_symbol(c) for c in symbol.children] or None,
+        children=[document_symbol(c, places) for c in symbol.children] or None,
     )
 
 
@@ -212,7 +235,7 @@ def _reading(server: RulesServer) -> None:
     @server.feature(t.TEXT_DOCUMENT_HOVER)
     def hover(ls: RulesServer, params: t.HoverParams) -> t.Hover | None:
         found = ls.analysis(params.text_document.uri)
-        text = features.hover(found, *place(params.position))
+        text = features.hover(found, *ls.place(params.text_document.uri, params.position))
         if text is None:
             return None
         return t.Hover(t.MarkupContent(t.MarkupKind.Markdown, text))
@@ -220,19 +243,21 @@ def _reading(server: RulesServer) -> None:
     @server.feature(t.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: RulesServer, params: t.DefinitionParams) -> list[t.Location]:
         found = ls.analysis(params.text_document.uri)
-        return [place_of(span) for span in features.definition(found, *place(params.position))]
+        spans = features.definition(found, *ls.place(params.text_document.uri, params.position))
+        return [ls.places(found).at(span) for span in spans]
 
     @server.feature(t.TEXT_DOCUMENT_REFERENCES)
     def references(ls: RulesServer, params: t.ReferenceParams) -> list[t.Location]:
         found = ls.analysis(params.text_document.uri)
-        at = place(params.position)
+        at = ls.place(params.text_document.uri, params.position)
         spans = features.references(found, *at, params.context.include_declaration)
-        return [place_of(span) for span in spans]
+        return [ls.places(found).at(span) for span in spans]
 
     @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def symbols(ls: RulesServer, params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:
         found = ls.analysis(params.text_document.uri)
-        return [document_symbol(symbol) for symbol in features.symbols(found)]
+        places = ls.places(found)
+        return [document_symbol(symbol, places) for symbol in features.symbols(found)]
 
 
 def _editing(server: RulesServer) -> None:
@@ -241,25 +266,28 @@ def _editing(server: RulesServer) -> None:
     @server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
     def prepare_rename(ls: RulesServer, params: t.PrepareRenameParams) -> t.Range:
         found = ls.analysis(params.text_document.uri)
-        occurrence = features.occurrence_at(found, *place(params.position))
+        at = ls.place(params.text_document.uri, params.position)
+        occurrence = features.occurrence_at(found, *at)
         if occurrence is None:
             raise JsonRpcInvalidRequest("no name to rename here")
         try:
             features.renamable(found, occurrence)
         except features.Refused as refused:
             raise JsonRpcInvalidRequest(str(refused)) from refused
-        return lsp_range(occurrence.span)
+        return ls.places(found).range(occurrence.span)
 
     @server.feature(t.TEXT_DOCUMENT_RENAME)
     def rename(ls: RulesServer, params: t.RenameParams) -> t.WorkspaceEdit:
         found = ls.analysis(params.text_document.uri)
         try:
-            edits = features.rename(found, *place(params.position), params.new_name)
+            at = ls.place(params.text_document.uri, params.position)
+            edits = features.rename(found, *at, params.new_name)
         except features.Refused as refused:
             raise JsonRpcInvalidRequest(str(refused)) from refused
         changes: dict[str, list[t.TextEdit]] = {}
         for span, text in edits:
-            changes.setdefault(_uri(span.file), []).append(t.TextEdit(lsp_range(span), text))
+            edit = t.TextEdit(ls.places(found).range(span), text)
+            changes.setdefault(_uri(span.file), []).append(edit)
         return t.WorkspaceEdit(changes=changes)
 
     @server.feature(
@@ -269,7 +297,8 @@ def _editing(server: RulesServer) -> None:
         uri = params.text_document.uri
         current = ls.analysis(uri)
         names = current if current.index is not None else ls.parsed.get(uri, current)
-        items = completion.complete(names, current.text, *place(params.position))
+        at = ls.place(uri, params.position)
+        items = completion.complete(names, current.text, *at)
         return t.CompletionList(
             is_incomplete=False,
             items=[
