@@ -543,7 +543,7 @@ def test_without_pygls_the_command_says_how_to_install_it() -> None:
     ran = subprocess.run(
         [sys.executable, "-c", code, "lsp"], capture_output=True, text=True, timeout=120
     )
-    assert ran.returncode == 1
+    assert ran.returncode == 2
     assert "pip install 'splendor-rules[lsp]'" in ran.stderr
     assert "Traceback" not in ran.stderr
 
