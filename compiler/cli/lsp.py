@@ -34,7 +34,7 @@ INSTALL = "pip install 'splendor-rules[lsp]'"
     default=20,
     show_default=True,
     type=click.IntRange(1, 1000),
-    help="With --bench: how many edits.",
+    help="With --bench: how many times a comment is typed, then taken back (two edits each).",
 )
 def command(stdio: bool, bench: bool, file: Path | None, edits: int) -> None:
     """Serve the language server protocol for rule files, for an editor.
