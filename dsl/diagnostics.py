@@ -58,6 +58,10 @@ class Sources:
         self._texts[file] = text
         self._lines.pop(file, None)
 
+    def text(self, file: str) -> str | None:
+        """The whole text of a file read (as diagnostics name it), if it was."""
+        return self._texts.get(file)
+
     def line(self, file: str, number: int) -> str | None:
         lines = self._lines.get(file)
         if lines is None:

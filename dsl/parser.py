@@ -64,6 +64,12 @@ def _lark() -> Lark:
     )
 
 
+def grammar_parser() -> Lark:
+    """The rule files' parser, for a tool that asks what may come next
+    (an editor's completion: `parse_interactive`, `accepts`)."""
+    return _lark()
+
+
 # Beyond these, a tree is refused with a located error rather than passed on:
 # every later stage walks the tree recursively, and Python's int() refuses
 # numbers of more than 4300 digits.
@@ -209,4 +215,4 @@ def parse_expression(
     return expr, []
 
 
-__all__ = ["VisitError", "parse_edition", "parse_expression"]
+__all__ = ["VisitError", "grammar_parser", "parse_edition", "parse_expression"]

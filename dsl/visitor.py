@@ -21,17 +21,39 @@ import attrs
 def children(node: object) -> Iterator[Any]:
     """The attrs nodes directly inside a node, in field order. A field that
     takes no part in equality (a node's span) holds no children."""
-    kind: Any = type(node)
-    for field in attrs.fields(kind):
-        if field.eq:
-            yield from _nodes_in(getattr(node, field.name))
+    for name in _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, tuple):
+            yield from _nodes_in(value)
+        elif _is_node(type(value)):
+            yield value
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_NODES: dict[type, bool] = {}
+
+
+def _child_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a class that may hold children, found once per class
+    (every stage walks the trees: asking attrs each time cost a fifth of a check)."""
+    found = _FIELDS.get(kind)
+    if found is None:
+        found = _FIELDS[kind] = tuple(f.name for f in attrs.fields(kind) if f.eq)
+    return found
+
+
+def _is_node(kind: type) -> bool:
+    found = _NODES.get(kind)
+    if found is None:
+        found = _NODES[kind] = attrs.has(kind)
+    return found
 
 
 def _nodes_in(value: object) -> Iterator[Any]:
     if isinstance(value, tuple):
         for element in value:
             yield from _nodes_in(element)
-    elif attrs.has(type(value)):
+    elif _is_node(type(value)):
         yield value
 
 

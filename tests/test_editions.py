@@ -105,6 +105,10 @@ EDITION_WORDS = re.compile(
     re.I,
 )
 
+# The language server protocol's type of a place in a file, which the
+# language server (compiler/tools/lsp) must name: no edition's noun.
+PROTOCOL_TYPE = "t.Location"
+
 
 def test_generic_layers_know_no_edition_nouns():
     """Edition knowledge lives in editions/ only."""
@@ -113,6 +117,6 @@ def test_generic_layers_know_no_edition_nouns():
         for path in sorted((ROOT / layer).rglob("*")):
             if path.suffix in (".py", ".lark", ".j2") and path.is_file():
                 for number, line in enumerate(path.read_text().splitlines(), 1):
-                    if EDITION_WORDS.search(line):
+                    if EDITION_WORDS.search(line.replace(PROTOCOL_TYPE, "")):
                         hits.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert hits == []

@@ -85,12 +85,13 @@ def _register() -> None:
         conform,
         diff,
         doc,
+        lsp,
         play,
         replay,
         simulate,
     )
 
-    for module in (check, build, bench, play, replay, diff, doc, conform, simulate):
+    for module in (check, build, bench, play, replay, diff, doc, conform, simulate, lsp):
         main.add_command(module.command)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 from typing import Literal
 
@@ -36,6 +36,8 @@ from splendor_rules.dsl.diagnostics import Diagnostic, Sources, display_path
 from splendor_rules.dsl.parser import parse_edition
 
 Key = tuple[str, str | None]
+# Parsed rule files by (the file as diagnostics show it, its text).
+ParseCache = MutableMapping[tuple[str, str], tuple[s.Edition | None, list[Diagnostic]]]
 
 # Kinds of declaration that an edition holds at most one of.
 _SINGLETONS = {
@@ -180,11 +182,22 @@ class EditionLoader:
     followed in a loop, not by recursion, and at most MAX_ANCESTORS deep.
     """
 
-    def __init__(self, search: list[Path], sources: Sources) -> None:
+    def __init__(
+        self,
+        search: list[Path],
+        sources: Sources,
+        texts: Mapping[Path, str] | None = None,
+        parsed: ParseCache | None = None,
+    ) -> None:
         self.search = search
         self.sources = sources
         self.diagnostics: list[Diagnostic] = []
         self._done: dict[Path, ResolvedEdition | None] = {}
+        # An editor's unsaved text of a file (by resolved path), read instead of the disk.
+        self.texts = texts or {}
+        # Trees of texts parsed before, kept by the caller across runs (a
+        # language server checks the same parents after each keystroke).
+        self.parsed = parsed
 
     def report(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)
@@ -231,8 +244,10 @@ class EditionLoader:
     def parse(self, path: Path, file: str) -> s.Edition | None:
         """The syntax tree of one rule file, read within bounds."""
         where = s.Span(file, 1, 1, 1, 2)
+        text = self.texts.get(path)
         try:
-            text = read_bytes(path, MAX_RULE_FILE_BYTES).decode("utf-8")
+            if text is None:
+                text = read_bytes(path, MAX_RULE_FILE_BYTES).decode("utf-8")
         except Unreadable as error:
             self.report(msgs.unreadable_rule_file(where, error.reason))
             return None
@@ -241,11 +256,19 @@ class EditionLoader:
             return None
         text = text.removeprefix(BYTE_ORDER_MARK)
         self.sources.add(file, text)
-        tree, errors = parse_edition(text, file)
+        tree, errors = self._parse(text, file)
         self.diagnostics.extend(errors)
         if tree is not None:
             self.diagnostics.extend(edition_name_errors(tree.name))
         return tree
+
+    def _parse(self, text: str, file: str) -> tuple[s.Edition | None, list[Diagnostic]]:
+        if self.parsed is None:
+            return parse_edition(text, file)
+        found = self.parsed.get((file, text))
+        if found is None:
+            found = self.parsed[(file, text)] = parse_edition(text, file)
+        return found[0], list(found[1])
 
     def find_parent_of(self, pending: _Pending, children: list[Path]) -> None:
         """Set the path of the edition a file extends, or mark the chain

@@ -6,6 +6,7 @@ gathers their diagnostics.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks import check_edition
 from splendor_rules.compiler.frontend.editions import (
     EditionLoader,
+    ParseCache,
     ResolvedEdition,
     same_name_beside,
 )
@@ -43,14 +45,25 @@ class Compiled:
         return self.model is not None and not has_errors(self.diagnostics)
 
 
-def compile_file(path: Path, sources: Sources | None = None) -> Compiled:
-    """Check one rule file (and the editions it extends)."""
+def compile_file(
+    path: Path,
+    sources: Sources | None = None,
+    *,
+    texts: Mapping[Path, str] | None = None,
+    parsed: ParseCache | None = None,
+) -> Compiled:
+    """Check one rule file (and the editions it extends). `texts`: rule
+    files' text to read instead of the disk's, by resolved path (an editor's
+    unsaved buffers); `parsed`: trees parsed in earlier runs, kept by the caller."""
     with hint_budget():
-        return _compile(path, sources if sources is not None else Sources())
+        loader = EditionLoader(
+            [editions_folder()], sources if sources is not None else Sources(), texts, parsed
+        )
+        return _compile(path, loader)
 
 
-def _compile(path: Path, sources: Sources) -> Compiled:
-    loader = EditionLoader([editions_folder()], sources)
+def _compile(path: Path, loader: EditionLoader) -> Compiled:
+    sources = loader.sources
     resolved = loader.load(path)
     diagnostics = list(loader.diagnostics)
     if resolved is not None:
