@@ -86,10 +86,11 @@ def _register() -> None:
         diff,
         play,
         replay,
+        serve,
         simulate,
     )
 
-    for module in (check, build, bench, play, replay, diff, conform, simulate):
+    for module in (check, build, bench, play, replay, diff, conform, simulate, serve):
         main.add_command(module.command)
 
 
