@@ -195,15 +195,18 @@ function drawPanel() {
 
 function markClickable() {
   const items = legal();
-  const keys = new Set(), tokens = new Set();
+  const keys = new Set(), tokens = new Set(), paying = new Set();
   for (const item of items) {
     const a = anchorOf(item.move);
     if (a.key) keys.add(a.key);
+    const shape = shapeOf(item.move.action);
+    if (a.key && shape.choices.some(([, k]) => k === "pay")) paying.add(a.key);
     if (a.kind === "tokens") a.tokens.forEach((t) => tokens.add(t));
   }
   for (const e of document.querySelectorAll("#table [data-key], #players [data-key]")) {
     if (keys.has(e.dataset.key)) {
       e.classList.add("clickable");
+      e.dataset.pays = paying.has(e.dataset.key);
       e.addEventListener("click", () => { selection = { kind: "pick", key: e.dataset.key }; render(); });
     }
     if (selection && selection.key === e.dataset.key) e.classList.add("selected");
