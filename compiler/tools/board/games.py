@@ -151,10 +151,10 @@ class Game:
         ids of the engine's refusal)."""
         if seat is None:
             raise Refused(403, "this link opens no seat of the game: only a seat's link moves")
-        if self.over():
-            raise Refused(409, "the game is over")
         if seat in self.bots:
             raise Refused(403, f"seat {seat} is played by a bot")
+        if self.over():
+            raise Refused(409, "the game is over")
         if not isinstance(data, dict) or not isinstance(data.get("action"), str):
             raise Refused(400, 'a move is a JSON object {"action": NAME, ...}')
         current = self.engine.current_player(self.state)
