@@ -222,3 +222,23 @@ def test_a_played_game_record_is_uploaded_and_replayed(
     page.locator("#first").click()
     page.wait_for_selector("#status[data-step='0']")
     page.close()
+
+
+def test_bots_games_are_watched_move_by_move_at_a_chosen_pace(server: str, browser: Any) -> None:
+    page = browser.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector(".seat-kind")
+    page.locator("#edition").select_option(EDITIONS[0])
+    page.locator(".seat-kind").nth(0).fill("greedy")
+    page.locator(".seat-kind").nth(1).fill("random")
+    page.locator("#delay").fill("0.3")
+    page.locator("#start").click()
+    page.locator("a.watch-link").click()
+    page.wait_for_function("() => document.querySelectorAll('#log li').length >= 2")
+    assert page.locator("#status").get_attribute("data-over") == "false"
+    assert page.locator("#panel").text_content() == "Watching."
+    page.locator("#pace").fill("0")
+    page.locator("#pace").dispatch_event("change")
+    page.wait_for_selector("#status[data-over='true']", timeout=120_000)
+    assert page.locator("#log li").count() > 2
+    page.close()
