@@ -1,6 +1,6 @@
 """The web board without a browser: games, seats and records
 (compiler/tools/board/), the HTTP answers of the application
-(compiler/cli/web.py) through Starlette's test client, and the labels of
+(compiler/cli/web/) through Starlette's test client, and the labels of
 cards and tiles by their data."""
 
 from __future__ import annotations
