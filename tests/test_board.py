@@ -13,8 +13,8 @@ import pytest
 
 from splendor_rules.compiler.runtime.loading import generated_editions
 from splendor_rules.compiler.tools.board.games import Games, Refused
-from splendor_rules.compiler.tools.board.labels import edition_data
 from splendor_rules.compiler.tools.board.replays import replay_frames
+from splendor_rules.compiler.tools.labels import edition_data
 from splendor_rules.compiler.tools.records import check_file
 
 starlette = pytest.importorskip("starlette.testclient", reason="starlette is not installed")

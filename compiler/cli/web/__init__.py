@@ -39,8 +39,8 @@ from splendor_rules.compiler.tools.board.games import (
     open_edition,
     record_text,
 )
-from splendor_rules.compiler.tools.board.labels import move_label
 from splendor_rules.compiler.tools.board.replays import replay_frames
+from splendor_rules.compiler.tools.labels import move_label
 from splendor_rules.compiler.tools.records.form import read_json
 
 STATIC = Path(__file__).resolve().parent / "static"

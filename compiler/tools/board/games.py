@@ -24,7 +24,7 @@ from attrs import define, field
 from splendor_rules.compiler.backend.build import write_atomically
 from splendor_rules.compiler.runtime.api import Action, Engine, Json, State
 from splendor_rules.compiler.runtime.loading import EngineUnavailable
-from splendor_rules.compiler.tools.board.labels import (
+from splendor_rules.compiler.tools.labels import (
     EditionData,
     edition_data,
     move_label,

@@ -13,7 +13,7 @@ from typing import Any
 
 from splendor_rules.compiler.runtime.api import Engine, Json, State
 from splendor_rules.compiler.tools.board.games import Refused, open_edition
-from splendor_rules.compiler.tools.board.labels import move_label, move_rules
+from splendor_rules.compiler.tools.labels import move_label, move_rules
 from splendor_rules.compiler.tools.records.form import RecordError
 from splendor_rules.compiler.tools.records.load import load_record
 from splendor_rules.compiler.tools.records.replay import check_state

@@ -11,9 +11,10 @@ let snapshot = null;     // the game as this seat sees it
 let selection = null;    // {kind: "card"|"tile", key} or {kind: "tokens", tokens: [...]}
 let mode = "game";
 let frames = null, frameIndex = 0;
-const page = location.pathname.split("/");
+const here = new URL(document.URL);
+const page = here.pathname.split("/");
 const gameId = decodeURIComponent(page[2] || "");
-const seatToken = new URLSearchParams(location.search).get("seat");
+const seatToken = here.searchParams.get("seat");
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);

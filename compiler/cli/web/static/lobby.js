@@ -2,6 +2,7 @@
 // The lobby: a new game (edition, players, a seat each), the games on the
 // server, and records to replay. Everything else is on the board page.
 const $ = (id) => document.getElementById(id);
+const here = new URL(document.URL);
 const BOTS = ["human", "greedy", "random", "mcts:200"];
 let editions = [];
 
@@ -52,16 +53,16 @@ async function start(event) {
   if (!answer.ok) { $("lobby-error").textContent = data.error; return; }
   $("lobby-error").textContent = "";
   const links = Object.entries(data.seats);
-  if (links.length === 1) { location.href = links[0][1]; return; }
+  if (links.length === 1) { window.open(links[0][1], "_self"); return; }
   const box = $("links");
   box.textContent = "";
   for (const [seat, link] of links) {
     const a = document.createElement("a"); a.href = link; a.className = "seat-link";
-    a.textContent = `seat ${seat}: ${location.origin}${link}`;
+    a.textContent = `seat ${seat}: ${here.origin}${link}`;
     box.appendChild(a); box.appendChild(document.createElement("br"));
   }
   const watch = document.createElement("a"); watch.href = data.watch; watch.className = "watch-link";
-  watch.textContent = `watch: ${location.origin}${data.watch}`;
+  watch.textContent = `watch: ${here.origin}${data.watch}`;
   box.appendChild(watch);
   listGames();
 }
@@ -92,7 +93,7 @@ $("record-file").addEventListener("change", async () => {
   const file = $("record-file").files[0];
   if (!file) return;
   sessionStorage.setItem("record", await file.text());
-  location.href = "/replay/uploaded";
+  window.open("/replay/uploaded", "_self");
 });
 
 (async () => {

@@ -201,7 +201,7 @@ def _value_words(kind: str, value: Any, data: EditionData) -> str:
 
 def move_label(move: Json, description: Json, data: EditionData) -> str:
     """A move in the JSON form in words: its title, then each choice by its
-    data ("buy a card: card 12 (tier 1, 1 red bonus), pay 2 red 1 gold")."""
+    data ("buy a card: card 12 (tier 1, 1 red bonus), pay 2 red 1 wild")."""
     name = move.get("action")
     shapes = {s["name"]: s for s in description["moves"]}
     titles = {a["name"]: a["title"] for a in description["actions"]}
