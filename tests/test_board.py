@@ -194,3 +194,23 @@ def test_a_scenario_becomes_frames_with_its_expectations() -> None:
     assert refused and all(f["answer"].startswith("refused: ") for f in refused)
     with pytest.raises(Refused):
         replay_frames({"edition": "nowhere"}, "x")
+
+
+def test_simulate_names_held_cards_and_tiles_by_their_data() -> None:
+    from splendor_rules.compiler.tools.simulate.games import GameResult
+    from splendor_rules.compiler.tools.simulate.report import tables
+    from splendor_rules.compiler.tools.simulate.summary import document
+
+    data = edition_data(EDITIONS[0])
+    results = [
+        GameResult(
+            i, i, 10, 5, (3, 0), (0,), "last round", {"pass": 10}, (("card 7", "tile 0"), ())
+        )
+        for i in range(6)
+    ]
+    summary = document([EDITIONS[0]], ["greedy", "random"], 0, [results])
+    acquired = summary["runs"][0]["acquired"]
+    assert acquired["card 7"]["label"] == data.cards[7]["label"]
+    assert acquired["tile 0"]["label"] == data.tiles[0]["label"]
+    best = tables(summary)[4][2]
+    assert {row[0] for row in best} == {data.cards[7]["label"], data.tiles[0]["label"]}

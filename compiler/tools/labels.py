@@ -186,6 +186,17 @@ def edition_data(edition: str | Path) -> EditionData:
     return _data_at(str(path.resolve()), path.stat().st_mtime)
 
 
+def item_label(data: EditionData | None, item: str) -> str:
+    """A held item as `simulate` names it ("card 71", "tile 3") by its data;
+    the name itself without data."""
+    kind, _, number = item.partition(" ")
+    if data is None or not number.isdigit():
+        return item
+    if kind == "card":
+        return data.card_label(int(number))
+    return data.tile_label(int(number)) if kind == "tile" else item
+
+
 def _value_words(kind: str, value: Any, data: EditionData) -> str:
     if kind == "card":
         return data.card_label(value)
