@@ -65,8 +65,12 @@ class Board:
     def lock(self, game: Game) -> asyncio.Lock:
         return self.locks.setdefault(game.id, asyncio.Lock())
 
+    async def save(self, game: Game) -> None:
+        """Write the game's record, off the event loop (the caller holds
+        the game's lock, so one write of a game runs at a time)."""
+        await anyio.to_thread.run_sync(self.games.save, game)
+
     async def notify(self, game: Game) -> None:
-        self.games.save(game)
         condition = self.condition(game)
         async with condition:
             condition.notify_all()
@@ -82,7 +86,11 @@ class Board:
             await asyncio.sleep(game.delay)
             async with self.lock(game):
                 if game.bot_to_move():
-                    await anyio.to_thread.run_sync(game.bot_move)
+                    version = game.version
+                    choice = await anyio.to_thread.run_sync(game.bot_choice)
+                    if choice is not None:
+                        game.apply_bot(choice, version)
+                    await self.save(game)
             await self.notify(game)
 
 
@@ -98,6 +106,24 @@ async def _body(request: Request) -> Any:
         return json.loads(raw)
     except (ValueError, UnicodeDecodeError) as error:
         raise Refused(400, f"the request is not JSON: {error}") from error
+
+
+_SHOTS: dict[tuple[str, int | None], tuple[int, bytes]] = {}
+
+
+def _shot_bytes(game: Game, seat: int | None) -> bytes:
+    """A seat's snapshot as JSON bytes, made once per version of the game
+    (the answer to a move and the event that follows it share it)."""
+    key = (game.id, seat)
+    cached = _SHOTS.get(key)
+    if cached is None or cached[0] != game.version:
+        cached = (game.version, json.dumps(_snapshot(game, seat)).encode())
+        _SHOTS[key] = cached
+    return cached[1]
+
+
+def _json(data: bytes) -> Response:
+    return Response(data, media_type="application/json")
 
 
 def _snapshot(game: Game, seat: int | None) -> Json:
@@ -198,7 +224,7 @@ async def games(request: Request) -> Response:
 async def game_state(request: Request) -> Response:
     try:
         game = _board(request).games.get(request.path_params["id"])
-        return JSONResponse(_snapshot(game, _seat(request, game)))
+        return _json(_shot_bytes(game, _seat(request, game)))
     except Refused as refused:
         return _error(refused)
 
@@ -219,11 +245,12 @@ async def move(request: Request) -> Response:
         data = await _body(request)
         async with board.lock(game):
             game.play(seat, data)
+            await board.save(game)
     except Refused as refused:
         return _error(refused)
     await board.notify(game)
     board.drive(game)
-    return JSONResponse(_snapshot(game, seat))
+    return _json(_shot_bytes(game, seat))
 
 
 async def pace(request: Request) -> Response:
@@ -249,18 +276,18 @@ async def events(request: Request) -> Response:
     except Refused as refused:
         return _error(refused)
 
-    async def stream() -> AsyncIterator[str]:
+    async def stream() -> AsyncIterator[bytes]:
         seen = -1
         condition = board.condition(game)
         while True:
             if game.version != seen:
                 seen = game.version
-                yield f"data: {json.dumps(_snapshot(game, seat))}\n\n"
+                yield b"data: " + _shot_bytes(game, seat) + b"\n\n"
             async with condition:
                 try:
                     await asyncio.wait_for(condition.wait(), timeout=15)
                 except TimeoutError:
-                    yield ": still here\n\n"
+                    yield b": still here\n\n"
 
     return StreamingResponse(
         stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}

@@ -72,6 +72,17 @@ class Edition:
 _EDITIONS: dict[str, Edition] = {}
 
 
+def _engine(source: str) -> Engine:
+    """The native engine of an edition where it is built (the bots think
+    faster), else the generated one; a rule file's rendered engine."""
+    if not is_rule_file(source):
+        try:
+            return load(source, "native")
+        except (EngineUnavailable, ImportError):
+            pass
+    return load(source)
+
+
 def open_edition(source: str | Path) -> Edition:
     """The engine and data of an edition's name or a rule file (once per
     process); Refused(400), saying why, if there is none."""
@@ -79,7 +90,7 @@ def open_edition(source: str | Path) -> Edition:
     found = _EDITIONS.get(key)
     if found is None:
         try:
-            found = Edition(key, load(key), edition_data(key))
+            found = Edition(key, _engine(key), edition_data(key))
         except EngineUnavailable as error:
             raise Refused(400, str(error)) from error
         _EDITIONS[key] = found
@@ -169,17 +180,27 @@ class Game:
         except self.engine.IllegalAction as error:
             raise Refused(409, str(error), leading_ids(str(error))) from error
 
-    def bot_move(self) -> None:
-        """The move of the bot whose turn it is (nothing if it is no bot's)."""
+    def bot_choice(self) -> tuple[int, Action] | None:
+        """The seat whose bot is to move and the move it chooses (the game
+        unchanged: the web layer computes it off its event loop), or None."""
         seat = self.to_move()
         if seat is None or seat not in self.bots:
-            return
-        legal = self.engine.legal_actions(self.state)
+            return None
         state = self.state
-        action = self.bots[seat].choose(
-            self.engine, seat, legal, lambda: self.engine.view(state, seat)
-        )
-        self._apply(seat, action)
+        legal = self.engine.legal_actions(state)
+        view = lambda: self.engine.view(state, seat)  # noqa: E731 (computed if the bot asks)
+        return seat, self.bots[seat].choose(self.engine, seat, legal, view)
+
+    def apply_bot(self, choice: tuple[int, Action], version: int) -> None:
+        """Make a bot's chosen move, if the game is still where it was chosen."""
+        if self.version == version:
+            self._apply(*choice)
+
+    def bot_move(self) -> None:
+        """The move of the bot whose turn it is (nothing if it is no bot's)."""
+        choice = self.bot_choice()
+        if choice is not None:
+            self.apply_bot(choice, self.version)
 
     def public_view(self, seat: int | None) -> Json:
         """What a seat sees (`view`); for a watcher (no seat), what every
@@ -317,7 +338,7 @@ class Games:
             "board": {"source": game.edition.source, "tokens": game.tokens, "id": game.id},
             "record": game.record(),
         }
-        write_atomically(self.folder / f"{game.id}.json", json.dumps(saved, indent=1) + "\n")
+        write_atomically(self.folder / f"{game.id}.json", json.dumps(saved) + "\n")
 
     def restore(self) -> list[str]:
         """Read back every game of the folder; what could not be, said."""
