@@ -57,7 +57,9 @@ function drawCard(card, small) {
   box.dataset.key = cardKey(card);
   if (card === null) { box.classList.add("empty"); return box; }
   if (typeof card === "object") {
+    // another seat's card from a deck: only its deck is known (not a deck's top to take)
     box.classList.add("hidden-card"); box.dataset.deck = card.deck;
+    box.dataset.key = "hidden:" + JSON.stringify(card);
     box.appendChild(el("div", "name", `hidden, deck ${card.deck}`));
     return box;
   }
