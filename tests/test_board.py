@@ -214,3 +214,17 @@ def test_simulate_names_held_cards_and_tiles_by_their_data() -> None:
     assert acquired["tile 0"]["label"] == data.tiles[0]["label"]
     best = tables(summary)[4][2]
     assert {row[0] for row in best} == {data.cards[7]["label"], data.tiles[0]["label"]}
+
+
+def test_serve_refuses_what_it_cannot_offer(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from splendor_rules.compiler.cli import serve
+
+    broken = tmp_path / "broken.rules"
+    broken.write_text('edition broken "Broken" extends nowhere {}\n', encoding="utf-8")
+    for argument in ("nosuch", str(tmp_path / "missing.rules"), str(broken)):
+        result = CliRunner().invoke(serve.command, [argument, "--games", str(tmp_path / "g")])
+        assert result.exit_code == 2, argument
+        assert "Invalid value for EDITION" in result.output
+    assert "Traceback" not in result.output

@@ -79,9 +79,15 @@ def command(
     move and resumed when the server starts again. Exit 2 if an edition,
     a rule file or a folder cannot be used.
     """
-    import uvicorn
+    try:
+        import uvicorn
 
-    from splendor_rules.compiler.cli.web import make_app
+        from splendor_rules.compiler.cli.web import make_app
+    except ImportError as error:
+        raise click.UsageError(
+            f"the web board needs the web extra ({error.name} is missing): "
+            "pip install 'splendor-rules[web]'"
+        ) from error
 
     sources = [str(Path(e).resolve()) if is_rule_file(e) else e for e in editions]
     for source in sources:
