@@ -228,3 +228,22 @@ def test_serve_refuses_what_it_cannot_offer(tmp_path: Path) -> None:
         assert result.exit_code == 2, argument
         assert "Invalid value for EDITION" in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_server_writes_each_move_and_a_new_server_resumes_the_game(tmp_path: Path) -> None:
+    from splendor_rules.compiler.cli.web import make_app
+
+    with starlette.TestClient(make_app(Games(tmp_path), EDITIONS)) as first:
+        game = _new(first, ["human", "human"])
+        token = game["tokens"]["0"]
+        shot = first.get(f"/api/games/{game['id']}?seat={token}").json()
+        moved = first.post(
+            f"/api/games/{game['id']}/moves?seat={token}", json=shot["legal"][0]["move"]
+        )
+        assert moved.status_code == 200
+    games = Games(tmp_path)
+    assert games.restore() == []
+    with starlette.TestClient(make_app(games, EDITIONS)) as second:
+        again = second.get(f"/api/games/{game['id']}?seat={game['tokens']['1']}").json()
+        assert again["version"] == 1 and again["to_move"] == 1 and again["legal"]
+        assert again["log"][0]["move"] == shot["legal"][0]["move"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,9 @@ class Board:
         self.changed: dict[str, asyncio.Condition] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.unsaved: dict[str, str] = {}  # game id -> its record's text, not yet written
+        self.dirty = asyncio.Event()
+        self.writing = threading.Lock()  # one flush at a time: the saver's, or the last one
 
     def condition(self, game: Game) -> asyncio.Condition:
         return self.changed.setdefault(game.id, asyncio.Condition())
@@ -65,10 +69,26 @@ class Board:
     def lock(self, game: Game) -> asyncio.Lock:
         return self.locks.setdefault(game.id, asyncio.Lock())
 
-    async def save(self, game: Game) -> None:
-        """Write the game's record, off the event loop (the caller holds
-        the game's lock, so one write of a game runs at a time)."""
-        await anyio.to_thread.run_sync(self.games.save, game)
+    def save(self, game: Game) -> None:
+        """Have the game's record written: its text is taken now, on the
+        event loop, and written by the saver task (one write at a time, off
+        the loop), so that an answer does not wait for the disk."""
+        self.unsaved[game.id] = self.games.saved_text(game)
+        self.dirty.set()
+
+    async def saver(self) -> None:
+        """Write the records of the games changed, for as long as the server runs."""
+        while True:
+            await self.dirty.wait()
+            self.dirty.clear()
+            await anyio.to_thread.run_sync(self.flush)
+
+    def flush(self) -> None:
+        """Write every record not yet written (also when the server stops)."""
+        with self.writing:
+            while self.unsaved:
+                game_id, text = self.unsaved.popitem()
+                self.games.write(game_id, text)
 
     async def notify(self, game: Game) -> None:
         condition = self.condition(game)
@@ -90,7 +110,7 @@ class Board:
                     choice = await anyio.to_thread.run_sync(game.bot_choice)
                     if choice is not None:
                         game.apply_bot(choice, version)
-                    await self.save(game)
+                    self.save(game)
             await self.notify(game)
 
 
@@ -245,7 +265,7 @@ async def move(request: Request) -> Response:
         data = await _body(request)
         async with board.lock(game):
             game.play(seat, data)
-            await board.save(game)
+            board.save(game)
     except Refused as refused:
         return _error(refused)
     await board.notify(game)
@@ -338,9 +358,11 @@ def make_app(games: Games, sources: Sequence[str], records: Sequence[Path] = ())
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         for game in board.games:
             board.drive(game)
+        saver = asyncio.get_running_loop().create_task(board.saver())
         yield
-        for task in board.drivers.values():
+        for task in [*board.drivers.values(), saver]:
             task.cancel()
+        board.flush()
 
     app = Starlette(
         routes=[

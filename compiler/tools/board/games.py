@@ -330,15 +330,21 @@ class Games:
             raise Refused(404, f"no game {game_id!r} on this server")
         return game
 
-    def save(self, game: Game) -> None:
-        """Write the game's file at once (a temporary file, then a rename)."""
-        if self.folder is None:
-            return
+    def saved_text(self, game: Game) -> str:
+        """What the game's file holds: the record and what the board adds."""
         saved = {
             "board": {"source": game.edition.source, "tokens": game.tokens, "id": game.id},
             "record": game.record(),
         }
-        write_atomically(self.folder / f"{game.id}.json", json.dumps(saved) + "\n")
+        return json.dumps(saved) + "\n"
+
+    def write(self, game_id: str, text: str) -> None:
+        """Write a game's file at once (a temporary file, then a rename)."""
+        if self.folder is not None:
+            write_atomically(self.folder / f"{game_id}.json", text)
+
+    def save(self, game: Game) -> None:
+        self.write(game.id, self.saved_text(game))
 
     def restore(self) -> list[str]:
         """Read back every game of the folder; what could not be, said."""

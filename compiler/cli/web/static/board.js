@@ -291,6 +291,20 @@ function seatName(seat) {
   return `Seat ${seat}${kind ? " · " + kind : ""}${you}`;
 }
 
+function colourCounts(cards) {
+  // the cards of a zone counted by their colour column (the bonuses they give)
+  const types = edition.columns;
+  const column = Object.keys(types).find((c) => types[c] === "colour");
+  const counts = {};
+  for (const card of cards) {
+    const v = typeof card === "number" && column ? edition.cards[card].values[column] : null;
+    if (v) counts[v] = (counts[v] || 0) + 1;
+  }
+  const box = pips(counts);
+  box.classList.add("colour-counts");
+  return box;
+}
+
 function drawPlayers(view, scores, toMove, winners) {
   const box = $("players"); box.textContent = "";
   const zones = edition.description.zones.filter((z) => z.owner === "player");
@@ -307,6 +321,7 @@ function drawPlayers(view, scores, toMove, winners) {
       const items = part.zones[zone.name] || [];
       const z = el("div", "zone"); z.dataset.zone = zone.name;
       z.appendChild(el("div", "zone-name", `${zone.name} (${items.length})`));
+      if (zone.holds === "cards" && zone.deck_cards_seen_by === "everyone") z.appendChild(colourCounts(items));
       const row = el("div", "row");
       for (const item of items) row.appendChild(zone.holds === "tiles" ? drawTile(item, true) : drawCard(item, true));
       z.appendChild(row); s.appendChild(z);
