@@ -210,12 +210,25 @@ def _value_words(kind: str, value: Any, data: EditionData) -> str:
     return str(value)
 
 
+_MOVES: dict[int, tuple[Json, dict[str, Any], dict[str, str]]] = {}
+
+
+def _moves(description: Json) -> tuple[dict[str, Any], dict[str, str]]:
+    """Each move's shape and each action's title, by name (once per description)."""
+    found = _MOVES.get(id(description))
+    if found is None or found[0] is not description:
+        shapes = {s["name"]: s for s in description["moves"]}
+        titles = {a["name"]: a["title"] for a in description["actions"]}
+        found = (description, shapes, titles)
+        _MOVES[id(description)] = found
+    return found[1], found[2]
+
+
 def move_label(move: Json, description: Json, data: EditionData) -> str:
     """A move in the JSON form in words: its title, then each choice by its
     data ("buy a card: card 12 (tier 1, 1 red bonus), pay 2 red 1 wild")."""
-    name = move.get("action")
-    shapes = {s["name"]: s for s in description["moves"]}
-    titles = {a["name"]: a["title"] for a in description["actions"]}
+    name = str(move.get("action"))
+    shapes, titles = _moves(description)
     shape = shapes.get(name)
     if shape is None:
         return str(name)

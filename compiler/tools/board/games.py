@@ -115,6 +115,7 @@ class Game:
     bots: dict[int, Bot] = field(factory=dict)
     version: int = 0
     delay: float = 0.5  # seconds between bots' moves, which the web layer honours
+    _legal: tuple[int, list[Action]] | None = None
 
     @property
     def engine(self) -> Engine:
@@ -129,8 +130,16 @@ class Game:
                 return seat
         return None
 
+    def legal(self) -> list[Action]:
+        """The legal moves of the state (computed once per version)."""
+        cached = self._legal
+        if cached is None or cached[0] != self.version:
+            cached = (self.version, self.engine.legal_actions(self.state))
+            self._legal = cached
+        return cached[1]
+
     def over(self) -> bool:
-        return bool(self.engine.is_over(self.state)) or not self.engine.legal_actions(self.state)
+        return bool(self.engine.is_over(self.state)) or not self.legal()
 
     def to_move(self) -> int | None:
         return None if self.over() else self.engine.current_player(self.state)
@@ -187,7 +196,7 @@ class Game:
         if seat is None or seat not in self.bots:
             return None
         state = self.state
-        legal = self.engine.legal_actions(state)
+        legal = list(self.legal())
         view = lambda: self.engine.view(state, seat)  # noqa: E731 (computed if the bot asks)
         return seat, self.bots[seat].choose(self.engine, seat, legal, view)
 
@@ -227,7 +236,7 @@ class Game:
         eng = self.engine
         to_move = self.to_move()
         legal = (
-            [eng.action_to_json(a) for a in eng.legal_actions(self.state)]
+            [eng.action_to_json(a) for a in self.legal()]
             if seat is not None and to_move == seat and seat not in self.bots
             else []
         )
