@@ -33,6 +33,31 @@ def _records(paths: tuple[Path, ...]) -> list[Path]:
     return found
 
 
+def _sources(editions: tuple[str, ...]) -> list[str]:
+    """The editions offered, each checked now: a rule file by its full path."""
+    sources = [str(Path(e).resolve()) if is_rule_file(e) else e for e in editions]
+    for source in sources:
+        try:
+            open_edition(source)
+        except Refused as refused:
+            raise click.BadParameter(refused.message, param_hint="EDITION") from refused
+    return sources
+
+
+def _games(folder: Path) -> Games:
+    """The games kept in the folder (made if need be), resumed."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.BadParameter(
+            f"cannot make {display_path(folder)}: {error.strerror}", param_hint="--games"
+        ) from error
+    games = Games(folder)
+    for problem in games.restore():
+        click.echo(f"not resumed: {problem}", err=True)
+    return games
+
+
 @click.command("serve")
 @click.argument("editions", nargs=-1)
 @click.option(
@@ -89,22 +114,9 @@ def command(
             "pip install 'splendor-rules[web]'"
         ) from error
 
-    sources = [str(Path(e).resolve()) if is_rule_file(e) else e for e in editions]
-    for source in sources:
-        try:
-            open_edition(source)
-        except Refused as refused:
-            raise click.BadParameter(refused.message, param_hint="EDITION") from refused
+    sources = _sources(editions)
     folder = folder or default_folder()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise click.BadParameter(
-            f"cannot make {display_path(folder)}: {error.strerror}", param_hint="--games"
-        ) from error
-    games = Games(folder)
-    for problem in games.restore():
-        click.echo(f"not resumed: {problem}", err=True)
+    games = _games(folder)
     offered = sources or generated_editions()
     app = make_app(games, offered, _records(replay))
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
