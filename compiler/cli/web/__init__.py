@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import click
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import (
@@ -107,7 +108,14 @@ class Board:
             async with self.lock(game):
                 if game.bot_to_move():
                     version = game.version
-                    choice = await anyio.to_thread.run_sync(game.bot_choice)
+                    try:
+                        choice = await anyio.to_thread.run_sync(game.bot_choice)
+                    except Exception as error:  # a bot's failure stops its game, said once
+                        seat = game.to_move()
+                        click.echo(
+                            f"game {game.id}: the bot of seat {seat} failed: {error!r}", err=True
+                        )
+                        return
                     if choice is not None:
                         game.apply_bot(choice, version)
                     self.save(game)
