@@ -88,10 +88,11 @@ def _register() -> None:
         lsp,
         play,
         replay,
+        serve,
         simulate,
     )
 
-    for module in (check, build, bench, play, replay, diff, doc, conform, simulate, lsp):
+    for module in (check, build, bench, play, replay, diff, doc, conform, simulate, lsp, serve):
         main.add_command(module.command)
 
 

@@ -1,25 +1,32 @@
-"""`splendor-rules play`: a game played by bots (random, or a human at this
-terminal) and written as a record that `replay` reproduces."""
+"""`splendor-rules play`: a game played by bots (random, simulate's greedy
+and mcts, or a human at this terminal, who sees the cards by their data) and
+written as a record that `replay` reproduces."""
 
 from __future__ import annotations
 
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
+from rich.console import Console
+from rich.errors import StyleSyntaxError
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
 
 from splendor_rules.compiler.backend.build import write_atomically
 from splendor_rules.compiler.cli.options import engine_option, plural
 from splendor_rules.compiler.runtime.api import Action, Engine, State
+from splendor_rules.compiler.tools.labels import EditionData, edition_data, move_label
 from splendor_rules.compiler.tools.records import (
-    BOT_KINDS,
     Bot,
     EngineNotAvailable,
     GameStopped,
     RecordError,
     StopGame,
-    describe_position,
+    check_bot,
     dump_record,
     engine,
     play_game,
@@ -28,14 +35,79 @@ from splendor_rules.compiler.tools.records import (
 from splendor_rules.dsl.diagnostics import display_path
 
 
+def _style(name: str) -> str:
+    """A token kind's name as a rich style if it names a colour, else none."""
+    try:
+        Style.parse(name)
+    except StyleSyntaxError:
+        return ""
+    return name
+
+
+def _pips(counts: dict[str, int]) -> Text:
+    text = Text()
+    for kind, count in counts.items():
+        if count:
+            text.append(f" {count} {kind}", style=_style(kind))
+    return text
+
+
+def _card(data: EditionData, card: Any) -> Text:
+    """A card by its data (its label), then its cost and other vectors."""
+    text = Text(data.card_label(card))
+    if isinstance(card, int) and 0 <= card < len(data.cards):
+        for column, value in data.cards[card]["values"].items():
+            if isinstance(value, dict):
+                text.append(f"\n{column}:")
+                text.append_text(_pips(value))
+    return text
+
+
+def show_position(eng: Engine, state: State, seat: int, legal: list[Action]) -> None:
+    """The position as the seat sees it (rich, on stderr): the supply, the
+    market with each card's cost, bonus and points, the tiles, each seat's
+    tokens and cards, and the legal moves, numbered from 1 and labelled."""
+    console = Console(stderr=True, highlight=False)
+    data = edition_data(eng.EDITION)
+    view = eng.view(state, seat)
+    console.print(f"\n[bold]seat {seat} to move[/]; scores {list(eng.scores(state))}")
+    console.print(Text("supply:").append_text(_pips(view["supply"])))
+    market = Table(show_header=False, box=None, padding=(0, 1))
+    for deck, cards in view["market"].items():
+        market.add_row(f"deck {deck}\n{view['decks'][deck]} left", *(_card(data, c) for c in cards))
+    console.print(market)
+    for tiles in view["tiles"].values():
+        for tile in tiles:
+            console.print(f"tile: {data.tile_label(tile)}")
+    for p, part in enumerate(view["seats"]):
+        line = Text(f"seat {p}{' (you)' if p == seat else ''}: tokens").append_text(
+            _pips(part["tokens"])
+        )
+        for zone, items in part["zones"].items():
+            named = [
+                data.tile_label(i)
+                if isinstance(i, int) and zone_holds_tiles(eng, zone)
+                else data.card_label(i)
+                for i in items
+            ]
+            line.append(f"\n  {zone} ({len(items)}): {'; '.join(named)}")
+        console.print(line)
+    for number, move in enumerate(legal, start=1):
+        said = move_label(eng.action_to_json(move), eng.DESCRIPTION, data)
+        console.print(f"  {number:>3}. {said}")
+
+
+def zone_holds_tiles(eng: Engine, zone: str) -> bool:
+    return any(z["name"] == zone and z["holds"] == "tiles" for z in eng.DESCRIPTION["zones"])
+
+
 def human_bot(eng: Engine, seat: int) -> Bot:
     """Ask at the terminal, on stderr so that stdout holds only the record: a
     number from the list, or an action in short form. The end of the input
     (Ctrl-D, a closed stdin) or Ctrl-C stops the game (StopGame)."""
 
     def choose(state: State, legal: list[Action]) -> Action:
-        for line in describe_position(eng, state, seat, legal):
-            click.echo(line, err=True)
+        show_position(eng, state, seat, legal)
         while True:
             try:
                 answer = click.prompt("your move", type=str, err=True)
@@ -52,10 +124,16 @@ def human_bot(eng: Engine, seat: int) -> Bot:
 
 def _bots(bots: str | None, players: int) -> list[str]:
     names = [b.strip() for b in bots.split(",")] if bots else ["random"] * players
-    if len(names) != players or any(b not in BOT_KINDS for b in names):
+    if len(names) != players:
         raise click.BadParameter(
-            f"give {players} bots, each random or human: {bots!r}", param_hint="--bots"
+            f"give {players} bots, one per seat (random, human, greedy, mcts:N): {bots!r}",
+            param_hint="--bots",
         )
+    for name in names:
+        try:
+            check_bot(name)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--bots") from error
     return names
 
 
@@ -106,7 +184,8 @@ def _deliver(text: str, out: Path | None) -> str:
 @click.option(
     "--bots",
     default=None,
-    help="One per seat, comma-separated: random or human. Default: random for every seat.",
+    help="One per seat, comma-separated: human, random, greedy, mcts or mcts:N (the bots "
+    "of simulate). Default: random for every seat.",
 )
 @click.option("--first-player", type=int, default=0, show_default=True, help="The first seat.")
 @click.option(

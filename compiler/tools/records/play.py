@@ -22,6 +22,7 @@ from splendor_rules.compiler.tools.records.actions import (
 )
 from splendor_rules.compiler.tools.records.catalog import catalog
 from splendor_rules.compiler.tools.records.form import Json, RecordError
+from splendor_rules.compiler.tools.simulate.bots import BadBotSpec, bot_factory
 
 Bot = Callable[[State, list[Action]], Action]
 
@@ -41,8 +42,29 @@ class GameStopped(Exception):
         self.reason = reason
 
 
-BOT_KINDS = ("random", "human")
+BOT_KINDS = ("random", "human")  # and every bot of simulate: greedy, mcts, mcts:N
 _LIST_NUMBER = re.compile("[0-9]{1,9}")  # a number from the list of legal moves
+
+
+def check_bot(name: str) -> None:
+    """ValueError, saying what there is, unless `name` is random, human or
+    a bot of simulate that chooses moves (greedy, mcts, mcts:N)."""
+    if name not in BOT_KINDS:
+        try:
+            bot_factory(name)
+        except BadBotSpec as error:
+            raise ValueError(f"{error}, or human") from error
+
+
+def simulate_bot(eng: Engine, seat: int, spec: str, seed: int) -> Bot:
+    """A bot of simulate (made by its factory, seeded by the game's seed and
+    the seat) as a bot of a record's game: it sees only its seat's view."""
+    bot = bot_factory(spec)(f"{seed}:{seat}")
+
+    def choose(state: State, legal: list[Action]) -> Action:
+        return bot.choose(eng, seat, legal, lambda: eng.view(state, seat))
+
+    return choose
 
 
 def random_bot(rng: random.Random) -> Bot:
@@ -98,7 +120,7 @@ def play_game(
     max_plies: int = 100_000,
     human: Callable[[Engine, int], Bot] | None = None,
 ) -> dict[str, Json]:
-    """Play a game with the given bots (BOT_KINDS, one per seat; `human`
+    """Play a game with the given bots (BOT_KINDS or simulate's, one per seat; `human`
     makes the bot of a human seat); its record, ending with the final scores
     and winners as expectations so that a replay checks them. The record
     names the determinism rule (E-6.1) when the edition states it: replaying
@@ -111,6 +133,9 @@ def play_game(
             seats.append(random_bot(rng))
         elif bot == "human" and human is not None:
             seats.append(human(eng, seat))
+        elif bot != "human":
+            check_bot(bot)
+            seats.append(simulate_bot(eng, seat, bot, seed))
         else:
             raise ValueError(f"no bot {bot!r} for seat {seat}")
     state = eng.new_game(players, seed, first_player)

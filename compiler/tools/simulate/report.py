@@ -174,7 +174,9 @@ def _run_tables(summary: Json) -> list[Table]:
     common = max(5, summary["games"] // 20)  # held in enough games to say something
     items = [(k, v) for k, v in summary["acquired"].items() if v["acquired"] >= common]
     items.sort(key=lambda kv: (-kv[1]["acquirer_win_rate"], -kv[1]["acquired"]))
-    best = [[k, v["acquired"], f"{v['acquirer_win_rate']:.1%}"] for k, v in items[:10]]
+    best = [
+        [v.get("label", k), v["acquired"], f"{v['acquirer_win_rate']:.1%}"] for k, v in items[:10]
+    ]
     return [
         (
             f"{name}: {summary['games']} games, seats",

@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from splendor_rules.compiler.runtime.api import Json
+from splendor_rules.compiler.runtime.loading import EngineUnavailable
+from splendor_rules.compiler.tools.labels import EditionData, edition_data, item_label
 from splendor_rules.compiler.tools.simulate.bots import plays_out
 from splendor_rules.compiler.tools.simulate.games import GameResult
 from splendor_rules.compiler.tools.simulate.stats import (
@@ -50,9 +52,19 @@ def _seats(results: Sequence[GameResult], bots: Sequence[str]) -> list[Json]:
     return seats
 
 
-def _acquired(results: Sequence[GameResult]) -> dict[str, Json]:
+def _data(edition: str) -> EditionData | None:
+    """The cards' and tiles' data of an edition of the editions folder (none
+    for an edition known only by a rule file elsewhere: its items keep
+    their numbers)."""
+    try:
+        return edition_data(edition)
+    except EngineUnavailable:
+        return None
+
+
+def _acquired(results: Sequence[GameResult], data: EditionData | None) -> dict[str, Json]:
     """Per card and tile: in how many games a seat held it at the end, and
-    how often that seat was among the winners."""
+    how often that seat was among the winners; its label by its data."""
     held: Counter[str] = Counter()
     won: Counter[str] = Counter()
     for result in results:
@@ -67,6 +79,7 @@ def _acquired(results: Sequence[GameResult]) -> dict[str, Json]:
 
     return {
         item: {
+            "label": item_label(data, item),
             "acquired": held[item],
             "acquirers_won": won[item],
             "acquirer_win_rate": _round(won[item] / held[item]),
@@ -107,7 +120,7 @@ def summarize(
         }
         if recorded
         else None,
-        "acquired": _acquired(results),
+        "acquired": _acquired(results, _data(edition)),
     }
 
 
