@@ -37,6 +37,7 @@ import importlib.metadata
 import importlib.util
 import json
 import os
+import py_compile
 import shutil
 import sys
 import uuid
@@ -168,7 +169,7 @@ def _read_entry(folder: Path) -> Entry | None:
             data["edition"],
             data["module"],
             data["rule_file"],
-            _folder_size(folder),
+            int(data["size"]),
             (folder / ENTRY_FILE).stat().st_mtime,
         )
     except (OSError, ValueError, KeyError, TypeError):
@@ -268,7 +269,20 @@ def _build(
         native_compile.compile_extension(
             folder / f"{module}.c", f"{package}._{module}", folder, said=said
         )
-    entry = {"target": target, "edition": model.name, "module": module, "rule_file": str(rule_file)}
+    for source in sorted(folder.rglob("*.py")):  # bytecode now: loads need not compile
+        py_compile.compile(
+            str(source),
+            cfile=importlib.util.cache_from_source(str(source)),
+            doraise=True,
+            invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+        )
+    entry = {
+        "target": target,
+        "edition": model.name,
+        "module": module,
+        "rule_file": str(rule_file),
+        "size": _folder_size(folder),
+    }
     (folder / ENTRY_FILE).write_text(json.dumps(entry), encoding="utf-8")
 
 
@@ -368,9 +382,7 @@ def engine_module(rule_file: Path, target: Target, check: Check) -> Loaded:
             if module is not None:
                 return Loaded(module, folder, False, ())
         model, reads = checked(rule_file, check)
-        folder, built, said = build_entry(
-            root, entry_key(reads, target), model, rule_file, target
-        )
+        folder, built, said = build_entry(root, entry_key(reads, target), model, rule_file, target)
         _write_manifest(root, rule_file, reads)
         module = load_entry(root, folder)
         if module is None:
@@ -425,4 +437,3 @@ def clear(root: Path | None = None) -> tuple[list[Entry], int]:
     removed = [entry for entry in entries(root) if _remove(root, entry)]
     shutil.rmtree(root / "manifests", ignore_errors=True)
     return removed, sum(entry.size for entry in removed)
-
