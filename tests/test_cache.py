@@ -86,6 +86,7 @@ def test_a_parent_change_makes_a_new_entry(own_cache: Path, tmp_path: Path) -> N
     assert built.built
     # A parent beside the file now answers `extends classic`: a new check and entry.
     shutil.copytree(editions_folder() / "data", folder / "data")
+    shutil.copy(editions_folder() / "RULES.md", folder / "RULES.md")
     text = CLASSIC.read_text("utf-8").replace("take_two", "take_pair")
     (folder / "classic.rules").write_text(text, "utf-8")
     other = cache.engine_module(folder / "my.rules", "python", loader.check_rule_file)
@@ -218,11 +219,13 @@ def test_a_fingerprint_ignores_comments_and_layout_but_not_rules(tmp_path: Path)
     text = HOUSE.read_text("utf-8")
     original = compile_file(HOUSE).model
     assert original is not None
-    (tmp_path / "a.rules").write_text(
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "a" / "my.rules").write_text(
         "# a new comment\n\n" + text.replace("  override", "      override   "), "utf-8"
     )
-    (tmp_path / "b.rules").write_text(text.replace("above 12", "above 11"), "utf-8")
-    relaid, changed = (compile_file(tmp_path / n).model for n in ("a.rules", "b.rules"))
+    (tmp_path / "b" / "my.rules").write_text(text.replace("above 12", "above 11"), "utf-8")
+    relaid, changed = (compile_file(tmp_path / n / "my.rules").model for n in ("a", "b"))
     assert relaid is not None and changed is not None
     assert fingerprint(relaid) == fingerprint(original)
     assert fingerprint(changed) != fingerprint(original)
