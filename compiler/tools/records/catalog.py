@@ -134,13 +134,20 @@ def catalog(edition: str) -> Catalog:
 
 
 def engine(edition: str, kind: str = "generated") -> Engine:
-    """The engine of an edition of the editions folder (the generated module,
-    the interpreter or the native engine: each kind its own), once its rule
-    file is found by the name it declares (one file only), or of a rule file
-    (`tools.loader`, through the cache). RecordError, saying why, if there
-    is none (a native engine that is not built says how to build it)."""
+    """The engine of an edition named on a command line: a rule file's
+    (`tools.loader`, through the cache), or an installed one by name
+    (`named_engine`). RecordError, saying why, if there is none."""
     if loader.is_rule_file(edition):
         return _rule_file_engine(edition, kind)
+    return named_engine(edition, kind)
+
+
+def named_engine(edition: str, kind: str = "generated") -> Engine:
+    """The engine of an edition of the editions folder (the generated module,
+    the interpreter or the native engine: each kind its own), once its rule
+    file is found by the name it declares (one file only): what a record's
+    `edition` names, never a path. RecordError, saying why, if there is
+    none (a native engine that is not built says how to build it)."""
     try:
         find_edition(edition)
     except UnknownEdition as error:

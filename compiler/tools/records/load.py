@@ -17,6 +17,7 @@ from splendor_rules.compiler.tools.records.catalog import (
     catalog,
     engine,
     engine_catalog,
+    named_engine,
 )
 from splendor_rules.compiler.tools.records.expect import validated_checks
 from splendor_rules.compiler.tools.records.form import (
@@ -83,7 +84,7 @@ def load_record(
     edition = data["edition"]
     if not isinstance(edition, str):
         raise RecordError(f"edition must be a name, not {brief(edition)}")
-    eng = engine(rules or edition, kind)
+    eng = named_engine(edition, kind) if rules is None else engine(rules, kind)
     if rules is not None and edition != eng.EDITION:
         raise RecordError(
             f"the record is of edition {brief(edition)}; {rules} declares {eng.EDITION!r}"
