@@ -114,7 +114,8 @@ def check_playouts(sources: list[EditionSource], kind: EngineKind | None) -> Non
         if source.source is not None:
             raise NoPlayoutEngine(
                 f"{display_path(Path(source.label))} is a rule file, played by the generated "
-                f"engine rendered from it: {needs}; use an edition by name, {instead}"
+                f"engine rendered from it: {needs}; use --engine native (or leave --engine "
+                f"out where there is a C compiler), {instead}"
             )
         if source.kind == "native":
             continue
