@@ -93,27 +93,52 @@ def _sources_of(package: str) -> Iterator[Path]:
         yield from folder.rglob(pattern)
 
 
+_COMPILER_PACKAGES = (
+    "splendor_rules.dsl",
+    "splendor_rules.compiler.frontend",
+    "splendor_rules.compiler.backend",
+)
+
+
+def _compiler_files() -> list[tuple[str, Path]]:
+    """The compiler's own source files, each with a stable name."""
+    found = []
+    for package in _COMPILER_PACKAGES:
+        root = Path(str(importlib.import_module(package).__path__[0]))
+        found += [(f"{package}/{p.relative_to(root).as_posix()}", p) for p in _sources_of(package)]
+    return sorted(found)
+
+
 @functools.cache
 def compiler_version() -> str:
     """The package's version and the SHA-256 of the compiler's own sources
     (the language, the front end and the back ends): a changed compiler
-    makes new entries."""
-    digest = hashlib.sha256()
-    for package in (
-        "splendor_rules.dsl",
-        "splendor_rules.compiler.frontend",
-        "splendor_rules.compiler.backend",
-    ):
-        files = sorted(_sources_of(package), key=lambda p: p.as_posix())
-        root = Path(str(importlib.import_module(package).__path__[0]))
-        for path in files:
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    makes new entries. The hash of the contents is kept in the cache under
+    the files' names, sizes and modification times, so that a process
+    reads them only when one of those has changed."""
     try:
         version = importlib.metadata.version("splendor-rules")
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
-    return f"{version}+{digest.hexdigest()[:16]}"
+    files = _compiler_files()
+    stats = [(name, path.stat()) for name, path in files]
+    signature = _hash(version, *(f"{n} {s.st_size} {s.st_mtime_ns}" for n, s in stats))
+    memo = cache_folder() / "versions" / signature
+    try:
+        return memo.read_text(encoding="ascii")
+    except OSError:
+        pass
+    digest = hashlib.sha256()
+    for name, path in files:
+        digest.update(name.encode())
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    found = f"{version}+{digest.hexdigest()[:16]}"
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(memo, found)
+    except OSError:
+        pass  # an unwritable cache: computed again next time
+    return found
 
 
 def _target_version(target: Target) -> str:
@@ -431,9 +456,10 @@ def evict(root: Path | None = None, keep: Path | None = None) -> list[Entry]:
 
 
 def clear(root: Path | None = None) -> tuple[list[Entry], int]:
-    """Remove every entry (but one another process holds) and the
-    manifests; the entries removed and the bytes freed."""
+    """Remove every entry (but one another process holds), the manifests
+    and the compiler's hashes; the entries removed and the bytes freed."""
     root = root or cache_folder()
     removed = [entry for entry in entries(root) if _remove(root, entry)]
     shutil.rmtree(root / "manifests", ignore_errors=True)
+    shutil.rmtree(root / "versions", ignore_errors=True)
     return removed, sum(entry.size for entry in removed)
