@@ -44,13 +44,12 @@ def test_a_rule_file_and_its_name_give_engines_that_agree(path: Path) -> None:
         assert engine.to_json(state) == installed.to_json(installed.new_game(2, 7))
 
 
-def test_a_rule_file_engine_comes_from_the_cache_and_shows_in_tracebacks(
-    engine_cache: Path,
-) -> None:
+def test_a_rule_file_engine_comes_from_the_cache_and_shows_in_tracebacks() -> None:
     path = RULE_FILES[0]
     engine = loader.load(path)
     assert engine.__name__.startswith("splendor_rules_cache_python_")
-    assert Path(str(engine.__file__)).is_relative_to(engine_cache)
+    # an entry of a cache (the session's, or a test's own that built the same key first)
+    assert Path(str(engine.__file__)).parent.parent.name == "engines"
     assert loader.load(path) is engine  # the same build: imported once per process
     with pytest.raises(engine.IllegalAction) as refused:
         engine.apply(engine.new_game(2, 0), ("no such action",))
