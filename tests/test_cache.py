@@ -256,3 +256,14 @@ def test_a_record_names_its_rules_and_a_replay_on_other_rules_says_so(
     assert "warning: played under other rules (fingerprint" in other.output
     wrong = run("replay", str(game), "--rules", str(CLASSIC))
     assert wrong.exit_code == 2 and "declares 'classic'" in wrong.output
+
+
+def test_bench_a_rule_file_and_its_load_time() -> None:
+    timed = run("bench", str(HOUSE), "-p", "2", "-g", "2")
+    assert timed.exit_code == 0, timed.output
+    assert "house.rules: 2 random games per player count" in timed.output
+    loaded = run("bench", str(HOUSE), "--load-time", "--engine", "generated")
+    assert loaded.exit_code == 0, loaded.output
+    row = next(line for line in loaded.output.splitlines() if line.startswith("generated"))
+    first, median, slowest = (float(cell) for cell in row.split()[1:])
+    assert 0 < median <= slowest and first > 0

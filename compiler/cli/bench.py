@@ -141,7 +141,8 @@ def _counted(
 
 def _load_time(shown: str, edition: str, kinds: tuple[EngineKind, ...]) -> None:
     click.echo(f"{shown}: seconds to load each engine in a fresh process (the loader's import")
-    click.echo("excluded; wall clock): the first load, then the median of 5 more")
+    click.echo("excluded; wall clock; from the cache for a rule file): the first process, then")
+    click.echo("the median and the slowest of 5 more")
     click.echo(f"{'engine':<12} {'first':>8} {'median':>8} {'slowest':>8}")
     for kind in kinds:
         try:
@@ -181,9 +182,9 @@ def _load_time(shown: str, edition: str, kinds: tuple[EngineKind, ...]) -> None:
 @click.option(
     "--load-time",
     is_flag=True,
-    help="Time loading the engine instead, in fresh processes: for a rule file, the first "
-    "load (which builds it into the cache if it is not there) and the median of five "
-    "cached loads.",
+    help="Time loading the engine instead, in six fresh processes (a rule file's engines "
+    "built into the cache first if they are not there): the first load and the median of "
+    "the five others, the loader's import excluded.",
 )
 @click.option(
     "--instructions",

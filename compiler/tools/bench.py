@@ -174,8 +174,8 @@ _LOAD_CHILD = (
 
 @frozen
 class LoadTime:
-    """The seconds an engine takes to load in a fresh process: the first
-    load (which may build it into the cache) and the later ones."""
+    """The seconds an engine takes to load in fresh processes: the first
+    process's, and the later ones'."""
 
     kind: str
     first: float
@@ -203,7 +203,7 @@ def _load_once(edition: str, kind: EngineKind) -> float:
 def load_times(edition: str, kind: EngineKind, runs: int) -> LoadTime:
     """How long loading an edition's engine of `kind` takes, in `runs` + 1
     fresh processes (wall clock, the loader's import excluded): for a rule
-    file the first may build the engine into the cache; the others find it
-    there."""
+    file, the first builds the engine into the cache if it is not there
+    (the command line loads it before, so that all find it there)."""
     first = _load_once(edition, kind)
     return LoadTime(kind, first, tuple(_load_once(edition, kind) for _ in range(runs)))
