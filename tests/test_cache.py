@@ -122,6 +122,19 @@ def test_two_processes_building_one_file_build_it_once(own_cache: Path, tmp_path
     assert left == []  # no temporary folder left behind
 
 
+def test_a_build_killed_halfway_leaves_nothing_behind_the_next(
+    own_cache: Path, tmp_path: Path
+) -> None:
+    shutil.copy(HOUSE, tmp_path / "my.rules")
+    model, reads = cache.checked(tmp_path / "my.rules", loader.check_rule_file)
+    key = cache.entry_key(reads, "python")
+    left = own_cache / "engines" / f".python-{key[:32]}.12345-deadbeef"
+    left.mkdir(parents=True)
+    (left / "house.py").write_text("half a module", "utf-8")
+    folder, built, _ = cache.build_entry(own_cache, key, model, tmp_path / "my.rules", "python")
+    assert built and not left.exists() and (folder / cache.ENTRY_FILE).is_file()
+
+
 def test_the_cache_is_bounded_oldest_first(
     own_cache: Path, classic_copy: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -333,6 +333,8 @@ def build_entry(
         if (final / ENTRY_FILE).is_file():
             return final, False, said
         final.parent.mkdir(parents=True, exist_ok=True)
+        for left in final.parent.glob(f".{final.name}.*"):  # a build killed halfway
+            shutil.rmtree(left, ignore_errors=True)  # (the lock is ours: none is running)
         temporary = final.parent / f".{final.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}"
         temporary.mkdir()
         try:
