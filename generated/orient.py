@@ -192,6 +192,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
     'edition': 'orient',
     'title': 'Splendor: The Orient',
     'extends': 'classic',
+    'fingerprint': 'sha256:4a6821b2808ff671',
     'players': {'min': 2, 'max': 4},
     'colours': ['white', 'blue', 'green', 'red', 'black'],
     'tokens': [

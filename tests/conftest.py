@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 import sanitize
 
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, edition_files
+from splendor_rules.compiler.tools import cache
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,6 +19,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def compiled_editions() -> dict[str, Compiled]:
     """Every edition of the editions folder, by name."""
     return {path.stem: compile_file(path) for path in edition_files()}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def engine_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The per-user cache of rule files' engines (compiler/tools/cache.py),
+    in a temporary folder for the session: no test writes the user's."""
+    folder = tmp_path_factory.mktemp("engine-cache")
+    os.environ[cache.FOLDER_VARIABLE] = str(folder)
+    return folder
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -44,14 +44,28 @@ def test_a_rule_file_and_its_name_give_engines_that_agree(path: Path) -> None:
         assert engine.to_json(state) == installed.to_json(installed.new_game(2, 7))
 
 
-def test_a_rendered_engine_has_a_readable_name_and_shows_in_tracebacks() -> None:
+def test_a_rule_file_engine_comes_from_the_cache_and_shows_in_tracebacks() -> None:
     path = RULE_FILES[0]
     engine = loader.load(path)
+    assert engine.__name__.startswith("splendor_rules_cache_python_")
+    # an entry of a cache (the session's, or a test's own that built the same key first)
+    assert Path(str(engine.__file__)).parent.parent.name == "engines"
+    assert loader.load(path) is engine  # the same build: imported once per process
+    with pytest.raises(engine.IllegalAction) as refused:
+        engine.apply(engine.new_game(2, 0), ("no such action",))
+    frames = traceback.extract_tb(refused.value.__traceback__)
+    assert frames[-1].filename == engine.__file__ and frames[-1].line
+
+
+def test_a_rendered_engine_has_a_readable_name_and_shows_in_tracebacks() -> None:
+    path = RULE_FILES[0]
+    model = loader.check_rule_file(path)
+    engine = loader.rendered_engine(model, path.parent)
     module = sys.modules[f"rendered_{engine.EDITION}"]
     assert module is engine
     assert module.__file__ == f"<rendered engine rendered_{engine.EDITION}>"
     assert linecache.getline(module.__file__, 1).startswith('"""')
-    again = loader.load(path)  # a second one does not replace the first
+    again = loader.rendered_engine(model, path.parent)  # a second one does not replace the first
     assert again is not engine and again.__name__ == f"rendered_{engine.EDITION}_2"
     state = engine.new_game(2, 0)
     with pytest.raises(engine.IllegalAction) as refused:
@@ -88,7 +102,7 @@ def test_a_rule_file_with_mistakes_is_refused_with_them() -> None:
 def test_what_a_rule_file_cannot_give(tmp_path: Path) -> None:
     with pytest.raises(EngineUnavailable, match="no rule file"):
         loader.load(tmp_path / "missing.rules")
-    with pytest.raises(EngineUnavailable, match="is a rule file: its engine is rendered"):
-        loader.load(RULE_FILES[0], "native")
+    with pytest.raises(EngineUnavailable, match="unknown engine kind"):
+        loader.load(RULE_FILES[0], "compiled")  # type: ignore[arg-type]
     with pytest.raises(EngineUnavailable, match="no generated engine for edition 'nope'"):
         loader.load("nope")

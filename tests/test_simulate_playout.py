@@ -61,7 +61,9 @@ def test_playouts_are_refused_off_the_native_engine(monkeypatch: pytest.MonkeyPa
     assert generated.exit_code == 2
     assert "--engine generated: the playout bot plays only on a native engine" in (generated.output)
     assert "use --engine native (or leave --engine out), or --bots random" in generated.output
-    rule_file = _simulate("tests/variants/house.rules", "--bots", "playout", "--games", "1")
+    rule_file = _simulate(
+        "tests/variants/house.rules", "--bots", "playout", "--engine", "generated", "--games", "1"
+    )
     assert rule_file.exit_code == 2
     assert "tests/variants/house.rules is a rule file, played by the generated engine" in (
         rule_file.output

@@ -77,10 +77,19 @@ def _generated_folder() -> Path:
     return Path(str(importlib.import_module("splendor_rules.generated").__path__[0]))
 
 
+def _installed() -> bool:
+    """Is the package installed (not an editable install of a clone)? Its
+    folders then lie in site-packages, with no pyproject.toml beside them,
+    and `build` writes nothing there."""
+    package = Path(str(importlib.import_module("splendor_rules.generated").__path__[0]))
+    return not (package.parent / "pyproject.toml").is_file()
+
+
 def _register() -> None:
     from splendor_rules.compiler.cli import (
         bench,
         build,
+        cache,
         check,
         conform,
         diff,
@@ -92,7 +101,7 @@ def _register() -> None:
         simulate,
     )
 
-    for module in (check, build, bench, play, replay, diff, doc, conform, simulate, lsp, serve):
+    for module in (check, build, bench, play, replay, diff, doc, conform, simulate, cache, lsp, serve):
         main.add_command(module.command)
 
 

@@ -7,6 +7,7 @@ import contextlib
 import itertools
 import sys
 import time
+from pathlib import Path
 from typing import cast
 
 import click
@@ -20,10 +21,12 @@ from splendor_rules.compiler.runtime.loading import (
     EngineUnavailable,
     load_engine,
 )
+from splendor_rules.compiler.tools import loader
 from splendor_rules.compiler.tools.bench import (
     BenchError,
     Timing,
     count_instructions,
+    load_times,
     time_games,
     valgrind,
 )
@@ -34,7 +37,8 @@ _ENGINE_NAMES = {"interpreted": "interpreter", "generated": "generated engine"}
 
 
 def _engines(edition: str, kinds: tuple[str, ...]) -> dict[EngineKind, Engine]:
-    if "interpreted" in kinds:
+    rule_file = loader.is_rule_file(edition)
+    if "interpreted" in kinds and not rule_file:
         try:  # the interpreter reads a rule file: one of the editions folder, by its name
             find_edition(edition)
         except UnknownEdition as error:
@@ -42,10 +46,13 @@ def _engines(edition: str, kinds: tuple[str, ...]) -> dict[EngineKind, Engine]:
     engines: dict[EngineKind, Engine] = {}
     for kind in cast(tuple[EngineKind, ...], kinds or ("generated",)):
         try:
-            engines[kind] = load_engine(edition, kind)
+            engines[kind] = loader.load(edition, kind)
+        except loader.RuleFileMistakes as error:
+            click.echo(str(error), err=True)
+            sys.exit(1)
         except (EngineUnavailable, ImportError) as error:
             raise click.BadParameter(str(error), param_hint="EDITION") from error
-    if not kinds:  # by default the native engine too, beside the generated one, once built
+    if not kinds and not rule_file:  # by default the native engine too, once built
         with contextlib.suppress(EngineUnavailable, ImportError):
             engines["native"] = load_engine(edition, "native")
     return engines
@@ -132,6 +139,20 @@ def _counted(
             )
 
 
+def _load_time(shown: str, edition: str, kinds: tuple[EngineKind, ...]) -> None:
+    click.echo(f"{shown}: seconds to load each engine in a fresh process (the loader's import")
+    click.echo("excluded; wall clock; from the cache for a rule file): the first process, then")
+    click.echo("the median and the slowest of 5 more")
+    click.echo(f"{'engine':<12} {'first':>8} {'median':>8} {'slowest':>8}")
+    for kind in kinds:
+        try:
+            found = load_times(edition, kind, 5)
+        except BenchError as error:
+            click.echo(f"cannot time the load: {error}", err=True)
+            sys.exit(1)
+        click.echo(f"{kind:<12} {found.first:>8.3f} {found.median:>8.3f} {max(found.later):>8.3f}")
+
+
 @click.command("bench")
 @click.argument("edition")
 @click.option(
@@ -159,6 +180,13 @@ def _counted(
     "with its playouts when it is built.",
 )
 @click.option(
+    "--load-time",
+    is_flag=True,
+    help="Time loading the engine instead, in six fresh processes (a rule file's engines "
+    "built into the cache first if they are not there): the first load and the median of "
+    "the five others, the loader's import excluded.",
+)
+@click.option(
     "--instructions",
     is_flag=True,
     help="Count machine instructions per action under valgrind (the figure that does not "
@@ -170,14 +198,23 @@ def command(
     games: int | None,
     seed: int,
     kinds: tuple[str, ...],
+    load_time: bool,
     instructions: bool,
 ) -> None:
     """Time random games: games/s, actions/s and plies per game.
 
-    With --instructions, count instructions per action instead: exit 1 if
-    valgrind is not installed.
+    EDITION is an edition's name or a rule file (`bench my.rules --engine
+    native`: its engines are built into the cache on first use). With
+    --instructions, count instructions per action instead: exit 1 if
+    valgrind is not installed. With --load-time, time loading the engine.
     """
+    shown = edition
+    if loader.is_rule_file(edition) and Path(edition).is_file():
+        edition = str(Path(edition).resolve())  # the same file for the child processes
     engines = _engines(edition, kinds)
+    if load_time:
+        _load_time(shown, edition, tuple(engines))
+        return
     counts = _counts(edition, next(iter(engines.values())), players)
     if instructions:
         try:
@@ -187,7 +224,7 @@ def command(
             sys.exit(1)
     games = games or (GAMES_COUNTED if instructions else GAMES)
     click.echo(
-        f"{edition}: {games} random games per player count, seeds {seed}..{seed + games - 1}"
+        f"{shown}: {games} random games per player count, seeds {seed}..{seed + games - 1}"
     )
     if instructions:
         _counted(edition, tuple(engines), counts, games, seed)

@@ -30,9 +30,13 @@ from splendor_rules.compiler.backend.native.compile import (
     WHAT_STILL_WORKS,
     CompileFailed,
     CompilerSetting,
+    NativeUnavailable,
     OutputUnwritable,
+    native_available,
 )
+from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend import pipeline
+from splendor_rules.compiler.tools import cache, export, loader
 from splendor_rules.dsl.diagnostics import display_path, render
 
 
@@ -126,7 +130,72 @@ def _compiled(done: list[Path], sources: list[Path]) -> str:
     return line + (f", {len(current)} current {listed(current)}" if current else "")
 
 
+def _build_files(files: tuple[Path, ...], out: Path | None, which: str) -> None:
+    """Rule files' engines: into the cache, or with --out into a folder."""
+    for path in files:
+        try:
+            model = loader.check_rule_file(path)
+        except loader.RuleFileMistakes as error:
+            click.echo(str(error), err=True)
+            sys.exit(1)
+        if out is not None:
+            _export(model, path, out, which != "python")
+            continue
+        for target in ("python", "native") if which == "all" else (which,):
+            _cache_one(path, target)
+
+
+def _cache_one(path: Path, target: str) -> None:
+    shown = display_path(path)
+    if target == "native" and (reason := native_available()) is not None:
+        click.echo(f"{shown}: native: not built: {reason}; the pure-Python engine works")
+        return
+    try:
+        loaded = cache.engine_module(
+            path, "native" if target == "native" else "python", loader.check_rule_file
+        )
+    except CompileFailed as error:
+        click.echo(f"{shown}: native: {error}", err=True)
+        sys.exit(1)
+    except (cache.CacheError, CompilerSetting, OutputUnwritable, NativeUnavailable) as error:
+        click.echo(f"{shown}: {target}: {error}", err=True)
+        sys.exit(2)
+    for said in loaded.said:
+        click.echo(f"native: {said}", err=True)
+    state = "built" if loaded.built else "current"
+    click.echo(f"{shown}: {target} engine {state} in the cache: {loaded.folder}")
+
+
+def _export(model: m.Edition, path: Path, out: Path, native_too: bool) -> None:
+    try:
+        exported = export.export_engines(model, path, out, native_too)
+    except export.ExportError as error:
+        raise click.BadParameter(str(error), param_hint="--out") from error
+    except CompileFailed as error:
+        click.echo(f"native: {error}", err=True)
+        sys.exit(1)
+    except CompilerSetting as error:
+        click.echo(f"native: {error}", err=True)
+        sys.exit(2)
+    for said in exported.said:
+        click.echo(f"native: {said}", err=True)
+    for file in exported.files:
+        click.echo(f"{display_path(file)}: written")
+    if exported.module is not None:
+        click.echo(f"{display_path(exported.module)}: compiled")
+    else:
+        click.echo(f"native: not compiled: {exported.unavailable}")
+
+
+INSTALLED = (
+    "the engines of the installed package were built when it was installed, and build "
+    "writes nothing inside it: build a rule file of yours (`splendor-rules build my.rules`, "
+    "into the cache, or with --out DIR), or run build in a clone of the project"
+)
+
+
 @click.command("build")
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
     "--check",
     "check_only",
@@ -142,16 +211,42 @@ def _compiled(done: list[Path], sources: list[Path]) -> str:
     help="The engines to build: the Python ones (generated/), the native ones "
     "(generated/native/, compiled into extension modules), or both.",
 )
-def command(check_only: bool, which: str) -> None:
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="With FILES: write each one's engine sources (and compiled native module) into this "
+    "folder, a Python package named after it, instead of the cache.",
+)
+def command(files: tuple[Path, ...], check_only: bool, which: str, out: Path | None) -> None:
     """Compile every edition into generated/<edition>.py and into a native
     engine (generated/native/<edition>.c, compiled with the C compiler
-    Python was built with when there is one).
+    Python was built with when there is one); or the rule FILES given.
 
     Every edition is checked and reported in one run; if one does not build,
     nothing is written (exit 1), and --check still names the engines of the
     others that are not current. Without a C compiler the native engines are
     not compiled, said in one line (exit 0): the pure-Python engines work.
+
+    \b
+    A rule file of yours, anywhere:
+      splendor-rules build my.rules            its engines into the per-user cache
+      splendor-rules build my.rules --out eng  eng/house.py, eng/native/house.c (+ module)
+    Every command takes the file too (play my.rules, bench my.rules ...),
+    building its engines into the cache on first use. Installed without -e,
+    build with no FILES writes nothing (exit 2): the package is left as
+    installed.
     """
+    if files:
+        if check_only:
+            raise click.UsageError("--check is for the editions folder, not for FILES")
+        _build_files(files, out, which)
+        return
+    if out is not None:
+        raise click.UsageError("--out needs a rule file: build FILE --out DIR")
+    if not check_only and cli._installed():
+        click.echo(f"splendor-rules build: {INSTALLED}", err=True)
+        sys.exit(2)
     generated = cli._generated_folder()  # looked up on the package, where tests replace it
     chosen = [(t, backend.output_folder(generated, t)) for t in backend.chosen(which)]
     build = backend.render(pipeline.editions_folder(), chosen)

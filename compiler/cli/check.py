@@ -48,7 +48,9 @@ def _coverage(compiled: Compiled) -> str:
 def command(files: tuple[Path, ...], quiet: bool) -> None:
     """Check rule files and report every mistake, located.
 
-    With no FILES, checks every edition in the editions folder.
+    With no FILES, checks every edition in the editions folder. A rule file
+    may be anywhere (`check my.rules`); an `extends` names an edition beside
+    it or one of the editions folder.
     """
     paths = list(files) or edition_files()
     if not paths:

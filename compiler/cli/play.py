@@ -206,6 +206,13 @@ def command(
 ) -> None:
     """Play a game with bots and write its record (replayable with `replay`).
 
+    EDITION is an edition's name or a rule file anywhere, played on any
+    engine (a rule file's are built into the per-user cache on first use):
+
+    \b
+      splendor-rules play my.rules -p 2 --bots human,random -o game.json
+      splendor-rules replay game.json --rules my.rules
+
     Everything is checked before the first move, --out included. Exit 0 the
     game was played to its end; 1 a human seat's input ended (Ctrl-D, a
     closed stdin, Ctrl-C) before the end: the record of the moves made so far

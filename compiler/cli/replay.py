@@ -49,21 +49,41 @@ def _show_failure(path: Path, record: Record, failure: Failure) -> None:
 @click.command("replay")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--quiet", "-q", is_flag=True, help="Print only what fails.")
+@click.option(
+    "--rules",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Replay against the engines of this rule file (which must declare the records' "
+    "edition) instead of the installed edition of that name.",
+)
 @engine_option
-def command(files: tuple[Path, ...], quiet: bool, kind: str) -> None:
+def command(files: tuple[Path, ...], quiet: bool, rules: Path | None, kind: str) -> None:
     """Replay game records and check every action and expectation.
 
-    A directory stands for the .json records in it. Exit 0 all hold, 1 some
-    record does not hold, 2 some record cannot be read.
+    A directory stands for the .json records in it. A record of a rule
+    file's edition (`play my.rules -o game.json`) is replayed with --rules:
+    `replay game.json --rules my.rules`. A record names the fingerprint of
+    the rules it was played under; replayed against other rules, a warning
+    says so (and a failure may come from the change). Exit 0 all hold, 1
+    some record does not hold, 2 some record cannot be read.
     """
     ok = failed = bad = 0
     for path in _files(files):
         try:
-            record, failure = check_file(path, kind)
+            record, failure = check_file(path, kind, None if rules is None else str(rules))
         except RecordError as error:
             bad += 1
             click.echo(printable(f"{path}: error: {error}"), err=True)
             continue
+        if record.other_rules:
+            click.echo(
+                printable(
+                    f"{path}: warning: played under other rules (fingerprint "
+                    f"{record.fingerprint}; these rules are {record.rules_fingerprint}): "
+                    "the edition has changed since"
+                ),
+                err=True,
+            )
         if failure is None:
             ok += 1
             if not quiet:

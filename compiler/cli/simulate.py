@@ -280,10 +280,10 @@ _ENGINE = click.option(
     "kind",
     type=click.Choice(["generated", "native"]),
     default=None,
-    help="The engine that plays an edition named by its name (a rule file is played by the "
-    "generated engine rendered from it); the bots and the results are the same on both "
+    help="The engine that plays each edition (a rule file's native engine is built into the "
+    "per-user cache on first use); the bots and the results are the same on both "
     "(the playout bot: native only).  "
-    "[default: native where it is built, else generated]",
+    "[default: native where it is built or a C compiler can build it, else generated]",
 )
 
 _ADDRESS = click.option(
@@ -329,7 +329,12 @@ def command(
     """Play GAMES games of each EDITION (a name, or a rule file) with bots,
     and report the statistics: win rates with 95% intervals, lengths,
     scores, endings, actions, cards and tiles; two or more editions side by
-    side, with tests of the differences."""
+    side, with tests of the differences.
+
+    \b
+    Classic against a rule file of yours:
+      splendor-rules simulate classic my.rules --games 200 --bots greedy,greedy
+    """
     _check_options(games, backend, address, report)
     sources = _sources(editions, kind)
     count = _players(sources, players, bots)

@@ -17,6 +17,7 @@ from typing import Any
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.fingerprint import fingerprint
 
 SCHEMA = 1
 
@@ -31,6 +32,7 @@ def describe(edition: m.Edition, *, playouts: bool = False) -> Json:
         "edition": edition.name,
         "title": edition.title,
         "extends": edition.parent,
+        "fingerprint": fingerprint(edition),
         "players": {"min": edition.players[0], "max": edition.players[1]},
         "colours": list(edition.colours),
         "tokens": [_token(t) for t in edition.tokens],

@@ -11,8 +11,12 @@ never end) and at most a fixed size (docs/language.md states the limits).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import stat
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from splendor_rules.compiler.frontend import messages as msgs
@@ -21,6 +25,24 @@ MEBIBYTE = 1024 * 1024
 MAX_DATA_FILE_BYTES = 16 * MEBIBYTE
 MAX_RULE_FILE_BYTES = 4 * MEBIBYTE
 BYTE_ORDER_MARK = "\ufeff"
+
+
+# The files read while a recording is on (`recording_reads`): each path,
+# resolved, and the SHA-256 of the bytes read, in the order they were read.
+_READS: ContextVar[list[tuple[Path, str]] | None] = ContextVar("reads", default=None)
+
+
+@contextlib.contextmanager
+def recording_reads() -> Iterator[list[tuple[Path, str]]]:
+    """Record every file read within (its path and the hash of what was
+    read), so that a cache can key an edition's engines on every file its
+    check read: the rule file, its parents, its data and references."""
+    reads: list[tuple[Path, str]] = []
+    token = _READS.set(reads)
+    try:
+        yield reads
+    finally:
+        _READS.reset(token)
 
 
 class Unreadable(Exception):
@@ -77,7 +99,11 @@ def read_bytes(path: Path, limit: int) -> bytes:
         os.close(descriptor)
     if size > limit:
         raise Unreadable(msgs.too_large(limit))
-    return b"".join(chunks)
+    data = b"".join(chunks)
+    reads = _READS.get()
+    if reads is not None:
+        reads.append((Path(path).resolve(), hashlib.sha256(data).hexdigest()))
+    return data
 
 
 def read_start(path: Path, size: int) -> bytes:

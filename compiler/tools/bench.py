@@ -25,7 +25,8 @@ from pathlib import Path
 from attrs import frozen
 
 from splendor_rules.compiler.runtime.api import Engine
-from splendor_rules.compiler.runtime.loading import EngineKind, load_engine
+from splendor_rules.compiler.runtime.loading import EngineKind
+from splendor_rules.compiler.tools import loader
 from splendor_rules.compiler.tools.random_games import play_random_games
 
 # ---------------------------------------------------------------- timing
@@ -146,7 +147,7 @@ def count_instructions(
     action of each count. The actions are counted by playing the same games
     here (they are determined by their seeds)."""
     valgrind()
-    engine = load_engine(edition, kind)
+    engine = loader.load(edition, kind)  # an edition's name or a rule file (absolute)
     with tempfile.TemporaryDirectory(prefix="bench-") as name:
         folder = Path(name)
         startup = _instructions((edition, kind, str(counts[0]), "0", str(seed)), folder)
@@ -156,3 +157,53 @@ def count_instructions(
             actions = play_random_games(engine, players, games, seed)
             found.append(InstructionCount(kind, players, games, actions, total - startup, startup))
     return found
+
+
+# ------------------------------------------------------------ load time
+
+# The child process of `load_times`: the loader imported first (every
+# command pays for it whatever it loads), then one engine loaded, timed.
+_LOAD_CHILD = (
+    "import sys, time\n"
+    "from splendor_rules.compiler.tools import loader\n"
+    "start = time.perf_counter()\n"
+    "loader.load(sys.argv[1], sys.argv[2])\n"
+    "print(time.perf_counter() - start)\n"
+)
+
+
+@frozen
+class LoadTime:
+    """The seconds an engine takes to load in fresh processes: the first
+    process's, and the later ones'."""
+
+    kind: str
+    first: float
+    later: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        ordered = sorted(self.later)
+        return ordered[len(ordered) // 2]
+
+
+def _load_once(edition: str, kind: EngineKind) -> float:
+    done = subprocess.run(
+        [sys.executable, "-c", _LOAD_CHILD, edition, kind],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        tail = "\n".join(done.stderr.splitlines()[-12:])
+        raise BenchError(f"loading {edition} failed (exit {done.returncode}):\n{tail}")
+    return float(done.stdout.split()[-1])
+
+
+def load_times(edition: str, kind: EngineKind, runs: int) -> LoadTime:
+    """How long loading an edition's engine of `kind` takes, in `runs` + 1
+    fresh processes (wall clock, the loader's import excluded): for a rule
+    file, the first builds the engine into the cache if it is not there
+    (the command line loads it before, so that all find it there)."""
+    first = _load_once(edition, kind)
+    return LoadTime(kind, first, tuple(_load_once(edition, kind) for _ in range(runs)))

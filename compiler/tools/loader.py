@@ -2,11 +2,12 @@
 
 By name, an installed engine (`runtime.loading.load_engine`: the generated
 module, the interpreter, or the native engine where it is built). By rule
-file, the file is checked and its engine made here: the Python target's
-module rendered in memory, or the interpreter over the checked model (a
-rule file has no native engine until `splendor-rules build` has compiled
-one for the editions folder). It sits at the tools layer because it uses
-both the back end (rendering) and the runtime (the interpreter).
+file, its generated and native engines come from the per-user cache
+(`tools.cache`: built there on first use, keyed by the contents of every
+file the check read), and its interpreter runs over the checked model. If
+the cache cannot be written, the generated engine is rendered in memory
+instead. It sits at the tools layer because it uses both the back end
+(rendering) and the runtime (the interpreter).
 
 A rendered module is run under a readable name (`rendered_<edition>`) with
 a file name that tracebacks show (its text is put in `linecache`, or the
@@ -22,12 +23,20 @@ import sys
 import types
 from pathlib import Path
 
+from splendor_rules.compiler.backend.native.compile import (
+    CompileFailed,
+    CompilerSetting,
+    NativeUnavailable,
+    OutputUnwritable,
+    native_available,
+)
 from splendor_rules.compiler.backend.python.target import PYTHON
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
 from splendor_rules.compiler.runtime.api import Engine
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.compiler.runtime.loading import EngineKind, EngineUnavailable, load_engine
+from splendor_rules.compiler.tools import cache
 from splendor_rules.dsl.diagnostics import Sources, display_path, has_errors, render
 
 _NUMBERS = itertools.count(2)
@@ -119,14 +128,38 @@ def load(edition: str | Path, kind: EngineKind = "generated") -> Engine:
     if not is_rule_file(edition):
         return load_engine(str(edition), kind)
     path = Path(edition)
-    model = check_rule_file(path)
+    if not path.is_file():
+        raise EngineUnavailable(f"no rule file {display_path(path)}")
     if kind == "interpreted":
-        return InterpretedEngine(model)
-    if kind == "native":
+        return InterpretedEngine(check_rule_file(path))
+    if kind not in ("generated", "native"):
+        raise EngineUnavailable(f"unknown engine kind {kind!r}")
+    return cached_engine(path, kind)
+
+
+def cached_engine(path: Path, kind: EngineKind) -> Engine:
+    """A rule file's generated or native engine from the cache (built there
+    first if need be). Without a usable cache the generated engine is
+    rendered in memory; the native one is then unavailable, as it is
+    without a C compiler (EngineUnavailable says why)."""
+    target: cache.Target = "native" if kind == "native" else "python"
+    if target == "native":
+        reason = native_available()
+        if reason is not None:
+            raise EngineUnavailable(
+                f"{display_path(path)} has no native engine here: {reason}; "
+                "--engine generated plays it in Python"
+            )
+    try:
+        loaded = cache.engine_module(path, target, check_rule_file)
+    except cache.CacheError as error:
+        if target == "native":
+            raise EngineUnavailable(f"no native engine for {display_path(path)}: {error}") from None
+        fallback: Engine = rendered_engine(check_rule_file(path), path.parent)
+        return fallback
+    except (NativeUnavailable, CompileFailed, CompilerSetting, OutputUnwritable) as error:
         raise EngineUnavailable(
-            f"{display_path(path)} is a rule file: its engine is rendered by the Python target "
-            "(the generated kind) or interpreted; a native engine is built only for the "
-            "editions folder, by `splendor-rules build`"
-        )
-    engine: Engine = rendered_engine(model, path.parent)
+            f"the native engine of {display_path(path)} could not be built: {error}"
+        ) from None
+    engine: Engine = loaded.module
     return engine

@@ -39,11 +39,12 @@ def play_random_games(engine: Engine, players: int, games: int, seed: int) -> in
 
 
 def play_in_child(argv: Sequence[str]) -> int:
-    """What the bench's child process runs under valgrind (argv: edition,
-    engine kind, players, games, seed); its plies."""
-    from splendor_rules.compiler.runtime.loading import ALL_ENGINE_KINDS, EngineKind, load_engine
+    """What the bench's child process runs under valgrind (argv: edition or
+    rule file, engine kind, players, games, seed); its plies."""
+    from splendor_rules.compiler.runtime.loading import ALL_ENGINE_KINDS, EngineKind
+    from splendor_rules.compiler.tools import loader
 
     edition, kind, players, games, seed = argv
     kinds: dict[str, EngineKind] = {known: known for known in ALL_ENGINE_KINDS}
-    engine = load_engine(edition, kinds[kind])
+    engine = loader.load(edition, kinds[kind])  # a rule file's: from the cache
     return play_random_games(engine, int(players), int(games), int(seed))

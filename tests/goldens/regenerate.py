@@ -1,7 +1,13 @@
 """Regenerate the golden files of tests/test_goldens.py from the generated engines.
 
-    python tests/goldens/regenerate.py           # rewrite the files
-    python tests/goldens/regenerate.py --check   # exit 1 if any file differs
+    python tests/goldens/regenerate.py             # rewrite the files
+    python tests/goldens/regenerate.py --check     # exit 1 if any file differs
+    python tests/goldens/regenerate.py --add NAME  # cover one more edition too
+
+The editions the goldens cover are read from the golden files themselves
+(their playthroughs' names, in the order of their seeds), not from the
+editions folder: an edition added to editions/ breaks no golden test, and
+joins the goldens when `--add NAME` writes its files.
 
 Run it after a change that is meant to change how games play (a rule file,
 the compiler, the engine template), then read the diff: every changed line
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -35,35 +42,48 @@ MAX_PLIES = 40  # actions shown in full (state and legal actions)
 LAST_PLY = 1000  # a game stops here if it has not ended
 
 
-def _editions() -> tuple[str, ...]:
-    """Every edition of the editions folder, in its order (classic, marvel, ...)."""
-    from splendor_rules.compiler.frontend.pipeline import edition_files
+_GOLDEN_NAME = re.compile(r"(.+)-[0-9]+p-seed([0-9]+)\.txt")
 
-    return tuple(path.stem for path in edition_files())
+
+def _editions() -> tuple[str, ...]:
+    """The editions the goldens cover, in the order of their seeds (classic,
+    marvel, ...), read from the playthroughs' names."""
+    found = sorted(
+        (int(match.group(2)), match.group(1))
+        for path in PLAYTHROUGH_DIR.glob("*.txt")
+        if (match := _GOLDEN_NAME.fullmatch(path.name)) is not None
+    )
+    return tuple(dict.fromkeys(name for _, name in found))
+
+
+def playthroughs(editions: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
+    """(edition, players, seed): one game per player count and edition; the
+    edition at index i plays seeds 3i + 1 .. 3i + 3."""
+    return tuple(
+        (edition, players, 3 * i + players - 1)
+        for i, edition in enumerate(editions)
+        for players in (2, 3, 4)
+    )
+
+
+def perft_positions(editions: tuple[str, ...]) -> tuple[tuple[str, int, int, int, int], ...]:
+    """(edition, players, seed, plies played by random.Random(seed) first,
+    depth). From the setup, depth 3 (depth 4 takes seconds); later
+    positions, where cards can be bought and tokens must be returned, to
+    depth 4 and 3 (the last with 3 or 4 players, edition by edition)."""
+    return tuple(
+        position
+        for i, edition in enumerate(editions)
+        for position in (
+            (edition, 2, 1, 0, 3), (edition, 3, 2, 0, 3), (edition, 4, 3, 0, 3),
+            (edition, 2, 7, 30, 4), (edition, 3 + i % 2, 9, 60, 3),
+        )
+    )
 
 
 EDITIONS = _editions()
-
-# (edition, players, seed): one game per player count and edition; the
-# edition at index i plays seeds 3i + 1 .. 3i + 3.
-PLAYTHROUGHS = tuple(
-    (edition, players, 3 * i + players - 1)
-    for i, edition in enumerate(EDITIONS)
-    for players in (2, 3, 4)
-)
-
-# (edition, players, seed, plies played by random.Random(seed) first, depth).
-# From the setup, depth 3 (depth 4 takes seconds); later positions, where
-# cards can be bought and tokens must be returned, to depth 4 and 3 (the
-# last with 3 or 4 players, edition by edition).
-PERFT_POSITIONS = tuple(
-    position
-    for i, edition in enumerate(EDITIONS)
-    for position in (
-        (edition, 2, 1, 0, 3), (edition, 3, 2, 0, 3), (edition, 4, 3, 0, 3),
-        (edition, 2, 7, 30, 4), (edition, 3 + i % 2, 9, 60, 3),
-    )
-)
+PLAYTHROUGHS = playthroughs(EDITIONS)
+PERFT_POSITIONS = perft_positions(EDITIONS)
 
 Json = dict[str, Any]
 
@@ -161,17 +181,18 @@ def perft_position(engine: Any, edition: str, players: int, seed: int, plies: in
     return position
 
 
-def perft_table(engines: dict[str, Any]) -> Json:
+def perft_table(engines: dict[str, Any], editions: tuple[str, ...] | None = None) -> Json:
+    positions = PERFT_POSITIONS if editions is None else perft_positions(editions)
     return {
         "about": "perft: legal action sequences of each length from each position; "
                  "regenerate with python tests/goldens/regenerate.py",
-        "positions": [perft_position(engines[p[0]], *p) for p in PERFT_POSITIONS],
+        "positions": [perft_position(engines[p[0]], *p) for p in positions],
     }
 
 
-def perft_text(engines: dict[str, Any]) -> str:
+def perft_text(engines: dict[str, Any], editions: tuple[str, ...] | None = None) -> str:
     """perft.json: JSON, a line per field of a position (a prefix on one line)."""
-    table = perft_table(engines)
+    table = perft_table(engines, editions)
     positions = table["positions"]
     lines = ["{", f'  "about": {json.dumps(table["about"])},', '  "positions": [']
     for i, position in enumerate(positions):
@@ -183,22 +204,29 @@ def perft_text(engines: dict[str, Any]) -> str:
     return "\n".join([*lines, "  ]", "}"]) + "\n"
 
 
-def expected_files(engines: dict[str, Any]) -> dict[Path, str]:
+def expected_files(engines: dict[str, Any], editions: tuple[str, ...]) -> dict[Path, str]:
     files = {playthrough_path(*spec): playthrough(engines[spec[0]], *spec)
-             for spec in PLAYTHROUGHS}
-    files[PERFT_FILE] = perft_text(engines)
+             for spec in playthroughs(editions)}
+    files[PERFT_FILE] = perft_text(engines, editions)
     return files
 
 
-def generated_engines() -> dict[str, Any]:
+def generated_engines(editions: tuple[str, ...]) -> dict[str, Any]:
     from splendor_rules.compiler.runtime.loading import load_engine
 
-    return {name: load_engine(name, "generated") for name in EDITIONS}
+    return {name: load_engine(name, "generated") for name in editions}
 
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
-    files = expected_files(generated_engines())
+    editions = EDITIONS
+    if "--add" in argv:
+        added = argv[argv.index("--add") + 1 :][:1]
+        if not added:
+            print("--add needs an edition's name", file=sys.stderr)
+            return 2
+        editions = tuple(dict.fromkeys([*EDITIONS, *added]))
+    files = expected_files(generated_engines(editions), editions)
     stale = sorted(p for p in PLAYTHROUGH_DIR.glob("*.txt") if p not in files)
     differ = [p for p, text in files.items()
               if not p.is_file() or p.read_text(encoding="utf-8") != text]

@@ -29,6 +29,7 @@ from splendor_rules.compiler.tools.records.catalog import (
     catalog_of_description,
     editions,
     engine,
+    engine_catalog,
 )
 from splendor_rules.compiler.tools.records.form import (
     CHECK_KEYS,
@@ -88,6 +89,7 @@ __all__ = [
     "dump_record",
     "editions",
     "engine",
+    "engine_catalog",
     "leading_ids",
     "load_record",
     "parse_short",

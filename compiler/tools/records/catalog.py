@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from pathlib import Path
 
 from attrs import frozen
 
@@ -26,6 +27,7 @@ from splendor_rules.compiler.runtime.loading import (
     generated_editions,
     load_engine,
 )
+from splendor_rules.compiler.tools import loader
 from splendor_rules.compiler.tools.records.form import RecordError, brief
 
 
@@ -109,6 +111,20 @@ def editions() -> list[str]:
     return generated_editions()
 
 
+_BY_RULES: dict[tuple[str, str], Catalog] = {}
+
+
+def engine_catalog(eng: Engine) -> Catalog:
+    """The catalog of an engine, from its description (once per edition and
+    fingerprint: an engine of a rule file has no name the editions folder knows)."""
+    description = eng.DESCRIPTION
+    key = (str(description["edition"]), str(description.get("fingerprint")))
+    found = _BY_RULES.get(key)
+    if found is None:
+        found = _BY_RULES[key] = catalog_of_description(description)
+    return found
+
+
 @functools.cache
 def catalog(edition: str) -> Catalog:
     """The catalog of an edition of the editions folder, read from its
@@ -118,15 +134,26 @@ def catalog(edition: str) -> Catalog:
 
 
 def engine(edition: str, kind: str = "generated") -> Engine:
+    """The engine of an edition named on a command line: a rule file's
+    (`tools.loader`, through the cache), or an installed one by name
+    (`named_engine`). RecordError, saying why, if there is none."""
+    if loader.is_rule_file(edition):
+        return _rule_file_engine(edition, kind)
+    return named_engine(edition, kind)
+
+
+def named_engine(edition: str, kind: str = "generated") -> Engine:
     """The engine of an edition of the editions folder (the generated module,
     the interpreter or the native engine: each kind its own), once its rule
-    file is found by the name it declares (one file only). RecordError,
-    saying why, if there is none (a native engine that is not built says how
-    to build it)."""
+    file is found by the name it declares (one file only): what a record's
+    `edition` names, never a path. RecordError, saying why, if there is
+    none (a native engine that is not built says how to build it)."""
     try:
         find_edition(edition)
     except UnknownEdition as error:
-        raise RecordError(str(error)) from error
+        raise RecordError(
+            f"{error} (the edition of a rule file is named by the file: --rules FILE)"
+        ) from error
     if edition not in editions():
         raise RecordError(f"edition {brief(edition)} has no engine yet: run splendor-rules build")
     known: dict[str, EngineKind] = {k: k for k in ALL_ENGINE_KINDS}
@@ -143,3 +170,19 @@ def engine(edition: str, kind: str = "generated") -> Engine:
             f"the {kind} engine of {brief(edition)} does not load ({error}): "
             "run splendor-rules build"
         ) from error
+
+
+def _rule_file_engine(path: str, kind: str) -> Engine:
+    """The engine of a rule file of the kind asked for; RecordError (with the
+    file's mistakes, or why there is no engine of that kind) otherwise."""
+    known: dict[str, EngineKind] = {k: k for k in ALL_ENGINE_KINDS}
+    if kind not in known:
+        raise RecordError(f"unknown engine kind {kind!r}: {' or '.join(ALL_ENGINE_KINDS)}")
+    try:
+        return loader.load(path, known[kind])
+    except loader.RuleFileMistakes as error:
+        raise RecordError(str(error)) from error
+    except EngineUnavailable as error:
+        if kind == "native" and Path(path).is_file():
+            raise EngineNotAvailable(str(error)) from error
+        raise RecordError(str(error)) from error

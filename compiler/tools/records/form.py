@@ -22,6 +22,7 @@ RECORD_KEYS = frozenset(
         "title",
         "rules",
         "edition",
+        "fingerprint",
         "players",
         "seed",
         "first_player",

@@ -12,7 +12,13 @@ from typing import Any
 
 from splendor_rules.compiler.runtime.api import Action, Engine, State
 from splendor_rules.compiler.tools.records.actions import action_data, canonical, to_action
-from splendor_rules.compiler.tools.records.catalog import Catalog, catalog, engine
+from splendor_rules.compiler.tools.records.catalog import (
+    Catalog,
+    catalog,
+    engine,
+    engine_catalog,
+    named_engine,
+)
 from splendor_rules.compiler.tools.records.expect import validated_checks
 from splendor_rules.compiler.tools.records.form import (
     RECORD_KEYS,
@@ -49,10 +55,24 @@ class Record:
     start: Any  # the engine's starting state
     steps: list[Step]
     checks: dict[int, dict[str, Json]] = field(default_factory=dict)  # after step k
+    # The fingerprint of the rules the record was played under (None: it
+    # names none) and of the rules it is replayed against.
+    fingerprint: str | None = None
+    rules_fingerprint: str | None = None
+
+    @property
+    def other_rules(self) -> bool:
+        """Was the record made under other rules than the engine's? (A record
+        without a fingerprint is taken to match.)"""
+        return self.fingerprint is not None and self.fingerprint != self.rules_fingerprint
 
 
-def load_record(data: Json, source: str, kind: str = "generated") -> tuple[Record, Engine]:
-    """A record (parsed JSON) validated and set up on an engine of `kind`."""
+def load_record(
+    data: Json, source: str, kind: str = "generated", rules: str | None = None
+) -> tuple[Record, Engine]:
+    """A record (parsed JSON) validated and set up on an engine of `kind`:
+    of the edition it names, or of the rule file `rules` (which must
+    declare that edition)."""
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
     stray = sorted(set(data) - RECORD_KEYS)
@@ -64,9 +84,18 @@ def load_record(data: Json, source: str, kind: str = "generated") -> tuple[Recor
     edition = data["edition"]
     if not isinstance(edition, str):
         raise RecordError(f"edition must be a name, not {brief(edition)}")
-    eng = engine(edition, kind)
-    cat = catalog(edition)
+    eng = named_engine(edition, kind) if rules is None else engine(rules, kind)
+    if rules is not None and edition != eng.EDITION:
+        raise RecordError(
+            f"the record is of edition {brief(edition)}; {rules} declares {eng.EDITION!r}"
+        )
+    cat = engine_catalog(eng) if rules is not None else catalog(edition)
     record = _header(data, source, eng, cat)
+    fingerprint = data.get("fingerprint")
+    if fingerprint is not None and not isinstance(fingerprint, str):
+        raise RecordError(f"fingerprint must be a string, not {brief(fingerprint)}")
+    record.fingerprint = fingerprint
+    record.rules_fingerprint = eng.DESCRIPTION.get("fingerprint")
     actions = data["actions"]
     if not isinstance(actions, list):
         raise RecordError("actions must be a list")

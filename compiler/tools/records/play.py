@@ -20,7 +20,7 @@ from splendor_rules.compiler.tools.records.actions import (
     short_form,
     to_action,
 )
-from splendor_rules.compiler.tools.records.catalog import catalog
+from splendor_rules.compiler.tools.records.catalog import engine_catalog
 from splendor_rules.compiler.tools.records.form import Json, RecordError
 from splendor_rules.compiler.tools.simulate.bots import BadBotSpec, bot_factory
 
@@ -103,7 +103,7 @@ def read_move(answer: str, eng: Engine, legal: list[Action]) -> Action:
     answer = answer.strip()
     if _LIST_NUMBER.fullmatch(answer) and 1 <= int(answer) <= len(legal):
         return legal[int(answer) - 1]
-    cat = catalog(eng.EDITION)
+    cat = engine_catalog(eng)
     wanted = short_form(canonical(to_action(parse_short(answer, cat), eng), eng))
     shown = legal_forms(eng, legal)
     if wanted in shown:
@@ -161,8 +161,9 @@ def play_game(
     }
     record: dict[str, Json] = {
         "title": f"{eng.EDITION}, {players} players, seed {seed}: {', '.join(bots)}",
-        "rules": [r for r in ("E-6.1",) if r in catalog(eng.EDITION).rule_ids],
+        "rules": [r for r in ("E-6.1",) if r in engine_catalog(eng).rule_ids],
         "edition": eng.EDITION,
+        "fingerprint": eng.DESCRIPTION["fingerprint"],
         "players": players,
         "seed": seed,
         "first_player": first_player,

@@ -200,7 +200,10 @@ def replay_record(record: Record, eng: Engine) -> Failure | None:
     return None
 
 
-def check_file(path: Path, kind: str = "generated") -> tuple[Record, Failure | None]:
-    """Read, set up and replay one record file (RecordError if it is bad)."""
-    record, eng = load_record(read_json(path), str(path), kind)
+def check_file(
+    path: Path, kind: str = "generated", rules: str | None = None
+) -> tuple[Record, Failure | None]:
+    """Read, set up and replay one record file (RecordError if it is bad),
+    against its edition's engine or that of the rule file `rules`."""
+    record, eng = load_record(read_json(path), str(path), kind, rules)
     return record, replay_record(record, eng)

@@ -2,8 +2,11 @@
 the generated one), or a rule file built on the fly.
 
 An argument naming an existing file (or ending in `.rules`) is a rule file:
-it is checked, and its engine rendered by the Python target (`tools.loader`)
-into a module that each worker imports from a temporary file. Anything else is the name of
+it is played by its native engine where a C compiler is present (built
+into the per-user cache by `tools.loader`, from which each worker loads
+it), else (or with --engine generated) by its generated engine, rendered
+into a module that each worker imports from a temporary file (so it also
+runs on a Ray cluster's other machines). Anything else is the name of
 an edition with a generated engine; it is played by the engine asked for,
 or by default by its native engine where that is built, else by the
 generated one. The bots choose the same moves on either (the engines agree
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from splendor_rules.compiler.backend.native.compile import native_available
 from splendor_rules.compiler.runtime.loading import (
     HOW_TO_BUILD,
     EngineKind,
@@ -47,12 +51,9 @@ def edition_source(argument: str, kind: EngineKind | None = None) -> EditionSour
     SimulateError if it names nothing that can be played."""
     path = Path(argument)
     if loader.is_rule_file(argument):
+        if kind == "native" or (kind is None and native_available() is None):
+            return _native_of_rule_file(path, argument)
         name, source = engine_source(path)
-        if kind == "native":
-            raise NoEngineOfThatKind(
-                f"{display_path(path)} is a rule file: it is played by the generated engine "
-                "rendered from it (--engine generated), not by a native engine"
-            )
         return EditionSource(name, source, argument)
     try:
         load_engine(argument)
@@ -68,6 +69,19 @@ def edition_source(argument: str, kind: EngineKind | None = None) -> EditionSour
     return EditionSource(argument, None, argument, kind)
 
 
+def _native_of_rule_file(path: Path, argument: str) -> EditionSource:
+    """A rule file played by its native engine, from the cache (built there
+    now if it is not): each worker loads it from there."""
+    try:
+        engine = loader.load(path, "native")
+    except loader.RuleFileMistakes as error:
+        raise SimulateError(str(error)) from error
+    except EngineUnavailable as error:
+        raise NoEngineOfThatKind(str(error)) from error
+    rules = str(path.resolve())
+    return EditionSource(engine.EDITION, None, argument, "native", rules)
+
+
 def native_built(edition: str) -> bool:
     """Whether the edition's native engine is there (built)."""
     try:
@@ -81,6 +95,8 @@ def engine_named(source: EditionSource) -> str:
     """Which engine plays an edition, as the run's header says it."""
     if source.source is not None:
         return "the generated engine of the rule file"
+    if source.rules is not None:
+        return "the native engine of the rule file"
     return f"the {source.kind} engine"
 
 
@@ -98,7 +114,8 @@ def check_playouts(sources: list[EditionSource], kind: EngineKind | None) -> Non
         if source.source is not None:
             raise NoPlayoutEngine(
                 f"{display_path(Path(source.label))} is a rule file, played by the generated "
-                f"engine rendered from it: {needs}; use an edition by name, {instead}"
+                f"engine rendered from it: {needs}; use --engine native (or leave --engine "
+                f"out where there is a C compiler), {instead}"
             )
         if source.kind == "native":
             continue

@@ -58,8 +58,13 @@ class EditionSource:
     source: str | None = None
     label: str = ""  # how the user named it
     kind: EngineKind = "generated"  # the engine that plays, for an edition by name
+    rules: str | None = None  # a rule file whose native engine plays (from the cache)
 
     def engine(self) -> Engine:
+        if self.rules is not None:
+            from splendor_rules.compiler.tools import loader
+
+            return loader.load(self.rules, self.kind)
         if self.source is None:
             return load_engine(self.name, self.kind)
         return _module(self.name, self.source)
