@@ -101,7 +101,8 @@ def _register() -> None:
         simulate,
     )
 
-    for module in (check, build, bench, play, replay, diff, doc, conform, simulate, cache, lsp, serve):
+    commands = (check, build, bench, play, replay, diff, doc, conform, simulate, cache, lsp, serve)
+    for module in commands:
         main.add_command(module.command)
 
 
