@@ -189,6 +189,13 @@ class Choosing:
             self.prefix.append(nexts[0])
         self.options = ()
 
+    def copy(self) -> Choosing:
+        """A copy to choose on apart (the moves and their atoms are shared)."""
+        other = Choosing.__new__(Choosing)
+        other.space, other.legal, other._atoms = self.space, self.legal, self._atoms
+        other._left, other.prefix, other.options = list(self._left), list(self.prefix), self.options
+        return other
+
     def choose(self, index: int) -> None:
         """Take one of the options; ValueError for an index that is not one."""
         if index not in self.options:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...runtime.api import Engine, State
-from .actions import ActionSpace, Choosing
-from .observation import Layout, encode
+from splendor_rules.compiler.runtime.api import Engine, State
+from splendor_rules.compiler.tools.rl.actions import ActionSpace, Choosing
+from splendor_rules.compiler.tools.rl.observation import Layout, encode
 
 
 class Game:
@@ -27,6 +27,17 @@ class Game:
         self._full: Layout | None = None
         self.moves = 0
         self.reset(seed, first_player)
+
+    def copy(self) -> Game:
+        """A copy to play on apart: states are immutable, the choice is copied."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.choosing = self.choosing.copy()
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """As `copy`: the engine is a module, shared (OpenSpiel deep-copies states)."""
+        return self.copy()
 
     def reset(self, seed: int, first_player: int = 0) -> None:
         self.state: State = self.engine.new_game(self.players, seed, first_player)
@@ -61,10 +72,14 @@ class Game:
         move = self.choosing.move
         if move is None:
             return None
+        self.play(move)
+        return move
+
+    def play(self, move: tuple[Any, ...]) -> None:
+        """Apply a whole legal move (a bot's), whatever part of one was chosen."""
         self.state = self.engine.apply(self.state, move)
         self.moves += 1
         self._choose()
-        return move
 
     def rewards(self) -> list[int]:
         """Each seat's reward: nothing before the end."""

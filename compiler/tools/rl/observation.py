@@ -13,7 +13,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import ActionSpace
+from splendor_rules.compiler.tools.rl.actions import ActionSpace
 
 
 @dataclass(frozen=True)
