@@ -98,7 +98,8 @@ class Layout:
         self._add("choosing", (self.space.size,),
                   "1 per atom of the move being chosen but counts (docs/rl.md, action space)")
         self._add("choosing_counts", (len(self.tokens),),
-                  "the counts chosen so far of the count per token kind being chosen, -1 if not yet")
+                  "the counts chosen so far of the count per token kind being chosen, "
+                  "-1 if not yet")
         if self.full:
             self._add("deck_order", (self.cards,),
                       "per card in a deck, 1 for its top card, 2 the next, ...; 0 elsewhere")

@@ -11,13 +11,15 @@ breaks the rules loses.
 
 from __future__ import annotations
 
+import functools
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from splendor_rules.compiler.runtime.loading import EngineKind
 from splendor_rules.compiler.tools.rl.adapters.common import HIGH, LOW, array, engine_for, mask
 from splendor_rules.compiler.tools.rl.game import Game
 from splendor_rules.compiler.tools.simulate.bots import Bot, bot_factory
@@ -26,10 +28,10 @@ from splendor_rules.compiler.tools.simulate.bots import Bot, bot_factory
 class SplendorGym(gymnasium.Env):  # type: ignore[misc]
     """One seat of an edition against bots."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
 
     def __init__(self, edition: str = "classic", players: int = 2, seat: int = 0,
-                 opponent: str = "random", engine: str | None = None,
+                 opponent: str = "random", engine: EngineKind | None = None,
                  render_mode: str | None = None) -> None:
         self.game = Game(engine_for(edition, engine), players)
         if not 0 <= seat < players:
@@ -58,7 +60,7 @@ class SplendorGym(gymnasium.Env):  # type: ignore[misc]
         while not game.over and game.to_move != self.seat:
             seat = game.to_move
             move = self.bots[seat].choose(game.engine, seat, list(game.choosing.legal),
-                                          lambda s=seat: game.engine.view(game.state, s))
+                                          functools.partial(game.engine.view, game.state, seat))
             game.play(move)
 
     def reset(self, *, seed: int | None = None,

@@ -127,7 +127,7 @@ class Observer:
     """The seat's tensor, as OpenSpiel's observers give it."""
 
     def __init__(self, core: Game) -> None:
-        self.tensor = np.zeros(core.layout.size, np.float32)
+        self.tensor: Any = np.zeros(core.layout.size, np.float32)
         self.dict = {s.name: self.tensor[s.start:s.start + s.size].reshape(s.shape)
                      for s in core.layout.sections}
 

@@ -8,12 +8,13 @@ for a seat not choosing). Rewards come at the end of the game.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from splendor_rules.compiler.runtime.loading import EngineKind
 from splendor_rules.compiler.tools.rl.adapters.common import HIGH, LOW, array, engine_for, mask
 from splendor_rules.compiler.tools.rl.game import Game
 
@@ -21,9 +22,11 @@ from splendor_rules.compiler.tools.rl.game import Game
 class SplendorAEC(AECEnv):  # type: ignore[misc]
     """An edition as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "splendor_rules_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"], "name": "splendor_rules_v0", "is_parallelizable": False,
+    }
 
-    def __init__(self, edition: str = "classic", players: int = 2, engine: str | None = None,
+    def __init__(self, edition: str = "classic", players: int = 2, engine: EngineKind | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
         self.game = Game(engine_for(edition, engine), players)
@@ -93,7 +96,7 @@ class SplendorAEC(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(edition: str = "classic", players: int = 2, engine: str | None = None,
+def env(edition: str = "classic", players: int = 2, engine: EngineKind | None = None,
         render_mode: str | None = None) -> SplendorAEC:
     """The environment, as PettingZoo's `env()` convention names it."""
     return SplendorAEC(edition, players, engine, render_mode)
