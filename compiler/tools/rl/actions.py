@@ -54,11 +54,11 @@ class ActionSpace:
         self.heads: dict[str, Block] = {}
         for name, shape in self.shapes.items():
             first = shape[0][1] if shape and shape[0][1] in SCALARS else None
-            labels = self._labels(first) if first else ("",)
+            labels = self.labels(first) if first else ("",)
             self.heads[name] = self._add(name, tuple(f"{name} {x}".rstrip() for x in labels))
         self.shared: dict[str, Block] = {}
         for kind in self._later_kinds():
-            self.shared[kind] = self._add(kind, self._labels(kind))
+            self.shared[kind] = self._add(kind, self.labels(kind))
         self.size = sum(b.size for b in self.blocks)
 
     def _add(self, name: str, labels: tuple[str, ...]) -> Block:
@@ -82,7 +82,7 @@ class ActionSpace:
             raise ValueError(f"no encoding for the choice kinds {sorted(unknown)}")
         return [k for k in order if k in kinds]
 
-    def _labels(self, kind: str) -> tuple[str, ...]:
+    def labels(self, kind: str) -> tuple[str, ...]:
         if kind == "token":
             return self.tokens
         if kind == "card":
@@ -117,7 +117,7 @@ class ActionSpace:
             return int(value)
         if kind == "set:token":
             chosen = set(value)
-            return self._labels("set:token").index(
+            return self.labels("set:token").index(
                 "+".join(t for t in self.tokens if t in chosen) or "none"
             )
         if kind == "count":
