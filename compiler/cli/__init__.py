@@ -86,10 +86,11 @@ def _register() -> None:
         diff,
         play,
         replay,
+        rl,
         simulate,
     )
 
-    for module in (check, build, bench, play, replay, diff, conform, simulate):
+    for module in (check, build, bench, play, replay, diff, conform, simulate, rl):
         main.add_command(module.command)
 
 
