@@ -43,6 +43,7 @@ def test_the_batch_steps_as_the_engine_api_does(edition: str) -> None:
         deals = [0] * games
         rng = random.Random(count)
         for _ in range(300):
+            assert batch.to_move().tolist() == [game.to_move for game in alone]
             for i, game in enumerate(alone):
                 assert batch.masks[i].tolist() == game.mask()
                 assert batch.observations[i].tolist() == game.observe(game.to_move)

@@ -3566,6 +3566,34 @@ static PyObject *py_batch_state(PyObject *Py_UNUSED(module), PyObject *args)
     return (PyObject *)state;
 }
 
+/* _batch_seats(games, seats): the seat to move in each game, into an int32 buffer. */
+static PyObject *py_batch_seats(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *objects[2];
+    if (!PyArg_ParseTuple(args, "OO:_batch_seats", &objects[0], &objects[1])) {
+        return NULL;
+    }
+    Py_buffer games, seats;
+    if (PyObject_GetBuffer(objects[0], &games, PyBUF_C_CONTIGUOUS) < 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(objects[1], &seats, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&games);
+        return NULL;
+    }
+    int64_t count = games.len / (Py_ssize_t)sizeof(BatchGame);
+    if (seats.len != count * 4) {
+        PyErr_SetString(PyExc_ValueError, "batch: one int32 seat per game");
+    } else {
+        for (int64_t i = 0; i < count; i++) {
+            ((int32_t *)seats.buf)[i] = ((const BatchGame *)games.buf)[i].g.current;
+        }
+    }
+    PyBuffer_Release(&games);
+    PyBuffer_Release(&seats);
+    return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+}
+
 /* _batch_info() -> (bytes per game, entries of the table, atoms of a move at most). */
 static PyObject *py_batch_info(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(args))
 {
@@ -3576,6 +3604,7 @@ static PyObject *py_batch_info(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(
     {"_batch_reset", py_batch_reset, METH_VARARGS, "Deal every game of a batch."}, \
     {"_batch_step", py_batch_step, METH_VARARGS, "One decision in every game of a batch."}, \
     {"_batch_state", py_batch_state, METH_VARARGS, "A game of a batch, as a state."}, \
+    {"_batch_seats", py_batch_seats, METH_VARARGS, "The seat to move in each game of a batch."}, \
     {"_batch_info", py_batch_info, METH_NOARGS, NULL},
 
 static PyMethodDef module_methods[] = {

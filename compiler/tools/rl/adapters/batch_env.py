@@ -74,6 +74,7 @@ class BatchEnv:
         return self._c._batch_state(self._games, game)
 
     def to_move(self) -> Any:
-        """The seat to move in each game."""
-        return np.asarray([self.engine.current_player(self.state(i))
-                           for i in range(self.games)], dtype=np.int32)
+        """The seat to move in each game (int32, one per game)."""
+        seats = np.zeros(self.games, dtype=np.int32)
+        self._c._batch_seats(self._games, seats)
+        return seats
