@@ -3,6 +3,8 @@ space and observation layout, and the speed of its environments."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from splendor_rules.compiler.runtime.api import Engine
@@ -75,7 +77,7 @@ def bench_command(edition: str, players: int, games: int, seconds: float) -> Non
         raise click.UsageError(f"the rl extra is not installed ({error}): "
                                "pip install -e '.[rl]'") from error
     click.echo(f"{edition}, {players} players: steps (decisions) per second of CPU time, one core")
-    runs = [
+    runs: list[Callable[[], speed.Rate]] = [
         lambda: speed.batch(edition, players, games, seconds, given=False),
         lambda: speed.batch(edition, players, games, seconds, given=True),
         lambda: speed.pettingzoo(edition, players, seconds),

@@ -38,17 +38,17 @@ class BatchEnv:
         if entries != len(self.table):
             raise RuntimeError(f"the batch table has {len(self.table)} entries; the engine "
                                f"reads {entries}: rebuild the native engine")
-        self._games = np.zeros(games * size, dtype=np.uint8)
-        self.observations = np.zeros((games, self.layout.size), dtype=np.int32)
-        self.masks = np.zeros((games, self.space.size), dtype=np.int8)
-        self.rewards = np.zeros((games, players), dtype=np.float32)
-        self.dones = np.zeros(games, dtype=np.int8)
-        self._random = np.full(games, -1, dtype=np.int32)
+        self._games: Any = np.zeros(games * size, dtype=np.uint8)
+        self.observations: Any = np.zeros((games, self.layout.size), dtype=np.int32)
+        self.masks: Any = np.zeros((games, self.space.size), dtype=np.int8)
+        self.rewards: Any = np.zeros((games, players), dtype=np.float32)
+        self.dones: Any = np.zeros(games, dtype=np.int8)
+        self._random: Any = np.full(games, -1, dtype=np.int32)
         self.reset(seed)
 
     def reset(self, seed: int = 0) -> Any:
         """Deal game i as `new_game(players, seed + i)`; the observations."""
-        seeds = np.arange(seed, seed + self.games, dtype=np.int64)
+        seeds: Any = np.arange(seed, seed + self.games, dtype=np.int64)
         self._c._batch_reset(self._games, self.table, seeds, self.games, seed & (2**64 - 1),
                              self.observations, self.masks)
         self.rewards[:] = 0
@@ -75,6 +75,6 @@ class BatchEnv:
 
     def to_move(self) -> Any:
         """The seat to move in each game (int32, one per game)."""
-        seats = np.zeros(self.games, dtype=np.int32)
+        seats: Any = np.zeros(self.games, dtype=np.int32)
         self._c._batch_seats(self._games, seats)
         return seats
