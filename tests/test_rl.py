@@ -163,6 +163,10 @@ def test_a_seat_s_tensor_holds_only_what_it_sees(
                                                                 full=True)
     seen = encode(layout, engine.view(state, seat), seat)
     assert seen == encode(layout, engine.view(other, seat), seat)
+    game = Game(engine, players)  # a native engine's C code writes the tensor: the same
+    for each in (state, other):
+        game.load(each)
+        assert game.observe(seat) == seen
     assert len(seen) == layout.size
     if engine.to_json(other)["decks"] != engine.to_json(state)["decks"]:
         # The full-information tensor does see the difference.
@@ -198,6 +202,24 @@ def test_the_tensor_reads_each_part_of_the_view(edition: str) -> None:
             for card in row:
                 if card is not None:
                     assert tensor[layout.at["cards"].start + card * places] == 1
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_native_tensor_is_the_view_s(edition: str) -> None:
+    """A native engine writes the tensor in C: the tensor `encode` reads from
+    the view, for every seat, mid-move too."""
+    engine = _engine(edition)
+    players = engine.PLAYERS.stop - 1
+    game = Game(engine, players, seed=8)
+    rng = random.Random(8)
+    for _ in range(300):
+        if game.over:
+            game.reset(rng.randrange(1000))
+        for seat in range(players):
+            prefix = game.choosing.prefix if seat == game.to_move else ()
+            assert game.observe(seat) == encode(
+                game.layout, engine.view(game.state, seat), seat, prefix)
+        game.step(rng.choice(game.legal()))
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

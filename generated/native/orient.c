@@ -3486,14 +3486,13 @@ static void batch_deal(BatchGame *b)
     b->n = 0;
 }
 
-/* The tensor of what the seat to move sees (its view), as
- * compiler/tools/rl/observation.py lays it out. */
-static void batch_observe(const BatchGame *b, const int32_t *t, int32_t *o)
+/* The tensor of what `seat` sees (its view), with the atoms chosen of the
+ * move being chosen, as compiler/tools/rl/observation.py lays it out. */
+static void observe_g(const G *g, int32_t seat, const int32_t *prefix, int32_t chosen, const int32_t *t, int32_t *o)
 {
-    const G *g = &b->g;
-    int32_t n = b->players, seat = g->current, ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
+    int32_t n = g->players, ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
     memset(o, 0, sizeof(int32_t) * (size_t)t[BC_OBS]);
-    o[t[BC_TO_MOVE]] = 1;
+    o[t[BC_TO_MOVE] + (g->current - seat + n) % n] = 1;
     o[t[BC_TURN]] = g->turn;
     o[t[BC_FLAGS]] = g->last;
     o[t[BC_FLAGS] + 1] = g->over;
@@ -3563,8 +3562,8 @@ static void batch_observe(const BatchGame *b, const int32_t *t, int32_t *o)
         o[t[BC_COUNTS] + k] = -1;
     }
     int32_t run = 0;
-    for (int32_t j = 0; j < b->n; j++) {
-        int32_t atom = b->prefix[j];
+    for (int32_t j = 0; j < chosen; j++) {
+        int32_t atom = prefix[j];
         if (t[BC_COUNT] >= 0 && atom >= t[BC_COUNT] && atom < t[BC_COUNT] + t[BC_COUNT_SIZE]) {
             o[t[BC_COUNTS] + run % NK] = atom - t[BC_COUNT];
             run++;
@@ -3573,6 +3572,61 @@ static void batch_observe(const BatchGame *b, const int32_t *t, int32_t *o)
             run = 0;
         }
     }
+}
+
+/* The tensor of the seat to move in a game of the batch. */
+static void batch_observe(const BatchGame *b, const int32_t *t, int32_t *o)
+{
+    observe_g(&b->g, b->g.current, b->prefix, b->n, t, o);
+}
+
+/* _observe(state, table, atoms, seat, out): a state's tensor for a seat,
+ * the atoms of the move being chosen given (int32), into an int32 buffer. */
+static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *object, *table, *atoms, *out;
+    int seat;
+    if (!PyArg_ParseTuple(args, "OOOiO:_observe", &object, &table, &atoms, &seat, &out)) {
+        return NULL;
+    }
+    StateObject *state = as_state(object);
+    if (!state) {
+        return NULL;
+    }
+    Py_buffer tb, ab, ob;
+    if (PyObject_GetBuffer(table, &tb, PyBUF_C_CONTIGUOUS) < 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(atoms, &ab, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&tb);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(out, &ob, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&tb);
+        PyBuffer_Release(&ab);
+        return NULL;
+    }
+    const int32_t *t = tb.buf;
+    int32_t chosen = (int32_t)(ab.len / 4);
+    if (tb.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE || t[BC_PLAYERS] != state->g.players || ob.len != (Py_ssize_t)t[BC_OBS] * 4) {
+        PyErr_SetString(PyExc_ValueError, "_observe: the table or the buffer is not this state's");
+    } else if (seat < 0 || seat >= state->g.players) {
+        PyErr_Format(PyExc_ValueError, "_observe: %d is not a seat", seat);
+    } else {
+        int ok = chosen <= BATCH_PREFIX;
+        for (int32_t j = 0; ok && j < chosen; j++) {
+            ok = ((const int32_t *)ab.buf)[j] >= 0 && ((const int32_t *)ab.buf)[j] < t[BC_ACTIONS];
+        }
+        if (ok) {
+            observe_g(&state->g, seat, ab.buf, chosen, t, ob.buf);
+        } else {
+            PyErr_SetString(PyExc_ValueError, "_observe: an atom outside the action space");
+        }
+    }
+    PyBuffer_Release(&tb);
+    PyBuffer_Release(&ab);
+    PyBuffer_Release(&ob);
+    return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
 }
 
 /* The options of b's position (computed anew), written as a mask. */
@@ -3865,6 +3919,7 @@ static PyObject *py_batch_info(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(
     {"_batch_reset", py_batch_reset, METH_VARARGS, "Deal every game of a batch."}, \
     {"_batch_step", py_batch_step, METH_VARARGS, "One decision in every game of a batch."}, \
     {"_batch_state", py_batch_state, METH_VARARGS, "A game of a batch, as a state."}, \
+    {"_observe", py_observe, METH_VARARGS, "A state's observation tensor for a seat."}, \
     {"_batch_seats", py_batch_seats, METH_VARARGS, "The seat to move in each game of a batch."}, \
     {"_batch_info", py_batch_info, METH_NOARGS, NULL},
 

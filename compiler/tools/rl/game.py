@@ -8,9 +8,11 @@ each other seat, 0 to all when every seat or none wins (E-6.2).
 
 from __future__ import annotations
 
+import sys
+from array import array
 from typing import Any
 
-from splendor_rules.compiler.runtime.api import Engine, State
+from splendor_rules.compiler.runtime.api import Engine, State, playout_engine
 from splendor_rules.compiler.tools.rl.actions import ActionSpace, Choosing
 from splendor_rules.compiler.tools.rl.observation import Layout, encode
 
@@ -27,6 +29,25 @@ class Game:
         self._full: Layout | None = None
         self.moves = 0
         self.reset(seed, first_player)
+        self._native = self._native_observer()
+
+    def _native_observer(self) -> Any:
+        """A native engine's C code writes the tensor (the `_observe` of its
+        extension module, `PACKAGE._EDITION` beside `PACKAGE.EDITION`, checked
+        to be the one whose states it makes), else None: `view` is read."""
+        if playout_engine(self.engine) is None:
+            return None
+        package, _, name = getattr(self.engine, "__name__", "").rpartition(".")
+        module = sys.modules.get(f"{package}._{name}")
+        if getattr(module, "State", None) is not type(self.state):
+            return None
+        if not hasattr(module, "_observe"):
+            return None
+        from splendor_rules.compiler.tools.rl.batch import table
+
+        self._table = array("i", table(self.engine.DESCRIPTION, self.players))
+        self._zeros = array("i", bytes(4 * self.layout.size))
+        return module._observe
 
     def copy(self) -> Game:
         """A copy to play on apart: states are immutable, the choice is copied."""
@@ -42,6 +63,11 @@ class Game:
     def reset(self, seed: int, first_player: int = 0) -> None:
         self.state: State = self.engine.new_game(self.players, seed, first_player)
         self.moves = 0
+        self._choose()
+
+    def load(self, state: State) -> None:
+        """Play on from a state of the engine (a position, a game of a batch)."""
+        self.state = state
         self._choose()
 
     def _choose(self) -> None:
@@ -92,7 +118,16 @@ class Game:
 
     def observe(self, seat: int) -> list[int]:
         """The tensor of what `seat` sees (its `view`), the move being chosen included."""
+        return list(self.observe_raw(seat))
+
+    def observe_raw(self, seat: int) -> Any:
+        """`observe`'s tensor as it is made: an int32 `array` from a native
+        engine's C code (numpy takes it without a copy), else a list."""
         prefix = self.choosing.prefix if seat == self.to_move else ()
+        if self._native is not None:
+            out = array("i", self._zeros)
+            self._native(self.state, self._table, array("i", prefix), seat, out)
+            return out
         return encode(self.layout, self.engine.view(self.state, seat), seat, prefix)
 
     def observe_all(self, seat: int) -> list[int]:

@@ -51,7 +51,7 @@ class SplendorGym(gymnasium.Env):  # type: ignore[misc]
 
     def _observation(self) -> dict[str, Any]:
         legal = () if self.game.over else self.game.legal()
-        return {"observation": array(self.game.observe(self.seat)),
+        return {"observation": array(self.game.observe_raw(self.seat)),
                 "action_mask": mask(self.game.space.size, legal)}
 
     def _others(self) -> None:

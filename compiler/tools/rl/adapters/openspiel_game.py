@@ -135,7 +135,7 @@ class Observer:
         if state.core is None:
             self.tensor.fill(0)
         else:
-            self.tensor[:] = state.core.observe(player)
+            self.tensor[:] = state.core.observe_raw(player)
 
     def string_from(self, state: SplendorState, player: int) -> str:
         if state.core is None:

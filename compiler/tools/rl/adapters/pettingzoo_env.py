@@ -64,7 +64,7 @@ class SplendorAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.possible_agents.index(agent)
         legal = self.game.legal() if seat == self.game.to_move and not self.game.over else ()
-        return {"observation": array(self.game.observe(seat)),
+        return {"observation": array(self.game.observe_raw(seat)),
                 "action_mask": mask(self.game.space.size, legal)}
 
     def step(self, action: int | None) -> None:
