@@ -39,7 +39,7 @@ class Game:
             return None
         package, _, name = getattr(self.engine, "__name__", "").rpartition(".")
         module = sys.modules.get(f"{package}._{name}")
-        if getattr(module, "State", None) is not type(self.state):
+        if module is None or getattr(module, "State", None) is not type(self.state):
             return None
         if not hasattr(module, "_observe"):
             return None
