@@ -128,7 +128,7 @@ def evaluate(args: argparse.Namespace, weights: np.ndarray | None,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=256, help="games in the training batch")
-    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--iterations", type=int, default=100)
     parser.add_argument("--rate", type=float, default=0.05, help="learning rate")
     parser.add_argument("--eval", type=int, default=2000, help="games to evaluate on")
     parser.add_argument("--seed", type=int, default=0)
