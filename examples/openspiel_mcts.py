@@ -6,7 +6,7 @@ simulation), seeing the true state as OpenSpiel's MCTS does; the project's
 bot searches states dealt from its seat's view. Seats alternate game by
 game; the win rate's interval is `simulate`'s Wilson interval.
 
-    python examples/openspiel_mcts.py --games 20 --simulations 100 --iterations 100
+    python examples/openspiel_mcts.py --games 10 --simulations 50 --iterations 50
 """
 
 from __future__ import annotations
