@@ -97,11 +97,14 @@ def _register() -> None:
         lsp,
         play,
         replay,
+        rl,
         serve,
         simulate,
     )
 
-    commands = (check, build, bench, play, replay, diff, doc, conform, simulate, cache, lsp, serve)
+    commands = (
+        check, build, bench, play, replay, diff, doc, conform, simulate, cache, lsp, serve, rl
+    )
     for module in commands:
         main.add_command(module.command)
 

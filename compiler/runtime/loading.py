@@ -11,6 +11,7 @@ import functools
 import importlib
 import importlib.util
 import pkgutil
+from types import ModuleType
 from typing import Literal
 
 from splendor_rules.compiler.runtime.api import Engine
@@ -72,6 +73,14 @@ def _load_native(edition: str) -> Engine:
         )
     engine: Engine = importlib.import_module(f"{NATIVE_PACKAGE}.{edition}")
     return engine
+
+
+def native_extension(edition: str) -> ModuleType:
+    """The C extension module of an edition's native engine, for what the
+    engine API does not carry (the batched environment, docs/rl.md);
+    EngineUnavailable if it is not built or stale."""
+    _load_native(edition)
+    return importlib.import_module(f"{NATIVE_PACKAGE}._{edition}")
 
 
 @functools.cache

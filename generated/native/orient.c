@@ -3274,6 +3274,655 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
     return Py_BuildValue("(LLN)", (long long)moves, (long long)ended, seats);
 }
 
+/* ------------------------------------------------- batched environment */
+
+/* N games stepped at once for the research interface (issue 23,
+ * docs/rl.md). Each game's state, the move being chosen, its random
+ * generator and its seeds live in one buffer the caller owns (BatchGame
+ * after BatchGame); observations, masks, rewards and done flags are written
+ * into the caller's buffers through the buffer protocol (numpy arrays, or
+ * any writable buffer), so this module needs no numpy. What each index and
+ * each slice means is a table of int32 the Python side computes from the
+ * description (compiler/tools/rl/batch.py), read here at the places BC_*
+ * and BT_*: the action space's blocks and the observation's sections. */
+
+#define BATCH_PREFIX 256  /* atoms of one move, at most */
+
+typedef struct {
+    G g;
+    uint64_t rng;           /* splitmix64: the random decisions */
+    int64_t seed, stride;   /* this game's deal; the next is seed + stride */
+    int32_t players, n;     /* n: the atoms chosen so far of the move being chosen */
+    int32_t prefix[BATCH_PREFIX];
+} BatchGame;
+
+enum {
+    BC_OBS, BC_ACTIONS, BC_PLAYERS,
+    BC_TO_MOVE, BC_TURN, BC_FLAGS, BC_PENDING, BC_WAITING, BC_SUPPLY, BC_DECKS,
+    BC_SEAT_TOKENS, BC_DID, BC_CARDS, BC_UNSEEN, BC_TILES, BC_CHOOSING, BC_COUNTS,
+    BC_TOKEN, BC_CARD, BC_TILE, BC_SET_TOKEN, BC_COUNT, BC_COUNT_SIZE, BC_END,
+    BC_CARD_ZONES, BC_TILE_ZONES,
+    BC_HEADER
+};
+/* After the header: per move code the start of its head and whether its
+ * first value is in the head; per step its place among the decisions
+ * pending (-1: none); per follow-up; per zone its place among the card or
+ * tile zones; per card value its start and whether it is a colour; per set
+ * of token kinds (a bit per kind) its place in its block. */
+#define BT_HEAD (BC_HEADER)
+#define BT_SCALAR (BT_HEAD + NMOVES)
+#define BT_STEP (BT_SCALAR + NMOVES)
+#define BT_FOLLOW (BT_STEP + NSTEPS)
+#define BT_ZONE (BT_FOLLOW + NFOLLOW)
+#define BT_VALUE (BT_ZONE + NZ)
+#define BT_COLOUR (BT_VALUE + NV)
+#define BT_SETS (BT_COLOUR + NV)
+#define BT_SIZE (BT_SETS + (1 << NK))
+
+/* The legal moves of the game being stepped, their atoms, and those that
+ * still agree with the atoms chosen (one game at a time: the GIL is held). */
+static MoveBuf BATCH_MOVES;
+static int32_t *BATCH_ATOMS, *BATCH_AT, *BATCH_LEN, *BATCH_ALIVE, *BATCH_OPTS;
+static uint8_t *BATCH_SEEN;
+static int64_t BATCH_ATOMS_CAP, BATCH_SEEN_CAP, BATCH_CAPS[4];
+static int32_t BATCH_NALIVE;
+
+static void *batch_grow(void *p, int64_t *cap, int64_t need, size_t item)
+{
+    if (need <= *cap) {
+        return p;
+    }
+    int64_t size = need * 2 + 64;
+    void *q = realloc(p, (size_t)size * item);
+    if (!q) {
+        out_of_memory();
+    }
+    memset((char *)q + (size_t)*cap * item, 0, (size_t)(size - *cap) * item);  /* BATCH_SEEN starts clear */
+    *cap = size;
+    return q;
+}
+
+/* The place of one value in its kind's block. */
+static int32_t batch_offset(const int32_t *t, int32_t kind, const int32_t *slots, int32_t *at)
+{
+    if (kind == 8 + 2) {
+        int32_t m = slots[(*at)++], bits = 0;
+        for (int32_t j = 0; j < m; j++) {
+            bits |= 1 << slots[(*at)++];
+        }
+        return t[BT_SETS + bits];
+    }
+    int32_t v = slots[(*at)++];
+    if (kind == 3 && (v & DECK_TOP)) {
+        return NCARDS + CARD_DECK[v & VALUE_MASK];
+    }
+    return v;
+}
+
+static int32_t batch_block(const int32_t *t, int32_t kind)
+{
+    return kind == 2 ? t[BC_TOKEN] : kind == 3 ? t[BC_CARD] : kind == 8 + 2 ? t[BC_SET_TOKEN] : t[BC_TILE];
+}
+
+/* A move's atoms (docs/rl.md, "The action space"): its head, then one per
+ * later value; a count per token kind is one per kind, a set of cards one
+ * per card and an end. */
+static int32_t batch_atoms(const int32_t *t, const int32_t *mv, int32_t *out)
+{
+    int32_t code = mv[0], at = 0, n = 0;
+    const int32_t *slots = mv + 2;
+    int32_t i = SHOWN_START[code], last = SHOWN_START[code + 1];
+    if (t[BT_SCALAR + code]) {
+        out[n++] = t[BT_HEAD + code] + batch_offset(t, SHOWN[i], slots, &at);
+        i++;
+    } else {
+        out[n++] = t[BT_HEAD + code];
+    }
+    for (; i < last && n < BATCH_PREFIX - NK - 1; i++) {
+        int32_t kind = SHOWN[i];
+        if (kind == 5) {
+            for (int32_t k = 0; k < NK; k++) {
+                out[n++] = t[BC_COUNT] + slots[at++];
+            }
+        } else if (kind == 8 + 3) {
+            int32_t m = slots[at++];
+            for (int32_t j = 0; j < m && n < BATCH_PREFIX - 1; j++) {
+                int32_t v = slots[at++];
+                out[n++] = t[BC_CARD] + ((v & DECK_TOP) ? NCARDS + CARD_DECK[v & VALUE_MASK] : v);
+            }
+            out[n++] = t[BC_END];
+        } else {
+            out[n++] = batch_block(t, kind) + batch_offset(t, kind, slots, &at);
+        }
+    }
+    return n;
+}
+
+/* The legal moves of b's state that agree with the atoms chosen so far. */
+static void batch_enumerate(const BatchGame *b, const int32_t *t)
+{
+    legal_moves(&b->g, &BATCH_MOVES);
+    int32_t moves = BATCH_MOVES.n;
+    BATCH_AT = batch_grow(BATCH_AT, &BATCH_CAPS[0], moves, sizeof(int32_t));
+    BATCH_LEN = batch_grow(BATCH_LEN, &BATCH_CAPS[1], moves, sizeof(int32_t));
+    BATCH_ALIVE = batch_grow(BATCH_ALIVE, &BATCH_CAPS[2], moves, sizeof(int32_t));
+    BATCH_OPTS = batch_grow(BATCH_OPTS, &BATCH_CAPS[3], moves, sizeof(int32_t));
+    int64_t used = 0;
+    BATCH_NALIVE = 0;
+    for (int32_t i = 0; i < moves; i++) {
+        BATCH_ATOMS = batch_grow(BATCH_ATOMS, &BATCH_ATOMS_CAP, used + BATCH_PREFIX, sizeof(int32_t));
+        int32_t *atoms = BATCH_ATOMS + used;
+        int32_t n = batch_atoms(t, BATCH_MOVES.data + BATCH_MOVES.start[i], atoms);
+        int agree = n >= b->n;
+        for (int32_t j = 0; agree && j < b->n; j++) {
+            agree = atoms[j] == b->prefix[j];
+        }
+        if (agree) {
+            BATCH_AT[i] = (int32_t)used;
+            BATCH_LEN[i] = n;
+            BATCH_ALIVE[BATCH_NALIVE++] = i;
+            used += n;
+        }
+    }
+}
+
+/* Keep the moves whose next atom is `atom`, and choose it. */
+static void batch_take(BatchGame *b, int32_t atom)
+{
+    int32_t at = b->n, kept = 0;
+    for (int32_t j = 0; j < BATCH_NALIVE; j++) {
+        int32_t i = BATCH_ALIVE[j];
+        if (BATCH_LEN[i] > at && BATCH_ATOMS[BATCH_AT[i] + at] == atom) {
+            BATCH_ALIVE[kept++] = i;
+        }
+    }
+    BATCH_NALIVE = kept;
+    b->prefix[b->n++] = atom;
+}
+
+/* Take the atoms every remaining move shares (the head is always asked);
+ * the options now, ascending, in BATCH_OPTS, or the move chosen in *move. */
+static int32_t batch_advance(BatchGame *b, const int32_t *t, int32_t *move)
+{
+    *move = -1;
+    BATCH_SEEN = batch_grow(BATCH_SEEN, &BATCH_SEEN_CAP, t[BC_ACTIONS], 1);
+    while (BATCH_NALIVE > 0) {
+        int32_t at = b->n;
+        if (at > 0 && BATCH_NALIVE == 1) {
+            *move = BATCH_ALIVE[0];
+            return 0;
+        }
+        int32_t count = 0;
+        for (int32_t j = 0; j < BATCH_NALIVE; j++) {
+            int32_t i = BATCH_ALIVE[j];
+            int32_t atom = BATCH_ATOMS[BATCH_AT[i] + at];
+            if (!BATCH_SEEN[atom]) {
+                BATCH_SEEN[atom] = 1;
+                BATCH_OPTS[count++] = atom;
+            }
+        }
+        for (int32_t j = 0; j < count; j++) {
+            BATCH_SEEN[BATCH_OPTS[j]] = 0;
+        }
+        if (count > 1 || at == 0) {
+            for (int32_t j = 1; j < count; j++) {  /* few options: insertion sort */
+                int32_t x = BATCH_OPTS[j], k = j - 1;
+                while (k >= 0 && BATCH_OPTS[k] > x) {
+                    BATCH_OPTS[k + 1] = BATCH_OPTS[k];
+                    k--;
+                }
+                BATCH_OPTS[k + 1] = x;
+            }
+            return count;
+        }
+        batch_take(b, BATCH_OPTS[0]);
+    }
+    return 0;
+}
+
+static void batch_deal(BatchGame *b)
+{
+    setup(&b->g, b->players, b->seed, 0);
+    b->n = 0;
+}
+
+/* The tensor of what `seat` sees (its view), with the atoms chosen of the
+ * move being chosen, as compiler/tools/rl/observation.py lays it out. */
+static void observe_g(const G *g, int32_t seat, const int32_t *prefix, int32_t chosen, const int32_t *t, int32_t *o)
+{
+    int32_t n = g->players, ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
+    memset(o, 0, sizeof(int32_t) * (size_t)t[BC_OBS]);
+    o[t[BC_TO_MOVE] + (g->current - seat + n) % n] = 1;
+    o[t[BC_TURN]] = g->turn;
+    o[t[BC_FLAGS]] = g->last;
+    o[t[BC_FLAGS] + 1] = g->over;
+    if (g->fn > 0) {
+        o[t[BC_WAITING]] = g->fn;
+        o[t[BC_PENDING] + t[BT_FOLLOW + g->follow[0].site]] = 1;
+    } else if (g->pending >= 0) {
+        o[t[BC_PENDING] + t[BT_STEP + g->pending]] = 1;
+    }
+    for (int32_t k = 0; k < NK; k++) {
+        o[t[BC_SUPPLY] + k] = g->supply[k];
+    }
+    for (int32_t d = 0; d < ND; d++) {
+        o[t[BC_DECKS] + d] = g->dn[d];
+    }
+    int32_t places = 2 + n * ncz, tplaces = 1 + n * ntz;
+    for (int32_t s = 0; s < n; s++) {
+        int32_t rel = (s - seat + n) % n;
+        for (int32_t k = 0; k < NK; k++) {
+            o[t[BC_SEAT_TOKENS] + rel * NK + k] = g->held[s][k];
+        }
+        for (int32_t a = 0; a < NA; a++) {
+            o[t[BC_DID] + rel * NA + a] = (int32_t)((g->did[s] >> a) & 1);
+        }
+        for (int32_t z = 0; z < NZ; z++) {
+            const int16_t *items = zone_view(g, z, s);
+            int32_t zi = t[BT_ZONE + z];
+            for (int32_t j = 0; j < g->zn[z][s]; j++) {
+                int32_t x = items[j];
+                if (!ZONE_CARDS[z]) {
+                    o[t[BC_TILES] + x * tplaces + 1 + rel * ntz + zi] = 1;
+                } else if (hidden_has(g, x) && s != seat) {
+                    o[t[BC_UNSEEN] + (rel * ncz + zi) * ND + CARD_DECK[x]] += 1;
+                } else {
+                    o[t[BC_CARDS] + x * places + 1 + rel * ncz + zi] = 1;
+                    if (hidden_has(g, x)) {
+                        o[t[BC_CARDS] + x * places + places - 1] = 1;
+                    }
+                }
+            }
+        }
+    }
+    for (int32_t d = 0; d < ND; d++) {
+        for (int32_t i = 0; i < FACE_UP[d]; i++) {
+            int32_t x = g->market[FOFF[d] + i];
+            if (x >= 0) {
+                o[t[BC_CARDS] + x * places] = 1;
+            }
+        }
+    }
+    for (int32_t s = 0; s < NS; s++) {
+        for (int32_t j = 0; j < g->tn[s]; j++) {
+            o[t[BC_TILES] + g->titems[TOFF[s] + j] * tplaces] = 1;
+        }
+    }
+    for (int32_t v = 0; v < NV; v++) {
+        for (int32_t x = 0; x < NCARDS; x++) {
+            int32_t value = (int32_t)g->values[v][x];
+            if (!t[BT_COLOUR + v]) {
+                o[t[BT_VALUE + v] + x] = value;
+            } else if (value >= 0) {
+                o[t[BT_VALUE + v] + x * NC + value] = 1;
+            }
+        }
+    }
+    for (int32_t k = 0; k < NK; k++) {
+        o[t[BC_COUNTS] + k] = -1;
+    }
+    int32_t run = 0;
+    for (int32_t j = 0; j < chosen; j++) {
+        int32_t atom = prefix[j];
+        if (t[BC_COUNT] >= 0 && atom >= t[BC_COUNT] && atom < t[BC_COUNT] + t[BC_COUNT_SIZE]) {
+            o[t[BC_COUNTS] + run % NK] = atom - t[BC_COUNT];
+            run++;
+        } else {
+            o[t[BC_CHOOSING] + atom] = 1;
+            run = 0;
+        }
+    }
+}
+
+/* The tensor of the seat to move in a game of the batch. */
+static void batch_observe(const BatchGame *b, const int32_t *t, int32_t *o)
+{
+    observe_g(&b->g, b->g.current, b->prefix, b->n, t, o);
+}
+
+/* _observe(state, table, atoms, seat, out): a state's tensor for a seat,
+ * the atoms of the move being chosen given (int32), into an int32 buffer. */
+static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *object, *table, *atoms, *out;
+    int seat;
+    if (!PyArg_ParseTuple(args, "OOOiO:_observe", &object, &table, &atoms, &seat, &out)) {
+        return NULL;
+    }
+    StateObject *state = as_state(object);
+    if (!state) {
+        return NULL;
+    }
+    Py_buffer tb, ab, ob;
+    if (PyObject_GetBuffer(table, &tb, PyBUF_C_CONTIGUOUS) < 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(atoms, &ab, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&tb);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(out, &ob, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&tb);
+        PyBuffer_Release(&ab);
+        return NULL;
+    }
+    const int32_t *t = tb.buf;
+    int32_t chosen = (int32_t)(ab.len / 4);
+    if (tb.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE || t[BC_PLAYERS] != state->g.players || ob.len != (Py_ssize_t)t[BC_OBS] * 4) {
+        PyErr_SetString(PyExc_ValueError, "_observe: the table or the buffer is not this state's");
+    } else if (seat < 0 || seat >= state->g.players) {
+        PyErr_Format(PyExc_ValueError, "_observe: %d is not a seat", seat);
+    } else {
+        int ok = chosen <= BATCH_PREFIX;
+        for (int32_t j = 0; ok && j < chosen; j++) {
+            ok = ((const int32_t *)ab.buf)[j] >= 0 && ((const int32_t *)ab.buf)[j] < t[BC_ACTIONS];
+        }
+        if (ok) {
+            observe_g(&state->g, seat, ab.buf, chosen, t, ob.buf);
+        } else {
+            PyErr_SetString(PyExc_ValueError, "_observe: an atom outside the action space");
+        }
+    }
+    PyBuffer_Release(&tb);
+    PyBuffer_Release(&ab);
+    PyBuffer_Release(&ob);
+    return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+}
+
+/* The options of b's position (computed anew), written as a mask. */
+static void batch_mask(BatchGame *b, const int32_t *t, int8_t *mask)
+{
+    int32_t move;
+    batch_enumerate(b, t);
+    int32_t count = batch_advance(b, t, &move);
+    memset(mask, 0, (size_t)t[BC_ACTIONS]);
+    for (int32_t j = 0; j < count; j++) {
+        mask[BATCH_OPTS[j]] = 1;
+    }
+}
+
+typedef struct {
+    Py_buffer games, table, actions, obs, masks, rewards, dones;
+    int held;
+} BatchBuffers;
+
+static void batch_release(BatchBuffers *x)
+{
+    Py_buffer *all[] = {&x->games, &x->table, &x->actions, &x->obs, &x->masks, &x->rewards, &x->dones};
+    for (int32_t i = 0; i < 7; i++) {
+        if (x->held & (1 << i)) {
+            PyBuffer_Release(all[i]);
+        }
+    }
+}
+
+/* Take the buffers, each checked for its size: objects given as `None` are skipped. */
+static int batch_buffers(BatchBuffers *x, PyObject **objects, int64_t *games)
+{
+    Py_buffer *all[] = {&x->games, &x->table, &x->actions, &x->obs, &x->masks, &x->rewards, &x->dones};
+    const char *names[] = {"games", "table", "actions", "observations", "masks", "rewards", "dones"};
+    x->held = 0;
+    for (int32_t i = 0; i < 7; i++) {
+        if (objects[i] == Py_None) {
+            continue;
+        }
+        if (PyObject_GetBuffer(objects[i], all[i], i == 1 || i == 2 ? PyBUF_C_CONTIGUOUS : PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+            batch_release(x);
+            return -1;
+        }
+        x->held |= 1 << i;
+        (void)names;
+    }
+    if (x->games.len % (Py_ssize_t)sizeof(BatchGame) || x->table.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE) {
+        PyErr_SetString(PyExc_ValueError, "batch: the games or the table are not this engine's (rebuild them)");
+        batch_release(x);
+        return -1;
+    }
+    *games = x->games.len / (Py_ssize_t)sizeof(BatchGame);
+    const int32_t *t = x->table.buf;
+    Py_ssize_t want[7] = {0, 0, *games * 4, *games * t[BC_OBS] * 4, *games * t[BC_ACTIONS], *games * t[BC_PLAYERS] * 4, *games};
+    for (int32_t i = 2; i < 7; i++) {
+        if ((x->held & (1 << i)) && all[i]->len != want[i]) {
+            PyErr_Format(PyExc_ValueError, "batch: %s has %zd bytes; %zd expected", names[i], all[i]->len, want[i]);
+            batch_release(x);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* _batch_reset(games, table, seeds, stride, random seed, observations, masks):
+ * deal game i as new_game(players, seeds[i]); later deals follow by stride. */
+static PyObject *py_batch_reset(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *objects[7] = {NULL, NULL, Py_None, NULL, NULL, Py_None, Py_None}, *seeds;
+    long long stride;
+    unsigned long long rng;
+    if (!PyArg_ParseTuple(args, "OOOLKOO:_batch_reset", &objects[0], &objects[1], &seeds, &stride, &rng, &objects[3], &objects[4])) {
+        return NULL;
+    }
+    BatchBuffers x;
+    int64_t games;
+    if (batch_buffers(&x, objects, &games) < 0) {
+        return NULL;
+    }
+    const int32_t *t = x.table.buf;
+    BatchGame *all = x.games.buf;
+    Py_buffer seed;
+    if (PyObject_GetBuffer(seeds, &seed, PyBUF_C_CONTIGUOUS) < 0) {
+        batch_release(&x);
+        return NULL;
+    }
+    if (seed.len != games * 8 || t[BC_PLAYERS] < PMIN || t[BC_PLAYERS] > PMAX) {
+        PyErr_SetString(PyExc_ValueError, "batch: one int64 seed per game, and a player count of the edition");
+        PyBuffer_Release(&seed);
+        batch_release(&x);
+        return NULL;
+    }
+    jmp_buf here;
+    jmp_buf *outer = OUT_OF_MEMORY;
+    if (setjmp(here)) {
+        OUT_OF_MEMORY = outer;
+        PyBuffer_Release(&seed);
+        batch_release(&x);
+        return PyErr_NoMemory();
+    }
+    OUT_OF_MEMORY = &here;
+    for (int64_t i = 0; i < games; i++) {
+        BatchGame *b = all + i;
+        b->players = t[BC_PLAYERS];
+        b->seed = ((const int64_t *)seed.buf)[i];
+        b->stride = stride;
+        uint64_t mix = rng + (uint64_t)i * 0x9e3779b97f4a7c15ULL;
+        b->rng = splitmix(&mix);
+        batch_deal(b);
+        batch_mask(b, t, (int8_t *)x.masks.buf + i * t[BC_ACTIONS]);
+        batch_observe(b, t, (int32_t *)x.obs.buf + i * t[BC_OBS]);
+    }
+    OUT_OF_MEMORY = outer;
+    PyBuffer_Release(&seed);
+    batch_release(&x);
+    Py_RETURN_NONE;
+}
+
+/* One decision in one game: the atoms agree, the index was checked legal. */
+static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *reward, int8_t *done)
+{
+    int32_t move;
+    batch_enumerate(b, t);
+    int32_t count = batch_advance(b, t, &move);
+    if (count == 0) {  /* no legal move and not over (an edition without a fallback): a draw */
+        *done = 1;
+        b->seed += b->stride;
+        batch_deal(b);
+        return 0;
+    }
+    if (action < 0) {
+        action = BATCH_OPTS[(int32_t)((splitmix(&b->rng) >> 33) % (uint64_t)count)];
+    }
+    batch_take(b, action);
+    batch_advance(b, t, &move);
+    if (move < 0) {
+        return 0;
+    }
+    const int32_t *mv = BATCH_MOVES.data + BATCH_MOVES.start[move];
+    b->n = 0;
+    make_move(&b->g, mv[0], mv + 2);
+    if (overflow || past) {
+        return -1;
+    }
+    if (b->g.over) {
+        uint8_t won[PMAX];
+        winners_of(&b->g, won);
+        int32_t w = 0;
+        for (int32_t p = 0; p < b->players; p++) {
+            w += won[p];
+        }
+        for (int32_t p = 0; p < b->players; p++) {
+            reward[p] = (w == 0 || w == b->players) ? 0.0f : won[p] ? 1.0f : -1.0f;
+        }
+        *done = 1;
+        b->seed += b->stride;
+        batch_deal(b);
+    }
+    return 0;
+}
+
+/* _batch_step(games, table, actions, observations, masks, rewards, dones):
+ * one decision in every game, action[i] (or a random legal one where it is
+ * -1); a game that ends is dealt again at once. Every given action is
+ * checked first: an illegal one is a ValueError, and no game moves. */
+static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *objects[7];
+    if (!PyArg_ParseTuple(args, "OOOOOOO:_batch_step", &objects[0], &objects[1], &objects[2], &objects[3], &objects[4], &objects[5], &objects[6])) {
+        return NULL;
+    }
+    BatchBuffers x;
+    int64_t games;
+    if (batch_buffers(&x, objects, &games) < 0) {
+        return NULL;
+    }
+    const int32_t *t = x.table.buf, *actions = x.actions.buf;
+    BatchGame *all = x.games.buf;
+    jmp_buf here;
+    jmp_buf *outer = OUT_OF_MEMORY;
+    if (setjmp(here)) {
+        OUT_OF_MEMORY = outer;
+        batch_release(&x);
+        return PyErr_NoMemory();
+    }
+    OUT_OF_MEMORY = &here;
+    for (int64_t i = 0; i < games; i++) {
+        if (actions[i] < 0) {
+            continue;
+        }
+        int32_t move, ok = 0, chosen = all[i].n;
+        batch_enumerate(&all[i], t);
+        int32_t count = batch_advance(&all[i], t, &move);
+        all[i].n = chosen;  /* the atoms every move shares are taken again when it steps */
+        for (int32_t j = 0; j < count; j++) {
+            ok |= BATCH_OPTS[j] == actions[i];
+        }
+        if (!ok) {
+            OUT_OF_MEMORY = outer;
+            batch_release(&x);
+            PyErr_Format(PyExc_ValueError, "batch: action %d is not legal in game %lld", actions[i], (long long)i);
+            return NULL;
+        }
+    }
+    overflow = 0;
+    past = 0;
+    memset(x.rewards.buf, 0, (size_t)x.rewards.len);
+    memset(x.dones.buf, 0, (size_t)x.dones.len);
+    for (int64_t i = 0; i < games; i++) {
+        BatchGame *b = all + i;
+        if (batch_decide(b, t, actions[i], (float *)x.rewards.buf + i * t[BC_PLAYERS], (int8_t *)x.dones.buf + i) < 0) {
+            OUT_OF_MEMORY = outer;
+            batch_release(&x);
+            if (past) {
+                raise_past();
+            } else {
+                PyErr_SetString(PyExc_RuntimeError, "more than 32 follow-up decisions waiting: beyond the native engine");
+            }
+            return NULL;
+        }
+        batch_mask(b, t, (int8_t *)x.masks.buf + i * t[BC_ACTIONS]);
+        batch_observe(b, t, (int32_t *)x.obs.buf + i * t[BC_OBS]);
+    }
+    OUT_OF_MEMORY = outer;
+    batch_release(&x);
+    Py_RETURN_NONE;
+}
+
+/* _batch_state(games, i): game i's state, as the engine's State. */
+static PyObject *py_batch_state(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *object;
+    long long i;
+    if (!PyArg_ParseTuple(args, "OL:_batch_state", &object, &i)) {
+        return NULL;
+    }
+    Py_buffer games;
+    if (PyObject_GetBuffer(object, &games, PyBUF_C_CONTIGUOUS) < 0) {
+        return NULL;
+    }
+    int64_t count = games.len / (Py_ssize_t)sizeof(BatchGame);
+    if (i < 0 || i >= count) {
+        PyBuffer_Release(&games);
+        PyErr_Format(PyExc_IndexError, "batch: no game %lld of %lld", i, (long long)count);
+        return NULL;
+    }
+    StateObject *state = new_state();
+    if (state) {
+        g_copy(&state->g, &((const BatchGame *)games.buf)[i].g);
+    }
+    PyBuffer_Release(&games);
+    return (PyObject *)state;
+}
+
+/* _batch_seats(games, seats): the seat to move in each game, into an int32 buffer. */
+static PyObject *py_batch_seats(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *objects[2];
+    if (!PyArg_ParseTuple(args, "OO:_batch_seats", &objects[0], &objects[1])) {
+        return NULL;
+    }
+    Py_buffer games, seats;
+    if (PyObject_GetBuffer(objects[0], &games, PyBUF_C_CONTIGUOUS) < 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(objects[1], &seats, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&games);
+        return NULL;
+    }
+    int64_t count = games.len / (Py_ssize_t)sizeof(BatchGame);
+    if (seats.len != count * 4) {
+        PyErr_SetString(PyExc_ValueError, "batch: one int32 seat per game");
+    } else {
+        for (int64_t i = 0; i < count; i++) {
+            ((int32_t *)seats.buf)[i] = ((const BatchGame *)games.buf)[i].g.current;
+        }
+    }
+    PyBuffer_Release(&games);
+    PyBuffer_Release(&seats);
+    return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+}
+
+/* _batch_info() -> (bytes per game, entries of the table, atoms of a move at most). */
+static PyObject *py_batch_info(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(args))
+{
+    return Py_BuildValue("(nii)", (Py_ssize_t)sizeof(BatchGame), (int)BT_SIZE, (int)BATCH_PREFIX);
+}
+
+#define BATCH_METHODS \
+    {"_batch_reset", py_batch_reset, METH_VARARGS, "Deal every game of a batch."}, \
+    {"_batch_step", py_batch_step, METH_VARARGS, "One decision in every game of a batch."}, \
+    {"_batch_state", py_batch_state, METH_VARARGS, "A game of a batch, as a state."}, \
+    {"_observe", py_observe, METH_VARARGS, "A state's observation tensor for a seat."}, \
+    {"_batch_seats", py_batch_seats, METH_VARARGS, "The seat to move in each game of a batch."}, \
+    {"_batch_info", py_batch_info, METH_NOARGS, NULL},
+
 static PyMethodDef module_methods[] = {
     {"legal_actions", py_legal_actions, METH_O, "Every legal move of the player to move."},
     {"apply", py_apply, METH_VARARGS, "The state after the action."},
@@ -3287,6 +3936,7 @@ static PyMethodDef module_methods[] = {
     {"_export", py_export, METH_O, NULL},
     {"_import", py_import, METH_O, NULL},
     {"_bind", py_bind, METH_VARARGS, NULL},
+    BATCH_METHODS
     {NULL, NULL, 0, NULL},
 };
 

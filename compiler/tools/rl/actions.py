@@ -1,0 +1,219 @@
+"""A fixed, finite action space per edition, read from its description (issue 23).
+
+A move is cut into atoms: its head (the move's name, with its first choice when
+that is one value), then one atom per later value: one per token kind for a
+count per kind, and for a set of cards one per card then an end. Every atom is
+an index in 0..N-1. Choosing a move is choosing its atoms in turn; an atom that
+every remaining legal move shares is taken without asking, so a move the state
+allows in one way only is one decision. docs/rl.md gives the encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+# Kinds of choice with one value, numbered in a block of their own; a count per
+# token kind is one atom per kind; a set of cards one atom per card, then an end.
+SCALARS = ("token", "card", "tile", "set:token")
+VECTORS = ("pay", "tokens")
+CARD_SETS = ("set:card",)
+
+
+@dataclass(frozen=True)
+class Block:
+    """A run of indices and what each means."""
+
+    name: str
+    start: int
+    labels: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+
+class ActionSpace:
+    """The action space of one edition: blocks of indices and each move's atoms."""
+
+    def __init__(self, description: Mapping[str, Any]) -> None:
+        self.edition: str = description["edition"]
+        self.tokens: tuple[str, ...] = tuple(t["name"] for t in description["tokens"])
+        self.decks: tuple[Hashable, ...] = tuple(d["name"] for d in description["decks"])
+        self.cards: int = description["cards"]["count"]
+        self.tiles: int = description["tiles"]["count"]
+        self.most_tokens = max(
+            (amount for t in description["tokens"] for amount in t["supply"].values()), default=0
+        )
+        self.shapes: dict[str, tuple[tuple[str, str], ...]] = {
+            m["name"]: tuple((c[0], c[1]) for c in m["choices"]) for m in description["moves"]
+        }
+        self.blocks: list[Block] = []
+        self.heads: dict[str, Block] = {}
+        for name, shape in self.shapes.items():
+            first = shape[0][1] if shape and shape[0][1] in SCALARS else None
+            labels = self.labels(first) if first else ("",)
+            self.heads[name] = self._add(name, tuple(f"{name} {x}".rstrip() for x in labels))
+        self.shared: dict[str, Block] = {}
+        for kind in self._later_kinds():
+            self.shared[kind] = self._add(kind, self.labels(kind))
+        self.size = sum(b.size for b in self.blocks)
+
+    def _add(self, name: str, labels: tuple[str, ...]) -> Block:
+        block = Block(name, sum(b.size for b in self.blocks), labels)
+        self.blocks.append(block)
+        return block
+
+    def _later_kinds(self) -> list[str]:
+        """The kinds of block the atoms after the heads need, in a fixed order."""
+        kinds: set[str] = set()
+        for shape in self.shapes.values():
+            rest = shape[1:] if shape and shape[0][1] in SCALARS else shape
+            for _, kind in rest:
+                kinds.update(
+                    ["count"] if kind in VECTORS else ["card", "end"] if kind in CARD_SETS
+                    else [kind]
+                )
+        order = ("token", "card", "tile", "set:token", "count", "end")
+        unknown = kinds - set(order)
+        if unknown:
+            raise ValueError(f"no encoding for the choice kinds {sorted(unknown)}")
+        return [k for k in order if k in kinds]
+
+    def labels(self, kind: str) -> tuple[str, ...]:
+        if kind == "token":
+            return self.tokens
+        if kind == "card":
+            return (*(str(c) for c in range(self.cards)), *(f"deck {d}" for d in self.decks))
+        if kind == "tile":
+            return tuple(str(t) for t in range(self.tiles))
+        if kind == "set:token":
+            return tuple(
+                "+".join(s) or "none"
+                for n in range(len(self.tokens) + 1)
+                for s in combinations(self.tokens, n)
+            )
+        if kind == "count":
+            return tuple(str(n) for n in range(self.most_tokens + 1))
+        if kind == "end":
+            return ("end of set",)
+        raise ValueError(f"no encoding for the choice kind {kind!r}")
+
+    def _offset(self, kind: str, value: Any) -> int:
+        """A value's place in its kind's block."""
+        if kind == "token":
+            return self.tokens.index(value)
+        if kind == "card":
+            if isinstance(value, tuple):
+                return self.cards + self.decks.index(value[1])
+            if not 0 <= value < self.cards:
+                raise ValueError(f"card {value} is not a card of {self.edition}")
+            return int(value)
+        if kind == "tile":
+            if not 0 <= value < self.tiles:
+                raise ValueError(f"tile {value} is not a tile of {self.edition}")
+            return int(value)
+        if kind == "set:token":
+            chosen = set(value)
+            return self.labels("set:token").index(
+                "+".join(t for t in self.tokens if t in chosen) or "none"
+            )
+        if kind == "count":
+            if not 0 <= value <= self.most_tokens:
+                raise ValueError(f"a count of {value} is past the {self.most_tokens} encoded")
+            return int(value)
+        raise ValueError(f"no encoding for the choice kind {kind!r}")
+
+    def atoms(self, move: Sequence[Any]) -> tuple[int, ...]:
+        """The atoms of a move, in the order they are chosen."""
+        shape = self.shapes[move[0]]
+        values = move[1:]
+        head = self.heads[move[0]]
+        if shape and shape[0][1] in SCALARS:
+            out = [head.start + self._offset(shape[0][1], values[0])]
+            rest = zip(shape[1:], values[1:], strict=True)
+        else:
+            out = [head.start]
+            rest = zip(shape, values, strict=True)
+        for (_, kind), value in rest:
+            if kind in VECTORS:
+                out.extend(self.shared["count"].start + self._offset("count", n) for n in value)
+            elif kind in CARD_SETS:
+                out.extend(self.shared["card"].start + self._offset("card", c) for c in value)
+                out.append(self.shared["end"].start)
+            else:
+                out.append(self.shared[kind].start + self._offset(kind, value))
+        return tuple(out)
+
+    def label(self, index: int) -> str:
+        """What an index means, as "block: label"."""
+        for block in self.blocks:
+            if block.start <= index < block.start + block.size:
+                return f"{block.name}: {block.labels[index - block.start]}"
+        raise IndexError(f"index {index} is outside 0..{self.size - 1}")
+
+
+class Choosing:
+    """Choosing one move among a state's legal moves, atom by atom.
+
+    `options` are the indices to choose from now; `move` is the move once the
+    atoms chosen leave one. The head is always asked, so every move is at
+    least one decision; a later atom all remaining moves share is taken at once.
+    """
+
+    def __init__(self, space: ActionSpace, legal: Sequence[tuple[Any, ...]]) -> None:
+        self.space = space
+        self.legal = list(legal)
+        self._atoms = [space.atoms(m) for m in self.legal]
+        self._left = list(range(len(self.legal)))
+        self.prefix: list[int] = []
+        self.options: tuple[int, ...] = ()
+        self._advance()
+
+    @property
+    def move(self) -> tuple[Any, ...] | None:
+        """The move chosen, once only one is left."""
+        return self.legal[self._left[0]] if len(self._left) == 1 and self.prefix else None
+
+    def _advance(self) -> None:
+        while self._left:
+            at = len(self.prefix)
+            if at and len(self._left) == 1:
+                break
+            nexts = sorted({self._atoms[i][at] for i in self._left})
+            if len(nexts) > 1 or not at:
+                self.options = tuple(nexts)
+                return
+            self.prefix.append(nexts[0])
+        self.options = ()
+
+    def copy(self) -> Choosing:
+        """A copy to choose on apart (the moves and their atoms are shared)."""
+        other = Choosing.__new__(Choosing)
+        other.space, other.legal, other._atoms = self.space, self.legal, self._atoms
+        other._left, other.prefix, other.options = list(self._left), list(self.prefix), self.options
+        return other
+
+    def choose(self, index: int) -> None:
+        """Take one of the options; ValueError for an index that is not one."""
+        if index not in self.options:
+            raise ValueError(f"action {index} is not legal here; legal: {list(self.options)}")
+        at = len(self.prefix)
+        self.prefix.append(index)
+        self._left = [i for i in self._left if self._atoms[i][at] == index]
+        self._advance()
+
+    def decisions(self, move: tuple[Any, ...]) -> tuple[int, ...]:
+        """The indices that choose a legal move from the start, in order."""
+        target = self.space.atoms(move)
+        probe = Choosing(self.space, self.legal)
+        out = []
+        while probe.move is None:
+            index = target[len(probe.prefix)]
+            out.append(index)
+            probe.choose(index)
+        if probe.move != move:
+            raise ValueError(f"{move!r} is not a legal move here")
+        return tuple(out)

@@ -1,0 +1,89 @@
+"""Steps per second of the research interface, each on one core (issue 23,
+docs/rl.md): the batched native environment with observations and masks
+written, and the PettingZoo and Gymnasium adapters. A step is one decision.
+Rates are of this process's CPU time."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Rate:
+    """What was timed, how many steps, in how many seconds of CPU time."""
+
+    what: str
+    steps: int
+    seconds: float
+
+    @property
+    def per_second(self) -> float:
+        return self.steps / self.seconds if self.seconds > 0 else 0.0
+
+
+def _timed(what: str, seconds: float, run: Callable[[], int]) -> Rate:
+    start = time.process_time()
+    steps = 0
+    while (spent := time.process_time() - start) < seconds:
+        steps += run()
+    return Rate(what, steps, spent)
+
+
+def batch(edition: str, players: int, games: int, seconds: float, given: bool) -> Rate:
+    """The batched environment: random decisions drawn in C, or given ones
+    (each game's first legal index, picked by numpy from the masks)."""
+    from splendor_rules.compiler.tools.rl.adapters.batch_env import BatchEnv
+
+    env = BatchEnv(edition, games, players)
+    if given:
+        def run() -> int:
+            env.step(env.masks.argmax(axis=1))
+            return games
+    else:
+        def run() -> int:
+            env.step()
+            return games
+    kind = "given" if given else "random"
+    return _timed(f"batch of {games}, {kind} actions", seconds, run)
+
+
+def pettingzoo(edition: str, players: int, seconds: float) -> Rate:
+    """The PettingZoo AEC environment, a random legal action a step."""
+    from splendor_rules.compiler.tools.rl.adapters.pettingzoo_env import env as make
+
+    env = make(edition, players)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+
+    def run() -> int:
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.reset()
+            return 0
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        return 1
+
+    return _timed("PettingZoo AEC", seconds, run)
+
+
+def gymnasium(edition: str, players: int, seconds: float) -> Rate:
+    """The Gymnasium environment against `random` bots, a random legal action a step."""
+    from splendor_rules.compiler.tools.rl.adapters.gymnasium_env import SplendorGym
+
+    env = SplendorGym(edition, players, opponent="random")
+    observation, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    state = {"observation": observation}
+
+    def run() -> int:
+        mask = state["observation"]["action_mask"]
+        observation, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        state["observation"] = env.reset()[0] if done else observation
+        return 1
+
+    return _timed("Gymnasium vs random", seconds, run)

@@ -1,0 +1,72 @@
+"""The table the native batched environment reads (issue 23, docs/rl.md).
+
+The batch code of a native engine is generic C; what each index of the
+action space and each slice of the observation means for an edition comes
+from this table of int32, computed from the description. Its header's
+order is the C enum `BC_*` of compiler/backend/native/templates/batch.c.j2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from splendor_rules.compiler.tools.rl.actions import SCALARS, ActionSpace
+from splendor_rules.compiler.tools.rl.observation import Layout
+
+HEADER = (
+    "obs", "actions", "players",
+    "to_move", "turn", "flags", "pending", "waiting", "supply", "deck_sizes",
+    "seat_tokens", "did", "cards", "unseen_cards", "tiles", "choosing", "choosing_counts",
+    "token", "card", "tile", "set:token", "count", "count_size", "end",
+    "card_zones", "tile_zones",
+)
+
+
+def _header(layout: Layout, space: ActionSpace) -> list[int]:
+    out = []
+    for name in HEADER:
+        if name == "obs":
+            out.append(layout.size)
+        elif name == "actions":
+            out.append(space.size)
+        elif name == "players":
+            out.append(layout.players)
+        elif name in layout.at:
+            out.append(layout.at[name].start)
+        elif name == "count_size":
+            out.append(space.shared["count"].size if "count" in space.shared else 0)
+        elif name == "card_zones":
+            out.append(len(layout.card_zones))
+        elif name == "tile_zones":
+            out.append(len(layout.tile_zones))
+        else:
+            out.append(space.shared[name].start if name in space.shared else -1)
+    return out
+
+
+def table(description: Mapping[str, Any], players: int) -> list[int]:
+    """The batch table of an edition for a player count."""
+    d = description
+    space = ActionSpace(d)
+    layout = Layout(d, players)
+    codes = [*(a["name"] for a in d["actions"]), *(s["name"] for s in d["steps"]),
+             *(f["name"] for f in d["follow_ups"])]
+    heads = [space.heads[c].start if c in space.heads else -1 for c in codes]
+    scalar = [int(c in space.shapes and bool(space.shapes[c])
+                  and space.shapes[c][0][1] in SCALARS) for c in codes]
+    steps = [layout.pending.index(s["name"]) if s["decision"] else -1 for s in d["steps"]]
+    follows = [layout.pending.index(f["name"]) for f in d["follow_ups"]]
+    zones = [
+        (layout.card_zones if z["holds"] == "cards" else layout.tile_zones).index(z["name"])
+        for z in d["zones"] if z["owner"] == "player"
+    ]
+    values = [layout.at[f"value {name}"].start for name, _, _ in layout.values]
+    colours = [int(kind == "colour") for _, kind, _ in layout.values]
+    labels = space.labels("set:token")
+    sets = [
+        labels.index("+".join(t for i, t in enumerate(space.tokens) if bits >> i & 1) or "none")
+        for bits in range(1 << len(space.tokens))
+    ]
+    return [*_header(layout, space), *heads, *scalar, *steps, *follows, *zones, *values,
+            *colours, *sets]

@@ -1,0 +1,235 @@
+"""The research interface (issue 23, docs/rl.md): the fixed action space and the
+observation tensors, on every edition, read from each engine's description."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from splendor_rules.compiler.runtime.api import Engine
+from splendor_rules.compiler.runtime.loading import (
+    EngineUnavailable,
+    generated_editions,
+    load_engine,
+)
+from splendor_rules.compiler.tools.rl.actions import ActionSpace, Choosing
+from splendor_rules.compiler.tools.rl.game import Game
+from splendor_rules.compiler.tools.rl.observation import Layout, encode
+
+EDITIONS = generated_editions()
+
+
+def _engine(edition: str) -> Engine:
+    """The native engine where built (the fast one), else the generated."""
+    try:
+        return load_engine(edition, "native")
+    except EngineUnavailable:
+        return load_engine(edition, "generated")
+
+
+def _states(engine: Engine, games: int, seed: int) -> list[Any]:
+    """States of random games of every player count, every tenth move."""
+    rng = random.Random(seed)
+    states = []
+    for g in range(games):
+        players = list(engine.PLAYERS)[g % len(engine.PLAYERS)]
+        state = engine.new_game(players, seed + g)
+        plies = 0
+        while not engine.is_over(state):
+            if plies % 10 == 0 or len(engine.legal_actions(state)) > 40:
+                states.append(state)
+            state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+            plies += 1
+    return states
+
+
+def _every_path(choosing: Choosing) -> list[tuple[tuple[int, ...], Any]]:
+    """Every sequence of indices the choice allows, with the move it ends on."""
+    if choosing.move is not None:
+        return [((), choosing.move)]
+    out = []
+    for index in choosing.options:
+        branch = choosing.copy()
+        branch.choose(index)
+        out += [((index, *rest), move) for rest, move in _every_path(branch)]
+    return out
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_legal_move_is_one_sequence_of_indices_and_back(edition: str) -> None:
+    engine = _engine(edition)
+    space = ActionSpace(engine.DESCRIPTION)
+    for state in _states(engine, 6, 7):
+        legal = engine.legal_actions(state)
+        choosing = Choosing(space, legal)
+        paths = _every_path(choosing)
+        # The choices reach exactly the legal moves, each by one path.
+        assert sorted(map(repr, (m for _, m in paths))) == sorted(map(repr, legal))
+        assert len({p for p, _ in paths}) == len(paths)
+        for path, move in paths:
+            assert choosing.decisions(move) == path
+            assert all(0 <= i < space.size for i in path)
+        # The first decision's mask: the heads of the legal moves, no more.
+        assert set(choosing.options) == {space.atoms(m)[0] for m in legal}
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_action_space_is_fixed_by_the_description(edition: str) -> None:
+    engine = _engine(edition)
+    space = ActionSpace(engine.DESCRIPTION)
+    assert space.size == sum(b.size for b in space.blocks)
+    starts = [b.start for b in space.blocks]
+    assert starts == sorted(starts) and starts[0] == 0
+    assert space.label(space.size - 1)
+    with pytest.raises(IndexError):
+        space.label(space.size)
+    assert ActionSpace(load_engine(edition, "generated").DESCRIPTION).size == space.size
+
+
+def test_an_index_that_is_not_legal_is_refused_and_changes_nothing() -> None:
+    game = Game(_engine("classic"), 2, seed=3)
+    before = (game.state, list(game.choosing.prefix), game.legal())
+    illegal = next(i for i in range(game.space.size) if i not in game.legal())
+    with pytest.raises(ValueError, match="not legal"):
+        game.step(illegal)
+    assert (game.state, list(game.choosing.prefix), game.legal()) == before
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_game_played_by_indices_is_the_engine_s_game(edition: str) -> None:
+    """Index by index, the moves applied are those a random bot picks, and the
+    game ends with the engine's winners as rewards."""
+    engine = _engine(edition)
+    players = engine.PLAYERS.start
+    game = Game(engine, players, seed=11)
+    state = engine.new_game(players, 11)
+    rng = random.Random(5)
+    while not game.over:
+        move = rng.choice(engine.legal_actions(state))
+        for index in game.choosing.decisions(move):
+            game.step(index)
+        state = engine.apply(state, move)
+        assert engine.to_json(game.state) == engine.to_json(state)
+    winners = engine.winners(state)
+    rewards = game.rewards()
+    assert sum(r > 0 for r in rewards) in (0, len(winners))
+    assert all((r > 0) == (s in winners) for s, r in enumerate(rewards) if r)
+
+
+def _hide_differently(engine: Engine, form: dict[str, Any], seat: int,
+                      rng: random.Random) -> dict[str, Any]:
+    """The same state but for what `seat` cannot see: each deck shuffled, and
+    each card another seat took hidden from a deck swapped with one of that deck."""
+    tier_of = {c: str(d["name"]) for d in engine.DESCRIPTION["decks"] for c in d["cards"]}
+    for deck in form["decks"].values():
+        rng.shuffle(deck)
+    hidden = set(form["hidden"])
+    for s, seat_form in enumerate(form["seats"]):
+        if s == seat:
+            continue
+        for zone in seat_form["zones"].values():
+            for i, card in enumerate(zone):
+                deck = form["decks"].get(tier_of.get(card, ""), []) if card in hidden else []
+                if deck:
+                    j = rng.randrange(len(deck))
+                    zone[i], deck[j] = deck[j], card
+                    hidden = (hidden - {card}) | {zone[i]}
+    form["hidden"] = sorted(hidden)
+    return form
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), plies=st.integers(0, 150), seat=st.integers(0, 3))
+def test_a_seat_s_tensor_holds_only_what_it_sees(
+    edition: str, seed: int, plies: int, seat: int
+) -> None:
+    engine = _engine(edition)
+    players = list(engine.PLAYERS)[seed % len(engine.PLAYERS)]
+    seat %= players
+    rng = random.Random(seed)
+    state = engine.new_game(players, seed)
+    for _ in range(plies):
+        if engine.is_over(state):
+            break
+        state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+    other = engine.from_json(_hide_differently(engine, engine.to_json(state), seat, rng))
+    layout, full = Layout(engine.DESCRIPTION, players), Layout(engine.DESCRIPTION, players,
+                                                                full=True)
+    seen = encode(layout, engine.view(state, seat), seat)
+    assert seen == encode(layout, engine.view(other, seat), seat)
+    game = Game(engine, players)  # a native engine's C code writes the tensor: the same
+    for each in (state, other):
+        game.load(each)
+        assert game.observe(seat) == seen
+    assert len(seen) == layout.size
+    if engine.to_json(other)["decks"] != engine.to_json(state)["decks"]:
+        # The full-information tensor does see the difference.
+        assert encode(full, engine.to_json(state), seat) != encode(
+            full, engine.to_json(other), seat)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_tensor_reads_each_part_of_the_view(edition: str) -> None:
+    """Spot checks of the layout against the view: supply, seats' tokens
+    relative to the seat observing, the market's cards, the seat to move."""
+    engine = _engine(edition)
+    players = engine.PLAYERS.start
+    game = Game(engine, players, seed=2)
+    rng = random.Random(2)
+    for _ in range(12):
+        game.step(rng.choice(game.legal()))
+    layout = game.layout
+    for seat in range(players):
+        tensor, view = game.observe(seat), engine.view(game.state, seat)
+        supply = layout.at["supply"]
+        assert tensor[supply.start:supply.start + supply.size] == [
+            view["supply"][t] for t in layout.tokens]
+        tokens = layout.at["seat_tokens"].start
+        k = len(layout.tokens)
+        for s in range(players):
+            rel = (s - seat) % players
+            held = tensor[tokens + rel * k: tokens + rel * k + k]
+            assert held == [view["seats"][s]["tokens"].get(t, 0) for t in layout.tokens]
+        assert tensor[layout.at["to_move"].start + (game.to_move - seat) % players] == 1
+        places = layout.at["cards"].shape[1]
+        for row in view["market"].values():
+            for card in row:
+                if card is not None:
+                    assert tensor[layout.at["cards"].start + card * places] == 1
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_native_tensor_is_the_view_s(edition: str) -> None:
+    """A native engine writes the tensor in C: the tensor `encode` reads from
+    the view, for every seat, mid-move too."""
+    engine = _engine(edition)
+    players = engine.PLAYERS.stop - 1
+    game = Game(engine, players, seed=8)
+    rng = random.Random(8)
+    for _ in range(300):
+        if game.over:
+            game.reset(rng.randrange(1000))
+        for seat in range(players):
+            prefix = game.choosing.prefix if seat == game.to_move else ()
+            assert game.observe(seat) == encode(
+                game.layout, engine.view(game.state, seat), seat, prefix)
+        game.step(rng.choice(game.legal()))
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_layout_names_every_value_once(edition: str) -> None:
+    engine = _engine(edition)
+    for players in engine.PLAYERS:
+        for full in (False, True):
+            layout = Layout(engine.DESCRIPTION, players, full=full)
+            rows = layout.describe()
+            assert rows[0][0] == 0 and rows[-1][1] == layout.size
+            assert all(a[1] == b[0] for a, b in itertools.pairwise(rows))
+    with pytest.raises(ValueError, match="players"):
+        Layout(engine.DESCRIPTION, engine.PLAYERS.stop)
