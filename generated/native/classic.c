@@ -15,6 +15,9 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Helpers and data columns that only some editions use: no warning where one is unused. */
+#define MAYBE_UNUSED __attribute__((unused))
+
 #define PMIN 2
 #define PMAX 4
 #define NK 6
@@ -51,13 +54,13 @@ static inline V imax(V a, V b) { return a > b ? a : b; }
 
 /* ------------------------------------------------------------------ data */
 
-static const V CARD_tier[MAX1(NCARDS)] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
-static const V CARD_bonus[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4 };
-static const V CARD_points[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5 };
-static const Vec CARD_cost[MAX1(NCARDS)] = { {{3, 1, 0, 0, 1}}, {{0, 3, 0, 0, 0}}, {{0, 2, 2, 0, 1}}, {{0, 2, 0, 0, 2}}, {{0, 1, 2, 1, 1}}, {{0, 1, 1, 1, 1}}, {{0, 0, 0, 2, 1}}, {{0, 0, 4, 0, 0}}, {{1, 0, 2, 2, 0}}, {{1, 0, 1, 2, 1}}, {{1, 0, 1, 1, 1}}, {{1, 0, 0, 0, 2}}, {{0, 1, 3, 1, 0}}, {{0, 0, 2, 0, 2}}, {{0, 0, 0, 0, 3}}, {{0, 0, 0, 4, 0}}, {{2, 1, 0, 0, 0}}, {{1, 3, 1, 0, 0}}, {{1, 1, 0, 1, 2}}, {{1, 1, 0, 1, 1}}, {{0, 2, 0, 2, 0}}, {{0, 1, 0, 2, 2}}, {{0, 0, 0, 3, 0}}, {{0, 0, 0, 0, 4}}, {{3, 0, 0, 0, 0}}, {{2, 1, 1, 0, 1}}, {{2, 0, 1, 0, 2}}, {{2, 0, 0, 2, 0}}, {{1, 1, 1, 0, 1}}, {{1, 0, 0, 1, 3}}, {{0, 2, 1, 0, 0}}, {{4, 0, 0, 0, 0}}, {{2, 2, 0, 1, 0}}, {{2, 0, 2, 0, 0}}, {{1, 2, 1, 1, 0}}, {{1, 1, 1, 1, 0}}, {{0, 0, 3, 0, 0}}, {{0, 0, 2, 1, 0}}, {{0, 0, 1, 3, 1}}, {{0, 4, 0, 0, 0}}, {{2, 3, 0, 3, 0}}, {{0, 0, 3, 2, 2}}, {{0, 0, 1, 4, 2}}, {{0, 0, 0, 5, 3}}, {{0, 0, 0, 5, 0}}, {{6, 0, 0, 0, 0}}, {{0, 2, 3, 0, 3}}, {{0, 2, 2, 3, 0}}, {{5, 3, 0, 0, 0}}, {{2, 0, 0, 1, 4}}, {{0, 5, 0, 0, 0}}, {{0, 6, 0, 0, 0}}, {{3, 0, 2, 3, 0}}, {{2, 3, 0, 0, 2}}, {{4, 2, 0, 0, 1}}, {{0, 5, 3, 0, 0}}, {{0, 0, 5, 0, 0}}, {{0, 0, 6, 0, 0}}, {{2, 0, 0, 2, 3}}, {{0, 3, 0, 2, 3}}, {{3, 0, 0, 0, 5}}, {{1, 4, 2, 0, 0}}, {{0, 0, 0, 0, 5}}, {{0, 0, 0, 6, 0}}, {{3, 2, 2, 0, 0}}, {{3, 0, 3, 0, 2}}, {{5, 0, 0, 0, 0}}, {{0, 1, 4, 2, 0}}, {{0, 0, 5, 3, 0}}, {{0, 0, 0, 0, 6}}, {{0, 3, 3, 5, 3}}, {{3, 0, 0, 3, 6}}, {{0, 0, 0, 0, 7}}, {{3, 0, 0, 0, 7}}, {{3, 0, 3, 3, 5}}, {{7, 0, 0, 0, 0}}, {{6, 3, 0, 0, 3}}, {{7, 3, 0, 0, 0}}, {{5, 3, 0, 3, 3}}, {{3, 6, 3, 0, 0}}, {{0, 7, 0, 0, 0}}, {{0, 7, 3, 0, 0}}, {{3, 5, 3, 0, 3}}, {{0, 3, 6, 3, 0}}, {{0, 0, 7, 0, 0}}, {{0, 0, 7, 3, 0}}, {{3, 3, 5, 3, 0}}, {{0, 0, 3, 6, 3}}, {{0, 0, 0, 7, 0}}, {{0, 0, 0, 7, 3}} };
-static const uint64_t CARD_cost_packed[MAX1(NCARDS)] = { 0x100000103ULL, 0x300ULL, 0x100020200ULL, 0x200000200ULL, 0x101020100ULL, 0x101010100ULL, 0x102000000ULL, 0x40000ULL, 0x2020001ULL, 0x102010001ULL, 0x101010001ULL, 0x200000001ULL, 0x1030100ULL, 0x200020000ULL, 0x300000000ULL, 0x4000000ULL, 0x102ULL, 0x10301ULL, 0x201000101ULL, 0x101000101ULL, 0x2000200ULL, 0x202000100ULL, 0x3000000ULL, 0x400000000ULL, 0x3ULL, 0x100010102ULL, 0x200010002ULL, 0x2000002ULL, 0x100010101ULL, 0x301000001ULL, 0x10200ULL, 0x4ULL, 0x1000202ULL, 0x20002ULL, 0x1010201ULL, 0x1010101ULL, 0x30000ULL, 0x1020000ULL, 0x103010000ULL, 0x400ULL, 0x3000302ULL, 0x202030000ULL, 0x204010000ULL, 0x305000000ULL, 0x5000000ULL, 0x6ULL, 0x300030200ULL, 0x3020200ULL, 0x305ULL, 0x401000002ULL, 0x500ULL, 0x600ULL, 0x3020003ULL, 0x200000302ULL, 0x100000204ULL, 0x30500ULL, 0x50000ULL, 0x60000ULL, 0x302000002ULL, 0x302000300ULL, 0x500000003ULL, 0x20401ULL, 0x500000000ULL, 0x6000000ULL, 0x20203ULL, 0x200030003ULL, 0x5ULL, 0x2040100ULL, 0x3050000ULL, 0x600000000ULL, 0x305030300ULL, 0x603000003ULL, 0x700000000ULL, 0x700000003ULL, 0x503030003ULL, 0x7ULL, 0x300000306ULL, 0x307ULL, 0x303000305ULL, 0x30603ULL, 0x700ULL, 0x30700ULL, 0x300030503ULL, 0x3060300ULL, 0x70000ULL, 0x3070000ULL, 0x3050303ULL, 0x306030000ULL, 0x7000000ULL, 0x307000000ULL };
-static const V TILE_points[MAX1(NTILES)] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
-static const Vec TILE_requires[MAX1(NTILES)] = { {{4, 4, 0, 0, 0}}, {{4, 0, 0, 0, 4}}, {{0, 4, 4, 0, 0}}, {{0, 0, 4, 4, 0}}, {{0, 0, 0, 4, 4}}, {{3, 3, 3, 0, 0}}, {{3, 3, 0, 0, 3}}, {{3, 0, 0, 3, 3}}, {{0, 3, 3, 3, 0}}, {{0, 0, 3, 3, 3}} };
+MAYBE_UNUSED static const V CARD_tier[MAX1(NCARDS)] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+MAYBE_UNUSED static const V CARD_bonus[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4 };
+MAYBE_UNUSED static const V CARD_points[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 5 };
+MAYBE_UNUSED static const Vec CARD_cost[MAX1(NCARDS)] = { {{3, 1, 0, 0, 1}}, {{0, 3, 0, 0, 0}}, {{0, 2, 2, 0, 1}}, {{0, 2, 0, 0, 2}}, {{0, 1, 2, 1, 1}}, {{0, 1, 1, 1, 1}}, {{0, 0, 0, 2, 1}}, {{0, 0, 4, 0, 0}}, {{1, 0, 2, 2, 0}}, {{1, 0, 1, 2, 1}}, {{1, 0, 1, 1, 1}}, {{1, 0, 0, 0, 2}}, {{0, 1, 3, 1, 0}}, {{0, 0, 2, 0, 2}}, {{0, 0, 0, 0, 3}}, {{0, 0, 0, 4, 0}}, {{2, 1, 0, 0, 0}}, {{1, 3, 1, 0, 0}}, {{1, 1, 0, 1, 2}}, {{1, 1, 0, 1, 1}}, {{0, 2, 0, 2, 0}}, {{0, 1, 0, 2, 2}}, {{0, 0, 0, 3, 0}}, {{0, 0, 0, 0, 4}}, {{3, 0, 0, 0, 0}}, {{2, 1, 1, 0, 1}}, {{2, 0, 1, 0, 2}}, {{2, 0, 0, 2, 0}}, {{1, 1, 1, 0, 1}}, {{1, 0, 0, 1, 3}}, {{0, 2, 1, 0, 0}}, {{4, 0, 0, 0, 0}}, {{2, 2, 0, 1, 0}}, {{2, 0, 2, 0, 0}}, {{1, 2, 1, 1, 0}}, {{1, 1, 1, 1, 0}}, {{0, 0, 3, 0, 0}}, {{0, 0, 2, 1, 0}}, {{0, 0, 1, 3, 1}}, {{0, 4, 0, 0, 0}}, {{2, 3, 0, 3, 0}}, {{0, 0, 3, 2, 2}}, {{0, 0, 1, 4, 2}}, {{0, 0, 0, 5, 3}}, {{0, 0, 0, 5, 0}}, {{6, 0, 0, 0, 0}}, {{0, 2, 3, 0, 3}}, {{0, 2, 2, 3, 0}}, {{5, 3, 0, 0, 0}}, {{2, 0, 0, 1, 4}}, {{0, 5, 0, 0, 0}}, {{0, 6, 0, 0, 0}}, {{3, 0, 2, 3, 0}}, {{2, 3, 0, 0, 2}}, {{4, 2, 0, 0, 1}}, {{0, 5, 3, 0, 0}}, {{0, 0, 5, 0, 0}}, {{0, 0, 6, 0, 0}}, {{2, 0, 0, 2, 3}}, {{0, 3, 0, 2, 3}}, {{3, 0, 0, 0, 5}}, {{1, 4, 2, 0, 0}}, {{0, 0, 0, 0, 5}}, {{0, 0, 0, 6, 0}}, {{3, 2, 2, 0, 0}}, {{3, 0, 3, 0, 2}}, {{5, 0, 0, 0, 0}}, {{0, 1, 4, 2, 0}}, {{0, 0, 5, 3, 0}}, {{0, 0, 0, 0, 6}}, {{0, 3, 3, 5, 3}}, {{3, 0, 0, 3, 6}}, {{0, 0, 0, 0, 7}}, {{3, 0, 0, 0, 7}}, {{3, 0, 3, 3, 5}}, {{7, 0, 0, 0, 0}}, {{6, 3, 0, 0, 3}}, {{7, 3, 0, 0, 0}}, {{5, 3, 0, 3, 3}}, {{3, 6, 3, 0, 0}}, {{0, 7, 0, 0, 0}}, {{0, 7, 3, 0, 0}}, {{3, 5, 3, 0, 3}}, {{0, 3, 6, 3, 0}}, {{0, 0, 7, 0, 0}}, {{0, 0, 7, 3, 0}}, {{3, 3, 5, 3, 0}}, {{0, 0, 3, 6, 3}}, {{0, 0, 0, 7, 0}}, {{0, 0, 0, 7, 3}} };
+MAYBE_UNUSED static const uint64_t CARD_cost_packed[MAX1(NCARDS)] = { 0x100000103ULL, 0x300ULL, 0x100020200ULL, 0x200000200ULL, 0x101020100ULL, 0x101010100ULL, 0x102000000ULL, 0x40000ULL, 0x2020001ULL, 0x102010001ULL, 0x101010001ULL, 0x200000001ULL, 0x1030100ULL, 0x200020000ULL, 0x300000000ULL, 0x4000000ULL, 0x102ULL, 0x10301ULL, 0x201000101ULL, 0x101000101ULL, 0x2000200ULL, 0x202000100ULL, 0x3000000ULL, 0x400000000ULL, 0x3ULL, 0x100010102ULL, 0x200010002ULL, 0x2000002ULL, 0x100010101ULL, 0x301000001ULL, 0x10200ULL, 0x4ULL, 0x1000202ULL, 0x20002ULL, 0x1010201ULL, 0x1010101ULL, 0x30000ULL, 0x1020000ULL, 0x103010000ULL, 0x400ULL, 0x3000302ULL, 0x202030000ULL, 0x204010000ULL, 0x305000000ULL, 0x5000000ULL, 0x6ULL, 0x300030200ULL, 0x3020200ULL, 0x305ULL, 0x401000002ULL, 0x500ULL, 0x600ULL, 0x3020003ULL, 0x200000302ULL, 0x100000204ULL, 0x30500ULL, 0x50000ULL, 0x60000ULL, 0x302000002ULL, 0x302000300ULL, 0x500000003ULL, 0x20401ULL, 0x500000000ULL, 0x6000000ULL, 0x20203ULL, 0x200030003ULL, 0x5ULL, 0x2040100ULL, 0x3050000ULL, 0x600000000ULL, 0x305030300ULL, 0x603000003ULL, 0x700000000ULL, 0x700000003ULL, 0x503030003ULL, 0x7ULL, 0x300000306ULL, 0x307ULL, 0x303000305ULL, 0x30603ULL, 0x700ULL, 0x30700ULL, 0x300030503ULL, 0x3060300ULL, 0x70000ULL, 0x3070000ULL, 0x3050303ULL, 0x306030000ULL, 0x7000000ULL, 0x307000000ULL };
+MAYBE_UNUSED static const V TILE_points[MAX1(NTILES)] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
+MAYBE_UNUSED static const Vec TILE_requires[MAX1(NTILES)] = { {{4, 4, 0, 0, 0}}, {{4, 0, 0, 0, 4}}, {{0, 4, 4, 0, 0}}, {{0, 0, 4, 4, 0}}, {{0, 0, 0, 4, 4}}, {{3, 3, 3, 0, 0}}, {{3, 3, 0, 0, 3}}, {{3, 0, 0, 3, 3}}, {{0, 3, 3, 3, 0}}, {{0, 0, 3, 3, 3}} };
 static const int32_t CARD_DECK[MAX1(NCARDS)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 };
 static const int32_t DECK_SIZE[MAX1(ND)] = { 40, 30, 20 };
 static const int32_t FACE_UP[MAX1(ND)] = { 4, 4, 4 };
@@ -241,7 +244,7 @@ static void set_remove_all(Set *s, const Set *gone)
     }
 }
 
-static void set_add_all(Set *s, const Set *more)
+MAYBE_UNUSED static void set_add_all(Set *s, const Set *more)
 {
     for (int32_t i = 0; i < more->n; i++) {
         s->v[s->n++] = more->v[i];
@@ -249,7 +252,7 @@ static void set_add_all(Set *s, const Set *more)
 }
 
 /* The set less the cards `gone`: itself when it holds none of them (no copy). */
-static const Set *without(const Set *s, Set *copy, const Set *gone)
+MAYBE_UNUSED static const Set *without(const Set *s, Set *copy, const Set *gone)
 {
     for (int32_t i = 0; i < gone->n; i++) {
         if (set_has(s, gone->v[i])) {
@@ -804,11 +807,11 @@ static int32_t token_moves(const G *g, int32_t p, const Vec *price, int cards, M
     return ways_end(&s);
 }
 
-static int32_t pay_moves(const G *g, int32_t p, const Vec *price, MoveBuf *out) { return token_moves(g, p, price, 0, out); }
+MAYBE_UNUSED static int32_t pay_moves(const G *g, int32_t p, const Vec *price, MoveBuf *out) { return token_moves(g, p, price, 0, out); }
 
 /* Every way to pay with tokens and cards worth `units` each (docs/engine.md),
  * each completing the move begun in `out`. */
-static int32_t card_pay_moves(const G *g, int32_t p, const Vec *price, const Set *usable, int32_t units, MoveBuf *out)
+MAYBE_UNUSED static int32_t card_pay_moves(const G *g, int32_t p, const Vec *price, const Set *usable, int32_t units, MoveBuf *out)
 {
     if (usable->n == 0) {
         return token_moves(g, p, price, 1, out);
@@ -915,14 +918,14 @@ static void to_box_one(G *g, int32_t p, int32_t card)
     hidden_clear(g, card);
 }
 
-static void to_box(G *g, int32_t p, const Set *cards)
+MAYBE_UNUSED static void to_box(G *g, int32_t p, const Set *cards)
 {
     for (int32_t i = 0; i < cards->n; i++) {
         to_box_one(g, p, cards->v[i]);
     }
 }
 
-static void set_value(G *g, int32_t value, int32_t card, V to)
+MAYBE_UNUSED static void set_value(G *g, int32_t value, int32_t card, V to)
 {
     if (to < CARD_NUMBER_LOW || to > CARD_NUMBER_HIGH) {
         past = 2;  /* a value past its range: the move is refused (raise_past) */
@@ -971,7 +974,7 @@ static void take_tile(G *g, int32_t p, int32_t tile, int32_t zone)
     count_in(g, p, zone, tile, 1);
 }
 
-static int32_t holder_of(const G *g, int32_t tile, int32_t zone)
+MAYBE_UNUSED static int32_t holder_of(const G *g, int32_t tile, int32_t zone)
 {
     for (int32_t q = 0; q < g->players; q++) {
         if (zone_has(g, zone, q, tile)) {
@@ -981,7 +984,7 @@ static int32_t holder_of(const G *g, int32_t tile, int32_t zone)
     return -1;
 }
 
-static V *wait(G *g, int32_t site)
+MAYBE_UNUSED static V *wait(G *g, int32_t site)
 {
     if (g->fn >= FMAX) {
         overflow = 1;
@@ -1353,9 +1356,9 @@ static const ApplyFn APPLY[MAX1(NA)] = { apply_take_distinct, apply_take_two, ap
 static const LegalFn STEP_OPTIONS[MAX1(NSTEPS)] = { step_options0, step_options1, step_options2 };
 static const ApplyFn STEP_DECIDE[MAX1(NSTEPS)] = { step_decide0, step_decide1, step_decide2 };
 static const StepFn STEP_RUN[MAX1(NSTEPS)] = { step_run0, step_run1, step_run2 };
-static const FollowOptionsFn FOLLOW_OPTIONS[MAX1(NFOLLOW)] = { NULL };
-static const FollowFn FOLLOW_TAKE[MAX1(NFOLLOW)] = { NULL };
-static const SkipFn FOLLOW_SKIP[MAX1(NFOLLOW)] = { NULL };
+MAYBE_UNUSED static const FollowOptionsFn FOLLOW_OPTIONS[MAX1(NFOLLOW)] = { NULL };
+MAYBE_UNUSED static const FollowFn FOLLOW_TAKE[MAX1(NFOLLOW)] = { NULL };
+MAYBE_UNUSED static const SkipFn FOLLOW_SKIP[MAX1(NFOLLOW)] = { NULL };
 
 static MoveBuf SCRATCH;
 
@@ -1663,7 +1666,7 @@ static void winners_of(const G *g, uint8_t *won)
     if (!g->over) {
         return;
     }
-    V best[NRANK], keys[NRANK];
+    V best[NRANK] = {0}, keys[NRANK]; /* best is read only once set; zeroed for the compiler */
     int any = 0;
     for (int32_t p = 0; p < g->players; p++) {
         if (!eligible(g, p)) {
