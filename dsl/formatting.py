@@ -138,14 +138,16 @@ class _Layout:
                 end.append(comment)
             else:
                 before[at].append(comment)
-        entries = []
+        entries: list[_Entry] = []
         for i, line in enumerate(lines):
             depth = line.depth + 1 if line.closing else line.depth
             entries.extend(_Entry(c.text, depth, c.line, c.line) for c in before[i])
             trailing = after[i].text if i in after else None
             last = max(line.last, after[i].line) if i in after else line.last
             entries.append(
-                _Entry(line.text, line.depth, line.first, last, line.opening, line.closing, trailing)
+                _Entry(
+                    line.text, line.depth, line.first, last, line.opening, line.closing, trailing
+                )
             )
         entries.extend(_Entry(c.text, 0, c.line, c.line) for c in end)
         return entries
@@ -232,7 +234,8 @@ def _widest_parentheses(text: str) -> tuple[int, int] | None:
             depth += 1
         elif char in ")]}":
             depth -= 1
-            if depth == 0 and text[start] == "(" and (best is None or i - start > best[1] - best[0]):
+            wider = best is None or i - start > best[1] - best[0]
+            if depth == 0 and text[start] == "(" and wider:
                 best = (start, i)
     return best
 
