@@ -84,12 +84,13 @@ def _register() -> None:
         check,
         conform,
         diff,
+        fmt,
         play,
         replay,
         simulate,
     )
 
-    for module in (check, build, bench, play, replay, diff, conform, simulate):
+    for module in (check, fmt, build, bench, play, replay, diff, conform, simulate):
         main.add_command(module.command)
 
 
