@@ -106,6 +106,7 @@ class _Entry:
     opening: bool = False
     closing: bool = False
     comment: str | None = None  # a trailing comment
+    alone: bool = False  # a comment on its own line (never wrapped)
 
 
 class _Layout:
@@ -141,7 +142,7 @@ class _Layout:
         entries: list[_Entry] = []
         for i, line in enumerate(lines):
             depth = line.depth + 1 if line.closing else line.depth
-            entries.extend(_Entry(c.text, depth, c.line, c.line) for c in before[i])
+            entries.extend(_Entry(c.text, depth, c.line, c.line, alone=True) for c in before[i])
             trailing = after[i].text if i in after else None
             last = max(line.last, after[i].line) if i in after else line.last
             entries.append(
@@ -149,7 +150,7 @@ class _Layout:
                     line.text, line.depth, line.first, last, line.opening, line.closing, trailing
                 )
             )
-        entries.extend(_Entry(c.text, 0, c.line, c.line) for c in end)
+        entries.extend(_Entry(c.text, 0, c.line, c.line, alone=True) for c in end)
         return entries
 
     def blank_between(self, previous: _Entry, entry: _Entry) -> bool:
@@ -165,6 +166,8 @@ class _Layout:
     def physical(self, entry: _Entry) -> list[str]:
         """An entry's lines as written: wrapped to the width, a trailing
         comment at the end of the last."""
+        if entry.alone:
+            return [INDENT * entry.depth + entry.text]
         lines = wrap(entry.text, entry.depth)
         if entry.comment is not None:
             lines[-1] += TRAILING_GAP + entry.comment

@@ -193,6 +193,12 @@ def test_short_parentheses_and_strings_are_not_broken():
     assert _faithful(text) == text
 
 
+def test_a_long_comment_is_never_broken():
+    comment = "#" + " (a long comment, in parentheses)" * 5
+    text = f'{comment}\nedition e "E" {{\n  {comment}\n  players 2..4  {comment}\n}}\n'
+    assert _faithful(text) == text
+
+
 def test_unparsable_text_raises_the_parsers_located_message():
     with pytest.raises(Unparsable) as raised:
         format_source('edition e "E" {\n  players 2..\n}\n', "my.rules")
