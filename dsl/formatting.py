@@ -23,7 +23,9 @@ pair of parentheses with the longest contents, if those are at least
 WRAP_MIN characters long: the arguments one a line, two spaces deeper, and
 the `)` on a line of its own (a line break inside parentheses does not end a
 statement); each line made is broken again the same way if still too long.
-A string, a column map and a line with no such parentheses stay whole.
+Failing that, a map in braces (a column's) is broken the same way, each line
+but the last ending in `\\` (where a line break would end the declaration).
+A string and a line with no such brackets stay whole.
 
 Formatting never changes what a file means: the tree of the formatted text
 is the tree of the original (tests/test_formatting.py checks the checked
@@ -195,15 +197,23 @@ def wrap(text: str, depth: int) -> list[str]:
     whole = INDENT * depth + text
     if len(whole) <= WIDTH:
         return [whole]
-    pair = _widest_parentheses(text)
-    if pair is None or pair[1] - pair[0] - 1 < WRAP_MIN:
-        return [whole]
+    for opening, ends in (("(", ""), ("{", " \\")):
+        pair = _widest_pair(text, opening)
+        if pair is not None and pair[1] - pair[0] - 1 >= WRAP_MIN:
+            return _broken(text, depth, pair, ends)
+    return [whole]
+
+
+def _broken(text: str, depth: int, pair: tuple[int, int], ends: str) -> list[str]:
+    """A line broken inside a pair of brackets, each line but the last
+    ending with `ends` (a `\\` where a line break would end the statement)."""
     start, end = pair
     parts = _top_level_split(text[start + 1 : end])
-    lines = [INDENT * depth + text[: start + 1]]
+    lines = [INDENT * depth + text[: start + 1] + ends]
     for i, part in enumerate(parts):
         comma = "," if i < len(parts) - 1 else ""
-        lines.extend(wrap(part.strip() + comma, depth + 1))
+        made = wrap(part.strip() + comma, depth + 1)
+        lines.extend(line + ends for line in made)
     lines.extend(wrap(text[end:], depth))
     return lines
 
@@ -225,8 +235,8 @@ def _scan(text: str) -> list[tuple[int, str]]:
     return found
 
 
-def _widest_parentheses(text: str) -> tuple[int, int] | None:
-    """The outermost pair of parentheses with the longest contents."""
+def _widest_pair(text: str, opening: str) -> tuple[int, int] | None:
+    """The outermost pair of brackets of a kind with the longest contents."""
     best: tuple[int, int] | None = None
     depth = 0
     start = 0
@@ -238,7 +248,7 @@ def _widest_parentheses(text: str) -> tuple[int, int] | None:
         elif char in ")]}":
             depth -= 1
             wider = best is None or i - start > best[1] - best[0]
-            if depth == 0 and text[start] == "(" and wider:
+            if depth == 0 and text[start] == opening and wider:
                 best = (start, i)
     return best
 

@@ -187,6 +187,20 @@ def test_a_long_line_is_broken_inside_its_widest_parentheses():
     assert max(map(len, lines)) > WIDTH  # a part too long, with no parentheses, stays whole
 
 
+def test_a_long_column_map_is_broken_with_continued_lines():
+    pairs = ", ".join(f'{c}: "cost_of_the_colour_{c}"' for c in ("white", "blue", "green"))
+    column = f"    cost: per colour {{{pairs}}}"
+    text = f'edition e "E" {{\n  cards from "c.csv" {{\n{column}\n  }}\n}}\n'
+    lines = _faithful(text).splitlines()
+    assert lines[2:7] == [
+        "    cost: per colour { \\",
+        '      white: "cost_of_the_colour_white", \\',
+        '      blue: "cost_of_the_colour_blue", \\',
+        '      green: "cost_of_the_colour_green" \\',
+        "    }",
+    ]
+
+
 def test_short_parentheses_and_strings_are_not_broken():
     message = "m" * WIDTH
     text = f'edition e "E" {{\n  action a {{\n    require count(x) < 3 else "{message}"\n  }}\n}}\n'
