@@ -266,6 +266,44 @@ def test_random_editions_with_comments_format_faithfully(
     assert same_model(*models)
 
 
+def _inside_parentheses(text: str) -> list[int]:
+    """The places just after a `(` or a `,` inside parentheses, outside
+    strings and comments: where a line may break."""
+    places, depth, quoted, commented = [], 0, False, False
+    for i, char in enumerate(text):
+        if commented:
+            commented = char != "\n"
+        elif quoted:
+            quoted = char != '"' or text[i - 1] == "\\"
+        elif char == "#":
+            commented = True
+        elif char == '"':
+            quoted = True
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+        if not (commented or quoted) and char in "(," and depth > 0:
+            places.append(i + 1)
+    return places
+
+
+_BREAKS = ["\n", "  # broken here\n", "\n    # alone here\n"]
+
+
+@settings(max_examples=EXAMPLES or 20, deadline=None, derandomize=not EXAMPLES)
+@given(
+    path=st.sampled_from(CHECKING),
+    picks=st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from(_BREAKS)), max_size=12),
+)
+def test_lines_broken_inside_parentheses_with_comments_format_faithfully(
+    path: Path, picks: list[tuple[int, str]]
+) -> None:
+    text = path.read_text(encoding="utf-8")
+    places = _inside_parentheses(text)
+    for at, inserted in sorted(((places[i % len(places)], s) for i, s in picks), reverse=True):
+        text = text[:at] + inserted + text[at:]
+    _faithful(text, str(path))
+
+
 # ------------------------------------------------------------ the command
 
 
