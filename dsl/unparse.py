@@ -8,7 +8,9 @@ the precedence of its kind and of the place (the levels of dsl/grammar.lark's
 expression rules), never around a node that does not need them; so `diff`
 prints what a rule says, and a formatter can lay a file out without
 changing its meaning. Statements and declarations come out one per line,
-blocks indented by two spaces. Comments are not in the tree, so not here.
+blocks indented by two spaces. Comments are not in the tree, so not here:
+each printed `Line` names the source lines it was printed from, and the
+formatter (dsl/formatting.py) puts the comments back beside them.
 
 A `rename` function, if given, is applied to every name that refers to a
 declaration (a name read, a function called, a zone, a token): `diff`
@@ -19,6 +21,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+
+import attrs
+from attrs import frozen
 
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.visitor import Visitor
@@ -161,8 +166,59 @@ def int_map(node: s.IntMap) -> str:
     return "{" + ", ".join(f"{key}: {value}" for key, value in node.entries) + "}"
 
 
-def block(lines: list[str]) -> list[str]:
-    return [INDENT + line for line in lines]
+@frozen
+class Line:
+    """A printed line: its text, its depth of indentation, and the source
+    lines it was printed from (first, last; 0 when none is known), so that a
+    formatter can put each comment back beside the code it was written by.
+    An `opening` line ends with `{`; a `closing` one is a block's `}`."""
+
+    text: str
+    depth: int = 0
+    first: int = 0
+    last: int = 0
+    opening: bool = False
+    closing: bool = False
+
+    def __str__(self) -> str:
+        return INDENT * self.depth + self.text
+
+
+Printed = Sequence[str | Line]  # a visit's lines: plain text, or lines with places
+
+
+def lines_of(found: Printed, node: s.Node | None = None) -> list[Line]:
+    """A visit's lines as Lines; one line of plain text is given the place
+    of its node."""
+    if len(found) == 1 and isinstance(found[0], str) and node is not None:
+        return [Line(found[0], first=node.span.line, last=node.span.end_line)]
+    return [line if isinstance(line, Line) else Line(line) for line in found]
+
+
+def tagged(lines: list[Line], prefix: str) -> list[Line]:
+    """The lines with a prefix (tags, `override `) before the first one."""
+    return [attrs.evolve(lines[0], text=prefix + lines[0].text), *lines[1:]]
+
+
+def block(lines: Sequence[str | Line]) -> list[Line]:
+    """The lines one level deeper."""
+    return [attrs.evolve(line, depth=line.depth + 1) for line in lines_of(lines)]
+
+
+def opening(text: str, node: s.Node, last: s.Node | None = None) -> Line:
+    """A block's first line, `... {`: from the node's first line to its
+    `{`, on the line where `last` (the head's last part) ends."""
+    end = last.span.end_line if last is not None else node.span.line
+    return Line(f"{text} {{", first=node.span.line, last=end, opening=True)
+
+
+def closing(node: s.Node) -> Line:
+    """A block's `}`, on the node's last line."""
+    return Line("}", first=node.span.end_line, last=node.span.end_line, closing=True)
+
+
+def texts(lines: Sequence[Line]) -> list[str]:
+    return [str(line) for line in lines]
 
 
 class StatementPrinter(Visitor):
@@ -175,16 +231,17 @@ class StatementPrinter(Visitor):
     def expr(self, node: s.Expr, place: int = CONDITIONAL) -> str:
         return self.expressions.at(node, place)
 
-    def lines(self, statements: Sequence[s.Statement]) -> list[str]:
+    def lines(self, statements: Sequence[s.Statement]) -> list[Line]:
         return [line for statement in statements for line in self.statement(statement)]
 
-    def body(self, head: str, statements: Sequence[s.Statement]) -> list[str]:
+    def body(
+        self, head: str, statements: Sequence[s.Statement], node: s.Node, last: s.Node | None
+    ) -> list[Line]:
         """`head {`, the statements indented, `}`."""
-        return [f"{head} {{", *block(self.lines(statements)), "}"]
+        return [opening(head, node, last), *block(self.lines(statements)), closing(node)]
 
-    def statement(self, node: s.Statement) -> list[str]:
-        lines: list[str] = self.visit(node)
-        return [tags(node.tags) + lines[0], *lines[1:]]
+    def statement(self, node: s.Statement) -> list[Line]:
+        return tagged(lines_of(self.visit(node), node), tags(node.tags))
 
     def generic_visit(self, node: object, *args: object) -> list[str]:
         raise TypeError(f"no rule text for {type(node).__name__}")
@@ -226,8 +283,8 @@ class StatementPrinter(Visitor):
     def visit_ReturnToBox(self, node: s.ReturnToBox) -> list[str]:
         return [f"return {self.rename(node.cards.text)} to the box"]
 
-    def visit_If(self, node: s.If) -> list[str]:
-        return self.body(f"if {self.expr(node.condition)}", node.body)
+    def visit_If(self, node: s.If) -> list[Line]:
+        return self.body(f"if {self.expr(node.condition)}", node.body, node, node.condition)
 
     def visit_SetValue(self, node: s.SetValue) -> list[str]:
         target = f"{self.rename(node.card.text)}.{node.value_name.text}"
@@ -247,27 +304,27 @@ class DeclarationPrinter(Visitor):
     def name(self, node: s.Name) -> str:
         return self.rename(node.text)
 
-    def edition(self, node: s.Edition) -> str:
+    def edition(self, node: s.Edition) -> list[Line]:
         parent = f" extends {node.parent.text}" if node.parent is not None else ""
-        head = f"edition {node.name.text} {quote(node.title.value)}{parent} {{"
+        head = f"edition {node.name.text} {quote(node.title.value)}{parent}"
         items = [line for item in node.items for line in self.item(item)]
-        return "\n".join([head, *block(items), "}"]) + "\n"
+        last = node.parent if node.parent is not None else node.title
+        return [opening(head, node, last), *block(items), closing(node)]
 
-    def item(self, node: s.Decl | s.Item) -> list[str]:
-        if isinstance(node, s.Decl):
-            lines: list[str] = self.visit(node)
-            return [tags(node.tags) + lines[0], *lines[1:]]
-        found: list[str] = self.visit(node)
-        return found
+    def item(self, node: s.Decl | s.Item) -> list[Line]:
+        lines = lines_of(self.visit(node), node)
+        return tagged(lines, tags(node.tags)) if isinstance(node, s.Decl) else lines
 
     def generic_visit(self, node: object, *args: object) -> list[str]:
         raise TypeError(f"no rule text for {type(node).__name__}")
 
     # ------------------------------------------------------------- items
 
-    def visit_Override(self, node: s.Override) -> list[str]:
+    def visit_Override(self, node: s.Override) -> list[Line]:
         lines = self.item(node.decl)
-        return ["override " + lines[0], *lines[1:]]
+        if len(lines) == 1:  # from `override` on
+            lines = [attrs.evolve(lines[0], first=node.span.line)]
+        return tagged(lines, "override ")
 
     def visit_Remove(self, node: s.Remove) -> list[str]:
         if node.file is not None:
@@ -303,27 +360,31 @@ class DeclarationPrinter(Visitor):
         )
         return [f"token {self.name(node.name)}{title}: {properties}"]
 
-    def visit_Supply(self, node: s.Supply) -> list[str]:
+    def visit_Supply(self, node: s.Supply) -> list[Line]:
         lines = []
         for line in node.lines:
             target = self.name(line.target) if line.target is not None else "each colour"
             amount = line.amount
             shown = str(amount) if isinstance(amount, int) else "by players " + int_map(amount)
-            lines.append(f"{target}: {shown}")
-        return ["supply {", *block(lines), "}"]
+            lines.extend(lines_of([f"{target}: {shown}"], line))
+        return [opening("supply", node), *block(lines), closing(node)]
 
-    def table(self, head: str, node: s.Cards | s.Tiles) -> list[str]:
+    def table(self, head: str, node: s.Cards | s.Tiles) -> list[Line]:
         head += f" from {quote(node.path.value)}"
+        last: s.Node = node.path
         if node.row_count is not None:
             head += f" with {node.row_count.count} rows"
+            last = node.row_count
         if isinstance(node, s.Tiles) and node.sides_by is not None:
             head += f", double-sided by {node.sides_by.text}"
-        return [head + " {", *block([self.column(c) for c in node.columns]), "}"]
+            last = node.sides_by
+        columns = [line for c in node.columns for line in lines_of([self.column(c)], c)]
+        return [opening(head, node, last), *block(columns), closing(node)]
 
-    def visit_Cards(self, node: s.Cards) -> list[str]:
+    def visit_Cards(self, node: s.Cards) -> list[Line]:
         return self.table("cards" + (f" {node.name.text}" if node.name else ""), node)
 
-    def visit_Tiles(self, node: s.Tiles) -> list[str]:
+    def visit_Tiles(self, node: s.Tiles) -> list[Line]:
         return self.table(f"tiles {self.name(node.name)}", node)
 
     def column(self, node: s.Column) -> str:
@@ -391,36 +452,42 @@ class DeclarationPrinter(Visitor):
 
     # ----------------------------------------------------- actions, turns
 
-    def visit_Action(self, node: s.Action) -> list[str]:
+    def visit_Action(self, node: s.Action) -> Printed:
         title = f" {quote(node.title.value)}" if node.title is not None else ""
         head = f"action {self.name(node.name)}{title}"
         if node.body is None:
             return [f"{head}: only when no other action is legal"]
-        return self.statements.body(head, node.body)
+        last = node.title if node.title is not None else node.name
+        return self.statements.body(head, node.body, node, last)
 
-    def visit_Trigger(self, node: s.Trigger) -> list[str]:
+    def visit_Trigger(self, node: s.Trigger) -> list[Line]:
         head = (
             f"trigger {self.name(node.name)}: after card {node.card.text}"
             f" enters {self.name(node.zone)}"
         )
-        return self.statements.body(head, node.body)
+        return self.statements.body(head, node.body, node, node.zone)
 
-    def visit_Majority(self, node: s.Majority) -> list[str]:
+    def visit_Majority(self, node: s.Majority) -> list[Line]:
         title = f" {quote(node.title.value)}" if node.title is not None else ""
-        lines = []
+        # A line with a node (an expression, a zone) is placed by it; the
+        # others' places are not in the tree.
+        lines: list[Line] = []
         if node.points is not None:
-            lines.append(f"points {node.points}")
+            lines.append(Line(f"points {node.points}"))
         if node.measure is not None:
-            lines.append(f"measure {self.expr(node.measure)}")
+            lines += lines_of([f"measure {self.expr(node.measure)}"], node.measure)
         if node.threshold is not None:
-            lines.append(f"threshold {node.threshold}")
+            lines.append(Line(f"threshold {node.threshold}"))
         if node.event_zone is not None:
-            lines.append(f"contested after a card enters {self.name(node.event_zone)}")
+            zone = self.name(node.event_zone)
+            lines += lines_of([f"contested after a card enters {zone}"], node.event_zone)
         if node.ties_keep_holder:
-            lines.append("ties keep the holder")
+            lines.append(Line("ties keep the holder"))
         if node.zone is not None:
-            lines.append(f"kept in {self.name(node.zone)}")
-        return [f"majority tile {self.name(node.name)}{title} {{", *block(lines), "}"]
+            lines += lines_of([f"kept in {self.name(node.zone)}"], node.zone)
+        head = f"majority tile {self.name(node.name)}{title}"
+        last = node.title if node.title is not None else node.name
+        return [opening(head, node, last), *block(lines), closing(node)]
 
     def visit_Step(self, node: s.Step) -> list[str]:
         place = ""
@@ -474,15 +541,21 @@ def unparse_expression(node: s.Expr, rename: Rename = _same) -> str:
 
 def unparse_statements(statements: Sequence[s.Statement], rename: Rename = _same) -> list[str]:
     """Statements, one a line (an `if`'s body indented under it)."""
-    return StatementPrinter(rename).lines(statements)
+    return texts(StatementPrinter(rename).lines(statements))
 
 
 def unparse_declaration(node: s.Decl | s.Item, rename: Rename = _same) -> list[str]:
     """A declaration's lines (or an override's, a remove's, a rename's),
     with its tags."""
-    return DeclarationPrinter(rename).item(node)
+    return texts(DeclarationPrinter(rename).item(node))
 
 
 def unparse_edition(node: s.Edition, rename: Rename = _same) -> str:
     """A whole rule file's text (without its comments)."""
-    return DeclarationPrinter(rename).edition(node)
+    return "\n".join(texts(DeclarationPrinter(rename).edition(node))) + "\n"
+
+
+def edition_lines(node: s.Edition) -> list[Line]:
+    """A whole rule file's lines, each with the source lines it was printed
+    from (for the formatter)."""
+    return DeclarationPrinter().edition(node)

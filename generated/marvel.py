@@ -821,7 +821,7 @@ def new_game(players: int, seed: int, first_player: int = 0) -> State:
         (_AGGREGATE_ZERO,) * players,
     )
     tiles: list[tuple[int, ...]] = list(s.tiles)
-    # editions/marvel.rules:46 M-2.3
+    # editions/marvel.rules:58 M-2.3
     tiles[S_location] = _reveal(rng, _TILE_SET_FACES[S_location], s.players, True)
     s.tiles = tuple(tiles)
     return _frozen(s)
@@ -1192,14 +1192,14 @@ def _define_bonus(s: State, p: int) -> tuple[int, ...]:
 
 
 def _define_qualifies(s: State, p: int) -> bool:
-    # editions/marvel.rules:74 M-5.2
+    # editions/marvel.rules:86 M-5.2
     d_bonus = _define_bonus(s, p)
     value: bool = _score(s, p) >= 16 and (d_bonus[0] >= 1 and d_bonus[1] >= 1 and d_bonus[2] >= 1 and d_bonus[3] >= 1 and d_bonus[4] >= 1) and s.held[p][K_time_stone] >= 1
     return value
 
 
 def _score(s: State, p: int) -> int:
-    # editions/marvel.rules:72 M-5.1
+    # editions/marvel.rules:84 M-5.1
     value: int = s.agg[p][2] + s.agg[p][3]
     return value
 
@@ -1311,13 +1311,13 @@ def _apply_pass(s: State, p: int, action: Action) -> State:
 
 
 def _measure_avengers_assemble(s: State, p: int) -> int:
-    # editions/marvel.rules:56 M-3.10
+    # editions/marvel.rules:68 M-3.10
     measure: int = s.agg[p][0]
     return measure
 
 
 def _contest_avengers_assemble(s: State, p: int) -> None:
-    # editions/marvel.rules:56 M-3.10
+    # editions/marvel.rules:68 M-3.10
     mine = _measure_avengers_assemble(s, p)
     if mine < 3:
         return
@@ -1327,7 +1327,7 @@ def _contest_avengers_assemble(s: State, p: int) -> None:
 
 
 def _entered_bought(s: State, p: int, card: int) -> None:
-    # editions/marvel.rules:50 M-3.9
+    # editions/marvel.rules:62 M-3.9
     if CARD_time_icon[card] and s.held[p][K_time_stone] == 0 and s.supply[K_time_stone] > 0:
         _gain(s, p, K_time_stone, 1)
     _contest_avengers_assemble(s, p)
@@ -1355,7 +1355,7 @@ def _step_token_limit(s: State, p: int) -> list[Any] | None:
 
 
 def _options_claim_tile(s: State, p: int) -> list[Any]:
-    # editions/marvel.rules:67 M-4.2
+    # editions/marvel.rules:79 M-4.2
     d_bonus = _define_bonus(s, p)
     return [v_n for v_n in s.tiles[S_location] if d_bonus[0] >= TILE_requires[v_n][0] and d_bonus[1] >= TILE_requires[v_n][1] and d_bonus[2] >= TILE_requires[v_n][2] and d_bonus[3] >= TILE_requires[v_n][3] and d_bonus[4] >= TILE_requires[v_n][4]]
 
@@ -1365,7 +1365,7 @@ def _decide_claim_tile(s: State, p: int, option: Any) -> None:
 
 
 def _step_claim_tile(s: State, p: int) -> list[Any] | None:
-    # editions/marvel.rules:67 M-4.2
+    # editions/marvel.rules:79 M-4.2
     options = _options_claim_tile(s, p)
     if len(options) > 1:
         return options
@@ -1390,17 +1390,17 @@ def _step_end_check(s: State, p: int) -> list[Any] | None:
 
 def _round_ends(s: State) -> bool:
     # editions/classic.rules:99 E-6.2
-    # editions/marvel.rules:77 M-5.3 M-5.5
+    # editions/marvel.rules:89 M-5.3 M-5.5
     return all(bool(s.did[_p1] & A_pass) for _p1 in range(s.players)) or any(_define_qualifies(s, _p1) for _p1 in range(s.players))
 
 
 def _eligible(s: State, p: int) -> bool:
-    # editions/marvel.rules:79 M-5.4
+    # editions/marvel.rules:91 M-5.4
     return bool(_define_qualifies(s, p))
 
 
 def _rank(s: State, p: int) -> tuple[int, ...]:
-    # editions/marvel.rules:79 M-5.4
+    # editions/marvel.rules:91 M-5.4
     return (_score(s, p), int(M_avengers_assemble in s.zones[Z_won][p]), -len(s.zones[Z_bought][p]))
 
 

@@ -1371,13 +1371,13 @@ def _count_in(s: State, p: int, zone: int, item: int, sign: int) -> None:
 
 
 def _define_bonus(s: State, p: int) -> tuple[int, ...]:
-    # editions/orient.rules:37 O-3.2 O-4.1
+    # editions/orient.rules:43 O-3.2 O-4.1
     value: tuple[int, ...] = s.agg[p][0]
     return value
 
 
 def _define_coloured(s: State, p: int) -> bool:
-    # editions/orient.rules:39
+    # editions/orient.rules:47
     d_bonus = _define_bonus(s, p)
     value: bool = d_bonus[0] > 0 or d_bonus[1] > 0 or d_bonus[2] > 0 or d_bonus[3] > 0 or d_bonus[4] > 0
     return value
@@ -1454,7 +1454,7 @@ def _apply_reserve(s: State, p: int, action: Action) -> State:
 
 
 def _legal_buy(s: State, p: int, out: list[Action]) -> None:
-    # editions/orient.rules:49 S-3.5 O-3.1
+    # editions/orient.rules:57 S-3.5 O-3.1
     d_bonus = _define_bonus(s, p)
     d_coloured = _define_coloured(s, p)
     held = s.held[p]
@@ -1468,7 +1468,7 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
     means4 = held[4] + discount[4]
     for v_k in _market(s) + s.zones[Z_reserved][p]:
         if CARD_sacrifice_count[v_k] == 0 and (CARD_kind[v_k] != 'joker' or d_coloured):
-            # editions/orient.rules:54 O-3.6
+            # editions/orient.rules:62 O-3.6
             cost = CARD_cost[v_k]
             cost0, cost1, cost2, cost3, cost4 = cost
             usable = spendable and tuple([k for k in spendable if k not in (v_k,)])
@@ -1483,7 +1483,7 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
 
 
 def _apply_buy(s: State, p: int, action: Action) -> State:
-    # editions/orient.rules:49 S-3.5 O-3.1
+    # editions/orient.rules:57 S-3.5 O-3.1
     if len(action) != 4:
         raise IllegalAction('S-3.5, O-3.1: buy takes 3 values (k, payment, g)')
     v_k = action[1]
@@ -1512,7 +1512,7 @@ def _apply_pass(s: State, p: int, action: Action) -> State:
 
 
 def _legal_sacrifice(s: State, p: int, out: list[Action]) -> None:
-    # editions/orient.rules:59 O-3.5
+    # editions/orient.rules:67 O-3.5
     for v_k in _market(s) + s.zones[Z_reserved][p]:
         if CARD_sacrifice_count[v_k] > 0:
             v_offered = tuple(_x1 for _x1 in s.zones[Z_bought][p] if (s.values[V_taken][_x1] if CARD_kind[_x1] == 'joker' else CARD_bonus[_x1]) == CARD_sacrifice_colour[v_k])
@@ -1522,7 +1522,7 @@ def _legal_sacrifice(s: State, p: int, out: list[Action]) -> None:
 
 
 def _apply_sacrifice(s: State, p: int, action: Action) -> State:
-    # editions/orient.rules:59 O-3.5
+    # editions/orient.rules:67 O-3.5
     if len(action) != 3:
         raise IllegalAction('O-3.5: sacrifice takes 2 values (k, given)')
     v_k = action[1]
@@ -1535,7 +1535,7 @@ def _apply_sacrifice(s: State, p: int, action: Action) -> State:
         raise IllegalAction('O-3.5: ' + 'card ' + _show(v_k, 'card') + ' needs ' + _show(CARD_sacrifice_count[v_k], 'int') + ' cards of its sacrifice colour; you own ' + _show(len(v_offered), 'int'))
     v_given = _pick(_plain_combinations(tuple(v_offered), CARD_sacrifice_count[v_k]), action[2], 'O-3.5', 'given')
     s2 = s._draft()
-    # editions/orient.rules:65 O-3.7
+    # editions/orient.rules:73 O-3.7
     _to_box(s2, p, v_given)
     _move(s2, p, v_k, Z_bought)
     _entered_bought(s2, p, v_k)
@@ -1543,14 +1543,14 @@ def _apply_sacrifice(s: State, p: int, action: Action) -> State:
 
 
 def _trigger_joker_colour(s: State, p: int, card: int) -> None:
-    # editions/orient.rules:70 O-3.3
+    # editions/orient.rules:78 O-3.3
     if CARD_kind[card] == 'joker':
         _wait(s, 0, (card,))
         return
 
 
 def _trigger_free_card(s: State, p: int, card: int) -> None:
-    # editions/orient.rules:78 O-3.4
+    # editions/orient.rules:86 O-3.4
     if CARD_free_tier[card] > 0:
         _wait(s, 1, (card,))
         return
@@ -1625,45 +1625,45 @@ def _round_ends(s: State) -> bool:
 
 
 def _eligible(s: State, p: int) -> bool:
-    # editions/orient.rules:87 C-5.3 O-4.2
+    # editions/orient.rules:95 C-5.3 O-4.2
     return True
 
 
 def _rank(s: State, p: int) -> tuple[int, ...]:
-    # editions/orient.rules:87 C-5.3 O-4.2
+    # editions/orient.rules:95 C-5.3 O-4.2
     return (_score(s, p), -len(s.zones[Z_bought][p]))
 
 
 def _options0_joker_colour_c(s: State, p: int, bound: tuple[Any, ...]) -> list[tuple[Any, Any]]:
-    # editions/orient.rules:72
+    # editions/orient.rules:80
     return [(x, TOKENS[x]) for x in tuple(_x1 for _x1 in COLOUR_KINDS if (_define_bonus(s, p)[_x1] if _x1 >= 0 else 0) > 0)]
 
 
 def _follow0_joker_colour_c(s: State, p: int, bound: tuple[Any, ...], v_c: Any) -> None:
-    # editions/orient.rules:72
+    # editions/orient.rules:80
     v_k = bound[0]
     _set_value(s, V_taken, v_k, v_c)
 
 
 def _skip0_joker_colour_c(s: State, p: int, bound: tuple[Any, ...]) -> None:
-    # editions/orient.rules:72
+    # editions/orient.rules:80
     pass
 
 
 def _options1_free_card_f(s: State, p: int, bound: tuple[Any, ...]) -> list[tuple[Any, Any]]:
-    # editions/orient.rules:80
+    # editions/orient.rules:88
     v_k = bound[0]
     return [(x, x) for x in tuple(_x1 for _x1 in _market(s) if CARD_tier[_x1] == CARD_free_tier[v_k] and (CARD_kind[_x1] != 'joker' or _define_coloured(s, p)))]
 
 
 def _follow1_free_card_f(s: State, p: int, bound: tuple[Any, ...], v_f: Any) -> None:
-    # editions/orient.rules:80
+    # editions/orient.rules:88
     _move(s, p, v_f, Z_bought)
     _entered_bought(s, p, v_f)
 
 
 def _skip1_free_card_f(s: State, p: int, bound: tuple[Any, ...]) -> None:
-    # editions/orient.rules:80
+    # editions/orient.rules:88
     pass
 
 

@@ -94,6 +94,7 @@ def _register() -> None:
         conform,
         diff,
         doc,
+        fmt,
         lsp,
         play,
         replay,
@@ -103,7 +104,7 @@ def _register() -> None:
     )
 
     commands = (
-        check, build, bench, play, replay, diff, doc, conform, simulate, cache, lsp, serve, rl
+        check, fmt, build, bench, play, replay, diff, doc, conform, simulate, cache, lsp, serve, rl
     )
     for module in commands:
         main.add_command(module.command)

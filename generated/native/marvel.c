@@ -1060,14 +1060,14 @@ static Vec d_bonus(const G * g, int32_t p)
 
 static V d_qualifies(const G * g, int32_t p)
 {
-    /* editions/marvel.rules:74 M-5.2 */
+    /* editions/marvel.rules:86 M-5.2 */
     (void)p;
     return score(g, p) >= 16LL && (g->agg[p][1] >= 1LL && g->agg[p][2] >= 1LL && g->agg[p][3] >= 1LL && g->agg[p][4] >= 1LL && g->agg[p][5] >= 1LL) && g->held[p][6] >= 1LL;
 }
 
 static V score(const G * g, int32_t p)
 {
-    /* editions/marvel.rules:72 M-5.1 */
+    /* editions/marvel.rules:84 M-5.1 */
     (void)p;
     return g->agg[p][6] + g->agg[p][7];
 }
@@ -1241,13 +1241,13 @@ static void apply_buy(G * g, int32_t p, const int32_t * mv)
 
 static V measure_avengers_assemble(const G * g, int32_t p)
 {
-    /* editions/marvel.rules:56 M-3.10 */
+    /* editions/marvel.rules:68 M-3.10 */
     return g->agg[p][0];
 }
 
 static void contest_avengers_assemble(G * g, int32_t p)
 {
-    /* editions/marvel.rules:56 M-3.10 */
+    /* editions/marvel.rules:68 M-3.10 */
     V mine = measure_avengers_assemble(g, p);
     if (mine < 3) {
         return;
@@ -1261,7 +1261,7 @@ static void contest_avengers_assemble(G * g, int32_t p)
 static void entered_bought(G * g, int32_t p, int32_t card)
 {
     (void)card;
-    /* editions/marvel.rules:50 M-3.9 */
+    /* editions/marvel.rules:62 M-3.9 */
     if (1) {
         if (CARD_time_icon[card] && g->held[p][6] == 0LL && g->supply[6] > 0LL) {
             gain(g, p, 6, 1LL);
@@ -1296,7 +1296,7 @@ static int32_t step_run0(G * g, int32_t p)
 
 static void step_options1(const G * g, int32_t p, MoveBuf * out)
 {
-    /* editions/marvel.rules:67 M-4.2 */
+    /* editions/marvel.rules:79 M-4.2 */
     (void)g;
     (void)p;
     (void)out;
@@ -1319,7 +1319,7 @@ static void step_decide1(G * g, int32_t p, const int32_t * mv)
 
 static int32_t step_run1(G * g, int32_t p)
 {
-    /* editions/marvel.rules:67 M-4.2 */
+    /* editions/marvel.rules:79 M-4.2 */
     (void)p;
     return run_step(g, p, 1);
 }
@@ -1378,7 +1378,7 @@ static int32_t eligible(const G * g, int32_t p)
 
 static void rank(const G * g, int32_t p, V * keys)
 {
-    /* editions/marvel.rules:79 M-5.4 */
+    /* editions/marvel.rules:91 M-5.4 */
     (void)p;
     keys[0] = score(g, p);
     keys[1] = zone_has(g, 2, p, 8);
@@ -1687,7 +1687,7 @@ static void setup(G *g, int32_t players, int64_t seed, int32_t first)
             g->values[v][k] = (CardValue)VALUE_INITIAL[v];
         }
     }
-    /* editions/marvel.rules:46 M-2.3 */
+    /* editions/marvel.rules:58 M-2.3 */
     reveal(g, rng, 0, g->players, 1);
     (void)rng;
 }

@@ -1070,14 +1070,14 @@ static void count_in(G * g, int32_t p, int32_t zone, int32_t item, int32_t sign)
 
 static Vec d_bonus(const G * g, int32_t p)
 {
-    /* editions/orient.rules:37 O-3.2 O-4.1 */
+    /* editions/orient.rules:43 O-3.2 O-4.1 */
     (void)p;
     return vec_at(&g->agg[p][0]);
 }
 
 static V d_coloured(const G * g, int32_t p)
 {
-    /* editions/orient.rules:39 */
+    /* editions/orient.rules:47 */
     (void)p;
     return g->agg[p][0] > 0LL || g->agg[p][1] > 0LL || g->agg[p][2] > 0LL || g->agg[p][3] > 0LL || g->agg[p][4] > 0LL;
 }
@@ -1159,7 +1159,7 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
 
 static void legal_buy(const G * g, int32_t p, MoveBuf * out)
 {
-    /* editions/orient.rules:49 S-3.5 O-3.1 */
+    /* editions/orient.rules:57 S-3.5 O-3.1 */
     Vec d_bonus_value = d_bonus(g, p);
     V d_coloured_value = d_coloured(g, p);
     Vec t_means1 = d_bonus_value;
@@ -1215,7 +1215,7 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
 
 static void legal_sacrifice(const G * g, int32_t p, MoveBuf * out)
 {
-    /* editions/orient.rules:59 O-3.5 */
+    /* editions/orient.rules:67 O-3.5 */
     for (int32_t t_i2 = 16; t_i2 < 18; t_i2++) {
         V t_x1 = g->market[t_i2];
         if (t_x1 < 0) {
@@ -1330,7 +1330,7 @@ static void apply_reserve(G * g, int32_t p, const int32_t * mv)
 
 static void apply_buy(G * g, int32_t p, const int32_t * mv)
 {
-    /* editions/orient.rules:49 S-3.5 O-3.1 */
+    /* editions/orient.rules:57 S-3.5 O-3.1 */
     int32_t at = 0;
     V v_k = mv[at] & VALUE_MASK;
     at += 1;
@@ -1349,7 +1349,7 @@ static void apply_buy(G * g, int32_t p, const int32_t * mv)
 
 static void apply_sacrifice(G * g, int32_t p, const int32_t * mv)
 {
-    /* editions/orient.rules:59 O-3.5 */
+    /* editions/orient.rules:67 O-3.5 */
     int32_t at = 0;
     V v_k = mv[at] & VALUE_MASK;
     at += 1;
@@ -1374,7 +1374,7 @@ static void apply_sacrifice(G * g, int32_t p, const int32_t * mv)
 static void trigger_joker_colour(G * g, int32_t p, int32_t card)
 {
     (void)p;
-    /* editions/orient.rules:70 O-3.3 */
+    /* editions/orient.rules:78 O-3.3 */
     if (CARD_kind[card] == 5) {
         V * t_bound1 = wait(g, 0);
         t_bound1[0] = card;
@@ -1386,7 +1386,7 @@ static void trigger_joker_colour(G * g, int32_t p, int32_t card)
 static void trigger_free_card(G * g, int32_t p, int32_t card)
 {
     (void)p;
-    /* editions/orient.rules:78 O-3.4 */
+    /* editions/orient.rules:86 O-3.4 */
     if (CARD_free_tier[card] > 0LL) {
         V * t_bound1 = wait(g, 1);
         t_bound1[0] = card;
@@ -1514,7 +1514,7 @@ static int32_t eligible(const G * g, int32_t p)
 
 static void rank(const G * g, int32_t p, V * keys)
 {
-    /* editions/orient.rules:87 C-5.3 O-4.2 */
+    /* editions/orient.rules:95 C-5.3 O-4.2 */
     (void)p;
     keys[0] = score(g, p);
     keys[1] = -({
@@ -1526,7 +1526,7 @@ static void rank(const G * g, int32_t p, V * keys)
 
 static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * out)
 {
-    /* editions/orient.rules:72 O-3.3 */
+    /* editions/orient.rules:80 O-3.3 */
     (void)bound;
     Set t_src3;
     t_src3.n = 0;
@@ -1546,7 +1546,7 @@ static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * o
 static void follow_take0(G * g, int32_t p, const V * bound, const int32_t * mv)
 {
     (void)p;
-    /* editions/orient.rules:72 O-3.3 */
+    /* editions/orient.rules:80 O-3.3 */
     (void)bound;
     V v_k = bound[0];
     V v_c = mv[0] & VALUE_MASK;
@@ -1558,13 +1558,13 @@ static void follow_skip0(G * g, int32_t p, const V * bound)
 {
     (void)g;
     (void)p;
-    /* editions/orient.rules:72 O-3.3 */
+    /* editions/orient.rules:80 O-3.3 */
     (void)bound;
 }
 
 static void follow_options1(const G * g, int32_t p, const V * bound, MoveBuf * out)
 {
-    /* editions/orient.rules:80 O-3.4 */
+    /* editions/orient.rules:88 O-3.4 */
     (void)bound;
     V v_k = bound[0];
     Set t_src3;
@@ -1587,7 +1587,7 @@ static void follow_options1(const G * g, int32_t p, const V * bound, MoveBuf * o
 
 static void follow_take1(G * g, int32_t p, const V * bound, const int32_t * mv)
 {
-    /* editions/orient.rules:80 O-3.4 */
+    /* editions/orient.rules:88 O-3.4 */
     (void)bound;
     V v_f = mv[0] & VALUE_MASK;
     (void)v_f;
@@ -1599,7 +1599,7 @@ static void follow_skip1(G * g, int32_t p, const V * bound)
 {
     (void)g;
     (void)p;
-    /* editions/orient.rules:80 O-3.4 */
+    /* editions/orient.rules:88 O-3.4 */
     (void)bound;
 }
 
