@@ -19,6 +19,7 @@ pytest.importorskip("pygls", reason="the language server needs pygls: pip instal
 
 from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
 from splendor_rules.compiler.tools.lsp.client import Client, ServerError
+from splendor_rules.dsl.formatting import format_source
 
 EDITIONS = edition_files()
 IDS = [path.stem for path in EDITIONS]
@@ -609,3 +610,30 @@ def test_columns_are_counted_in_utf16_units_as_the_client_counts(opened: Documen
     before = body[: body.index("no_such_name")]
     assert errors[0]["range"]["start"]["character"] == len(before.encode("utf-16-le")) // 2
     assert errors[0]["range"]["start"]["character"] == len(before) + 1
+
+
+@editions
+def test_formatting_gives_the_layout_of_fmt_and_keeps_the_comment(opened: Document) -> None:
+    """textDocument/formatting: one edit of the whole buffer to what
+    `splendor-rules fmt` writes (dsl/formatting.py), the comment typed kept;
+    nothing to do once formatted."""
+    line = top_level_line(opened.text)
+    opened.insert_line(line, "      # typed   by hand")
+    opened.insert_line(line, "")
+    options = {"tabSize": 2, "insertSpaces": True}
+    params = {"textDocument": {"uri": opened.uri}, "options": options}
+    edits = opened.client.request("textDocument/formatting", params)
+    assert len(edits) == 1 and edits[0]["range"]["start"] == {"line": 0, "character": 0}
+    formatted = edits[0]["newText"]
+    assert formatted == format_source(opened.text, str(opened.path))
+    assert formatted != opened.text and "# typed   by hand" in formatted
+    whole = len(opened.text.split("\n"))
+    change = {"range": _range(0, 0, whole, 0), "text": formatted}
+    opened.version += 1
+    opened.text = formatted
+    version = {"uri": opened.uri, "version": opened.version}
+    opened.client.notify(
+        "textDocument/didChange", {"textDocument": version, "contentChanges": [change]}
+    )
+    opened.client.diagnostics(opened.uri, opened.version)
+    assert opened.client.request("textDocument/formatting", params) == []

@@ -21,6 +21,7 @@ from splendor_rules.compiler.tools.lsp import completion, features
 from splendor_rules.compiler.tools.lsp.analysis import Analysis, Trees, analyse, locate
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import Diagnostic
+from splendor_rules.dsl.formatting import Unparsable, format_source
 
 LANGUAGE = "splendor-rules"
 
@@ -261,7 +262,23 @@ def _reading(server: RulesServer) -> None:
 
 
 def _editing(server: RulesServer) -> None:
-    """Rename and completion."""
+    """Rename, completion and formatting."""
+
+    @server.feature(t.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: RulesServer, params: t.DocumentFormattingParams) -> list[t.TextEdit]:
+        """The buffer in the layout of `splendor-rules fmt`, as one edit of
+        the whole text; none when it is formatted already or does not parse
+        (its diagnostics say why)."""
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        try:
+            formatted = format_source(document.source, document.path)
+        except Unparsable:
+            return []
+        if formatted == document.source:
+            return []
+        lines = document.lines
+        end = t.Position(len(lines), 0)
+        return [t.TextEdit(t.Range(t.Position(0, 0), end), formatted)]
 
     @server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
     def prepare_rename(ls: RulesServer, params: t.PrepareRenameParams) -> t.Range:
