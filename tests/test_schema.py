@@ -71,7 +71,8 @@ def test_the_parts_are_the_python_engines_state_and_the_native_export(trio: Engi
     its memo and aggregates); the native engine exports them by name."""
     the = schema(trio.model)
     state = trio.generated.new_game(trio.generated.PLAYERS.start, 1)
-    assert set(type(state).__slots__) == {*the.part_names, "agg", "_memo"}
+    assert set(type(state).__slots__) == {*(p.name for p in the.held), "agg", "_memo"}
+    assert tuple(p.name for p in the.held) == trio.generated._PARTS
     exported = trio.native._c._export(trio.native.new_game(trio.native.PLAYERS.start, 1))
     assert tuple(exported) == (
         "players",

@@ -65,6 +65,9 @@ class Part:
     field: str  # the JSON key it is written to
     annotation: str  # its type in the Python engine
     note: str = ""  # a comment on its annotation
+    # Does the edition have it? A Python engine holds only the parts its
+    # edition has; the native engine exports every part (empty if absent).
+    present: bool = True
 
 
 @frozen
@@ -95,7 +98,13 @@ class Schema:
 
     @property
     def part_names(self) -> tuple[str, ...]:
+        """Every part, as the native engine exports it."""
         return tuple(p.name for p in self.parts)
+
+    @property
+    def held(self) -> tuple[Part, ...]:
+        """The parts the edition has: a Python engine's State attributes."""
+        return tuple(p for p in self.parts if p.present)
 
 
 def schema(edition: m.Edition) -> Schema:
@@ -160,8 +169,8 @@ def _seat_fields(edition: m.Edition, cards: int) -> tuple[Field, ...]:
 
 def _parts(edition: m.Edition) -> tuple[Part, ...]:
     """What an engine stores, in the order of the native export: the parts
-    every state has, then the card values and the follow-ups waiting when the
-    edition has them (the native engine exports them empty otherwise)."""
+    every state has, then the card values and the follow-ups waiting (present
+    when the edition has them)."""
     parts = [
         Part("players", "players", "int"),
         Part("first", "first_player", "int"),
@@ -179,22 +188,22 @@ def _parts(edition: m.Edition) -> tuple[Part, ...]:
         Part("hidden", "hidden", "frozenset[int]"),
         Part("did", "did", "tuple[int, ...]"),
     ]
-    if edition.card_values:
-        parts.append(
-            Part(
-                "values",
-                "card_values",
-                "tuple[tuple[Any, ...], ...]",
-                "per card value, its value for each card",
-            )
+    parts.append(
+        Part(
+            "values",
+            "card_values",
+            "tuple[tuple[Any, ...], ...]",
+            "per card value, its value for each card",
+            present=bool(edition.card_values),
         )
-    if identities.follow_ups(edition):
-        parts.append(
-            Part(
-                "follow",
-                "pending",
-                "tuple[tuple[int, tuple[Any, ...]], ...]",
-                "the follow-ups waiting, first the pending one: index and values",
-            )
+    )
+    parts.append(
+        Part(
+            "follow",
+            "pending",
+            "tuple[tuple[int, tuple[Any, ...]], ...]",
+            "the follow-ups waiting, first the pending one: index and values",
+            present=bool(identities.follow_ups(edition)),
         )
+    )
     return tuple(parts)
