@@ -356,8 +356,9 @@ def render(body: Iterable[ast.stmt], level: int = 0, width: int | None = None) -
 def _simple_lines(statement: ast.stmt, pad: str, width: int | None) -> list[str]:
     line = pad + printer.simple(statement)
     value = getattr(statement, "value", None)
-    laid = isinstance(value, ast.Tuple | ast.BoolOp | ast.Dict)
-    if width is None or len(line) <= width or not laid:
+    if width is None or len(line) <= width:
+        return [line]
+    if not isinstance(value, ast.Tuple | ast.BoolOp | ast.Dict):
         return [line]
     if isinstance(statement, ast.Return):
         head = "return"
