@@ -99,6 +99,8 @@ _CARD_DECK: Final = (
 )
 _FACE_UP: Final = 4
 _REFILL: Final = True
+# Each card value's kind (none without card values): the native engine reads it.
+_CARD_VALUE_KINDS: Final[tuple[str, ...]] = ()
 
 # Tiles: every face of every tile set, then the majority tiles.
 TILE_points: Final = (3, 3, 3, 3, 3, 3, 3, 3, 3, 3)

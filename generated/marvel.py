@@ -129,6 +129,8 @@ _CARD_DECK: Final = (
 )
 _FACE_UP: Final = 4
 _REFILL: Final = True
+# Each card value's kind (none without card values): the native engine reads it.
+_CARD_VALUE_KINDS: Final[tuple[str, ...]] = ()
 
 # Tiles: every face of every tile set, then the majority tiles.
 TILE_tile: Final = (1, 1, 2, 2, 3, 3, 4, 4, 0)

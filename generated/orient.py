@@ -150,10 +150,12 @@ _CARD_DECK: Final = (
 )
 _FACE_UP: Final = (4, 4, 4, 2, 2, 2)
 _REFILL: Final = True
+# Each card value's kind (none without card values): the native engine reads it.
+_CARD_VALUE_KINDS: Final[tuple[str, ...]] = ('colour',)
 
 # Card values: held by the state, one tuple per value indexed by card number.
 _CARD_VALUES: Final = ('taken',)
-_CARD_VALUE_KINDS: Final = ('colour',)  # colour: a colour index, -1 for none
+# a colour's value is its colour's index, -1 for none
 _CARD_VALUE_INITIAL: Final = (-1,)
 V_taken: Final = 0
 

@@ -120,13 +120,36 @@ def _hidden_to_native(hidden: frozenset[int]) -> tuple[int, ...]:
     return tuple(sorted(hidden))
 
 
+def _values_to_python(rows: tuple[tuple[int, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(
+        tuple(bool(v) for v in row) if kind == "bool" else row
+        for row, kind in zip(rows, _py._CARD_VALUE_KINDS, strict=True)
+    )
+
+
+def _values_to_native(rows: tuple[tuple[Any, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(v) for v in row) for row in rows)
+
+
+def _follow_to_python(follow: tuple[tuple[int, tuple[int, ...]], ...]) -> tuple[Any, ...]:
+    return tuple((site, _bound_to_python(site, raw)) for site, raw in follow)
+
+
+def _follow_to_native(follow: tuple[tuple[int, tuple[Any, ...]], ...]) -> tuple[Any, ...]:
+    return tuple((site, _bound_from_python(site, bound)) for site, bound in follow)
+
+
 # The parts (compiler/frontend/schema.py) that the two engines hold in other
 # types, each converted; a part the Python engine does not hold is empty.
 _TO_PYTHON: Final[dict[str, Callable[[Any], Any]]] = {
     "hidden": frozenset,
+    "values": _values_to_python,
+    "follow": _follow_to_python,
 }
 _TO_NATIVE: Final[dict[str, Callable[[Any], Any]]] = {
     "hidden": _hidden_to_native,
+    "values": _values_to_native,
+    "follow": _follow_to_native,
 }
 _ABSENT: Final[dict[str, Any]] = dict.fromkeys(('values', 'follow'), ())
 
