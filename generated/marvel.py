@@ -129,6 +129,8 @@ _CARD_DECK: Final = (
 )
 _FACE_UP: Final = 4
 _REFILL: Final = True
+# Each card value's kind (none without card values): the native engine reads it.
+_CARD_VALUE_KINDS: Final[tuple[str, ...]] = ()
 
 # Tiles: every face of every tile set, then the majority tiles.
 TILE_tile: Final = (1, 1, 2, 2, 3, 3, 4, 4, 0)
@@ -666,9 +668,10 @@ class State:
     """A game state: a value. Its attributes cannot be set: the engine builds
     each state it returns as a `_Draft`, which `_frozen` then makes a State."""
 
+    # The state's parts and their types: compiler/frontend/schema.py.
     __slots__ = (
-        "_memo", "agg", "current", "decks", "did", "first", "held", "hidden", "last", "market",
-        "over", "pending", "players", "supply", "tiles", "turn", "zones",
+        '_memo', 'agg', 'current', 'decks', 'did', 'first', 'held', 'hidden', 'last', 'market',
+        'over', 'pending', 'players', 'supply', 'tiles', 'turn', 'zones',
     )
     players: int
     first: int
@@ -676,17 +679,21 @@ class State:
     turn: int
     over: bool
     last: bool
-    pending: int  # the index of the step awaiting a decision, or -1
+    # the index of the step awaiting a decision, or -1
+    pending: int
     supply: tuple[int, ...]
     held: tuple[tuple[int, ...], ...]
     zones: tuple[tuple[tuple[int, ...], ...], ...]
     decks: tuple[tuple[int, ...], ...]
-    market: tuple[tuple[int, ...], ...]  # -1: an empty slot
+    # -1: an empty slot
+    market: tuple[tuple[int, ...], ...]
     tiles: tuple[tuple[int, ...], ...]
     hidden: frozenset[int]
     did: tuple[int, ...]
-    agg: tuple[tuple[Any, ...], ...]  # per player, the zone aggregates, kept up to date
-    _memo: dict[Any, Any]  # values derived from this state, never changed by a caller
+    # per player, the zone aggregates, kept up to date
+    agg: tuple[tuple[Any, ...], ...]
+    # values derived from this state, never changed by a caller
+    _memo: dict[Any, Any]
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"a {EDITION} state is immutable: {name} cannot be set")
@@ -1586,30 +1593,29 @@ def _counts(data: dict[str, int]) -> tuple[int, ...]:
 def to_json(s: State) -> dict[str, Any]:
     """The state's JSON form (docs/engine.md)."""
     return {
-        "edition": EDITION,
-        "players": s.players,
-        "first_player": s.first,
-        "current_player": s.current,
-        "turn": s.turn,
-        "over": s.over,
-        "last_round": s.last,
-        "pending": _STEP_NAMES[s.pending] if s.pending >= 0 else None,
-        "supply": {name: s.supply[t] for t, name in enumerate(TOKENS)},
-        "decks": {str(name): list(s.decks[d]) for d, name in enumerate(_DECK_NAMES)},
-        "market": {
-            str(name): [k if k >= 0 else None for k in s.market[d]]
-            for d, name in enumerate(_DECK_NAMES)
-        },
-        "tiles": {name: list(s.tiles[i]) for i, name in enumerate(_TILE_SETS)},
-        "hidden": sorted(s.hidden),
-        "seats": [
-            {
-                "tokens": _token_counts(s.held[p]),
-                "zones": {name: list(s.zones[z][p]) for z, name in enumerate(_ZONES)},
-                "did": [a for i, a in enumerate(_ACTIONS) if s.did[p] & (1 << i)],
-            }
-            for p in range(s.players)
-        ],
+        'edition': EDITION,
+        'players': s.players,
+        'first_player': s.first,
+        'current_player': s.current,
+        'turn': s.turn,
+        'over': s.over,
+        'last_round': s.last,
+        'pending': _STEP_NAMES[s.pending] if s.pending >= 0 else None,
+        'supply': {name: s.supply[i] for i, name in enumerate(TOKENS)},
+        'decks': {name: list(s.decks[i]) for i, name in enumerate(_DECK_KEYS)},
+        'market': {name: [k if k >= 0 else None for k in s.market[i]] for i, name in enumerate(_DECK_KEYS)},
+        'tiles': {name: list(s.tiles[i]) for i, name in enumerate(_TILE_SETS)},
+        'hidden': sorted(s.hidden),
+        'seats': [_seat_json(s, p) for p in range(s.players)],
+    }
+
+
+def _seat_json(s: State, p: int) -> dict[str, Any]:
+    """Seat p's JSON form."""
+    return {
+        'tokens': _token_counts(s.held[p]),
+        'zones': {name: list(s.zones[i][p]) for i, name in enumerate(_ZONES)},
+        'did': [a for i, a in enumerate(_ACTIONS) if s.did[p] & 1 << i],
     }
 
 
@@ -1619,10 +1625,15 @@ def to_json(s: State) -> dict[str, Any]:
 # that are nowhere) is refused with a ValueError naming what is wrong
 # (docs/engine.md, "Refused states").
 _STATE_KEYS: Final = (
-    "edition", "players", "first_player", "current_player", "turn", "over", "last_round",
-    "pending", "supply", "decks", "market", "tiles", "hidden", "seats",
+    'edition', 'players', 'first_player', 'current_player', 'turn', 'over', 'last_round',
+    'pending', 'supply', 'decks', 'market', 'tiles', 'hidden', 'seats',
 )
-_SEAT_KEYS: Final = ("tokens", "zones", "did")
+_SEAT_KEYS: Final = ('tokens', 'zones', 'did')
+# The parts of a state, as the native engine exports them.
+_PARTS: Final = (
+    'players', 'first', 'current', 'turn', 'over', 'last', 'pending', 'supply', 'held', 'zones',
+    'decks', 'market', 'tiles', 'hidden', 'did',
+)
 _DECK_KEYS: Final = tuple(str(name) for name in _DECK_NAMES)
 _DECISIONS: Final = tuple(n for n, k in zip(_STEP_NAMES, _STEP_KINDS, strict=True) if k != "none")
 _CARD_COUNT: Final = len(_CARD_DECK)

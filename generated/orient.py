@@ -150,10 +150,12 @@ _CARD_DECK: Final = (
 )
 _FACE_UP: Final = (4, 4, 4, 2, 2, 2)
 _REFILL: Final = True
+# Each card value's kind (none without card values): the native engine reads it.
+_CARD_VALUE_KINDS: Final[tuple[str, ...]] = ('colour',)
 
 # Card values: held by the state, one tuple per value indexed by card number.
 _CARD_VALUES: Final = ('taken',)
-_CARD_VALUE_KINDS: Final = ('colour',)  # colour: a colour index, -1 for none
+# a colour's value is its colour's index, -1 for none
 _CARD_VALUE_INITIAL: Final = (-1,)
 V_taken: Final = 0
 
@@ -742,9 +744,10 @@ class State:
     """A game state: a value. Its attributes cannot be set: the engine builds
     each state it returns as a `_Draft`, which `_frozen` then makes a State."""
 
+    # The state's parts and their types: compiler/frontend/schema.py.
     __slots__ = (
-        "_memo", "agg", "current", "decks", "did", "first", "follow", "held", "hidden", "last",
-        "market", "over", "pending", "players", "supply", "tiles", "turn", "values", "zones",
+        '_memo', 'agg', 'current', 'decks', 'did', 'first', 'follow', 'held', 'hidden', 'last',
+        'market', 'over', 'pending', 'players', 'supply', 'tiles', 'turn', 'values', 'zones',
     )
     players: int
     first: int
@@ -752,21 +755,25 @@ class State:
     turn: int
     over: bool
     last: bool
-    pending: int  # the index of the step awaiting a decision, or -1
+    # the index of the step awaiting a decision, or -1
+    pending: int
     supply: tuple[int, ...]
     held: tuple[tuple[int, ...], ...]
     zones: tuple[tuple[tuple[int, ...], ...], ...]
     decks: tuple[tuple[int, ...], ...]
-    market: tuple[tuple[int, ...], ...]  # -1: an empty slot
+    # -1: an empty slot
+    market: tuple[tuple[int, ...], ...]
     tiles: tuple[tuple[int, ...], ...]
     hidden: frozenset[int]
     did: tuple[int, ...]
-    # The follow-up decisions waiting, first the pending one: each its index
-    # in _FOLLOW_NAMES and the values of the names it carries.
+    # per card value, its value for each card
+    values: tuple[tuple[Any, ...], ...]
+    # the follow-ups waiting, first the pending one: index and values
     follow: tuple[tuple[int, tuple[Any, ...]], ...]
-    agg: tuple[tuple[Any, ...], ...]  # per player, the zone aggregates, kept up to date
-    _memo: dict[Any, Any]  # values derived from this state, never changed by a caller
-    values: tuple[tuple[Any, ...], ...]  # per card value, its value for each card
+    # per player, the zone aggregates, kept up to date
+    agg: tuple[tuple[Any, ...], ...]
+    # values derived from this state, never changed by a caller
+    _memo: dict[Any, Any]
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"a {EDITION} state is immutable: {name} cannot be set")
@@ -792,9 +799,9 @@ class State:
         d.tiles = self.tiles
         d.hidden = self.hidden
         d.did = self.did
-        d.agg = self.agg
         d.values = self.values
         d.follow = self.follow
+        d.agg = self.agg
         d._memo = {}
         return d
 
@@ -1935,34 +1942,30 @@ def _counts(data: dict[str, int]) -> tuple[int, ...]:
 def to_json(s: State) -> dict[str, Any]:
     """The state's JSON form (docs/engine.md)."""
     return {
-        "edition": EDITION,
-        "players": s.players,
-        "first_player": s.first,
-        "current_player": s.current,
-        "turn": s.turn,
-        "over": s.over,
-        "last_round": s.last,
-        "pending": (
-            _follow_json(s, -1) if s.follow
-            else _STEP_NAMES[s.pending] if s.pending >= 0 else None
-        ),
-        "supply": {name: s.supply[t] for t, name in enumerate(TOKENS)},
-        "decks": {str(name): list(s.decks[d]) for d, name in enumerate(_DECK_NAMES)},
-        "market": {
-            str(name): [k if k >= 0 else None for k in s.market[d]]
-            for d, name in enumerate(_DECK_NAMES)
-        },
-        "tiles": {name: list(s.tiles[i]) for i, name in enumerate(_TILE_SETS)},
-        "hidden": sorted(s.hidden),
-        "card_values": _card_values_json(s),
-        "seats": [
-            {
-                "tokens": _token_counts(s.held[p]),
-                "zones": {name: list(s.zones[z][p]) for z, name in enumerate(_ZONES)},
-                "did": [a for i, a in enumerate(_ACTIONS) if s.did[p] & (1 << i)],
-            }
-            for p in range(s.players)
-        ],
+        'edition': EDITION,
+        'players': s.players,
+        'first_player': s.first,
+        'current_player': s.current,
+        'turn': s.turn,
+        'over': s.over,
+        'last_round': s.last,
+        'pending': _follow_json(s, -1) if s.follow else _STEP_NAMES[s.pending] if s.pending >= 0 else None,
+        'supply': {name: s.supply[i] for i, name in enumerate(TOKENS)},
+        'decks': {name: list(s.decks[i]) for i, name in enumerate(_DECK_KEYS)},
+        'market': {name: [k if k >= 0 else None for k in s.market[i]] for i, name in enumerate(_DECK_KEYS)},
+        'tiles': {name: list(s.tiles[i]) for i, name in enumerate(_TILE_SETS)},
+        'hidden': sorted(s.hidden),
+        'card_values': _card_values_json(s),
+        'seats': [_seat_json(s, p) for p in range(s.players)],
+    }
+
+
+def _seat_json(s: State, p: int) -> dict[str, Any]:
+    """Seat p's JSON form."""
+    return {
+        'tokens': _token_counts(s.held[p]),
+        'zones': {name: list(s.zones[i][p]) for i, name in enumerate(_ZONES)},
+        'did': [a for i, a in enumerate(_ACTIONS) if s.did[p] & 1 << i],
     }
 
 
@@ -2023,11 +2026,15 @@ def _card_value_read(value: Any, kind: str, what: str) -> Any:
 # that are nowhere) is refused with a ValueError naming what is wrong
 # (docs/engine.md, "Refused states").
 _STATE_KEYS: Final = (
-    "edition", "players", "first_player", "current_player", "turn", "over", "last_round",
-    "pending", "supply", "decks", "market", "tiles", "hidden", "seats",
-    "card_values",
+    'edition', 'players', 'first_player', 'current_player', 'turn', 'over', 'last_round',
+    'pending', 'supply', 'decks', 'market', 'tiles', 'hidden', 'card_values', 'seats',
 )
-_SEAT_KEYS: Final = ("tokens", "zones", "did")
+_SEAT_KEYS: Final = ('tokens', 'zones', 'did')
+# The parts of a state, as the native engine exports them.
+_PARTS: Final = (
+    'players', 'first', 'current', 'turn', 'over', 'last', 'pending', 'supply', 'held', 'zones',
+    'decks', 'market', 'tiles', 'hidden', 'did', 'values', 'follow',
+)
 _DECK_KEYS: Final = tuple(str(name) for name in _DECK_NAMES)
 _DECISIONS: Final = tuple(n for n, k in zip(_STEP_NAMES, _STEP_KINDS, strict=True) if k != "none")
 _CARD_COUNT: Final = len(_CARD_DECK)

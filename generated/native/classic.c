@@ -2415,6 +2415,25 @@ static PyObject *shorts(const int16_t *values, int32_t n)
     return t;
 }
 
+/* The state's parts, by name (compiler/frontend/schema.py): the Python
+ * engine's State attributes, and the keys of what _export gives and _import
+ * takes. */
+enum { PART_PLAYERS, PART_FIRST, PART_CURRENT, PART_TURN, PART_OVER, PART_LAST, PART_PENDING, PART_SUPPLY, PART_HELD, PART_ZONES, PART_DECKS, PART_MARKET, PART_TILES, PART_HIDDEN, PART_DID, PART_VALUES, PART_FOLLOW, NPARTS };
+static const char *const PART_NAMES[NPARTS] = { "players", "first", "current", "turn", "over", "last", "pending", "supply", "held", "zones", "decks", "market", "tiles", "hidden", "did", "values", "follow" };
+
+/* The parts as a dict, each under its name; the references are stolen. */
+static PyObject *named_parts(PyObject **part)
+{
+    PyObject *d = PyDict_New();
+    for (int32_t i = 0; i < NPARTS; i++) {
+        if (d && (!part[i] || PyDict_SetItemString(d, PART_NAMES[i], part[i]) < 0)) {
+            Py_CLEAR(d);
+        }
+        Py_XDECREF(part[i]);
+    }
+    return d;
+}
+
 /* The state's parts, as the Python engine's State holds them. */
 static PyObject *export_state(const G *g)
 {
@@ -2456,11 +2475,25 @@ static PyObject *export_state(const G *g)
             Py_DECREF(card);
         }
     }
-    return Py_BuildValue(
-        "(iiiiOOiNNNNNNNNNN)", g->players, g->first, g->current, g->turn,
-        g->over ? Py_True : Py_False, g->last ? Py_True : Py_False, g->pending,
-        ints(g->supply, NK), held, zones, decks, market, tiles, hidden,
-        longs(g->did, P), values, follow);
+    PyObject *part[NPARTS];
+    part[PART_PLAYERS] = PyLong_FromLong(g->players);
+    part[PART_FIRST] = PyLong_FromLong(g->first);
+    part[PART_CURRENT] = PyLong_FromLong(g->current);
+    part[PART_TURN] = PyLong_FromLong(g->turn);
+    part[PART_OVER] = PyBool_FromLong(g->over);
+    part[PART_LAST] = PyBool_FromLong(g->last);
+    part[PART_PENDING] = PyLong_FromLong(g->pending);
+    part[PART_SUPPLY] = ints(g->supply, NK);
+    part[PART_HELD] = held;
+    part[PART_ZONES] = zones;
+    part[PART_DECKS] = decks;
+    part[PART_MARKET] = market;
+    part[PART_TILES] = tiles;
+    part[PART_HIDDEN] = hidden;
+    part[PART_DID] = longs(g->did, P);
+    part[PART_VALUES] = values;
+    part[PART_FOLLOW] = follow;
+    return named_parts(part);
 }
 
 static PyObject *py_export(PyObject *Py_UNUSED(module), PyObject *arg)
@@ -2843,21 +2876,62 @@ static int read_waiting(G *g, PyObject *values, PyObject *follow)
     return 0;
 }
 
+/* The parts of a dict that names each part once (borrowed), else a ValueError. */
+static int parts_of(PyObject *data, PyObject **part)
+{
+    if (!PyDict_Check(data)) {
+        refuse("the state's parts: a dict of %d named parts, not %.100R", NPARTS, data);
+        return -1;
+    }
+    for (int32_t i = 0; i < NPARTS; i++) {
+        part[i] = PyDict_GetItemString(data, PART_NAMES[i]);
+        if (!part[i]) {
+            refuse("the state's parts: %s is missing", PART_NAMES[i]);
+            return -1;
+        }
+    }
+    if (PyDict_Size(data) != NPARTS) {
+        refuse("the state's parts: %zd parts, not the %d named", PyDict_Size(data), NPARTS);
+        return -1;
+    }
+    return 0;
+}
+
+/* A number part: an int (else a TypeError) from low to high (else a ValueError). */
+static int number_part(PyObject **part, int32_t i, long long low, long long high, long long *out)
+{
+    int overflow_ = 0;
+    long long v = PyLong_AsLongLongAndOverflow(part[i], &overflow_);
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (overflow_ || v < low || v > high) {
+        refuse("%s: %.100R is beyond the numbers the native engine holds (%lld to %lld)", PART_NAMES[i], part[i], low, high);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 /* A state from its parts (export_state's), refused with a ValueError that
  * names what is wrong unless it passes the checks of from_json: this is
  * every way into a native state but the deal (from_json, unpickling). */
 static PyObject *py_import(PyObject *Py_UNUSED(module), PyObject *data)
 {
-    int players, first, current, over, last, pending;
-    long long turn;
-    PyObject *supply, *held, *zones, *decks, *market, *tiles, *hidden, *did, *values, *follow;
-    if (!PyArg_ParseTuple(data, "iiiLppiOOOOOOOOOO:_import", &players, &first, &current, &turn,
-                          &over, &last, &pending, &supply, &held, &zones, &decks, &market,
-                          &tiles, &hidden, &did, &values, &follow)) {
+    PyObject *part[NPARTS];
+    long long players, first, current, turn, pending;
+    int over, last;
+    if (parts_of(data, part) < 0
+        || number_part(part, PART_PLAYERS, INT32_MIN, INT32_MAX, &players) < 0
+        || number_part(part, PART_FIRST, INT32_MIN, INT32_MAX, &first) < 0
+        || number_part(part, PART_CURRENT, INT32_MIN, INT32_MAX, &current) < 0
+        || number_part(part, PART_TURN, INT64_MIN, INT64_MAX, &turn) < 0
+        || number_part(part, PART_PENDING, INT32_MIN, INT32_MAX, &pending) < 0
+        || (over = PyObject_IsTrue(part[PART_OVER])) < 0 || (last = PyObject_IsTrue(part[PART_LAST])) < 0) {
         return NULL;
     }
     if (players < PMIN || players > PMAX) {
-        PyErr_Format(PyExc_ValueError, "classic is for %d to %d players, not %d", PMIN, PMAX, players);
+        PyErr_Format(PyExc_ValueError, "classic is for %d to %d players, not %d", PMIN, PMAX, (int)players);
         return NULL;
     }
     if (turn < 0 || turn > INT32_MAX) {
@@ -2870,17 +2944,19 @@ static PyObject *py_import(PyObject *Py_UNUSED(module), PyObject *data)
     }
     G *g = &s->g;
     memset(g, 0, sizeof(G));
-    g->players = players;
-    g->first = first;
-    g->current = current;
+    g->players = (int32_t)players;
+    g->first = (int32_t)first;
+    g->current = (int32_t)current;
     g->turn = (int32_t)turn;
     g->over = over;
     g->last = last;
-    g->pending = pending;
+    g->pending = (int32_t)pending;
     int32_t n, buffer[NCARDS + NTILES + 64];
-    int bad = read_exact(supply, g->supply, NK, "supply") < 0 || read_did(did, g->did, players) < 0
-              || read_places(g, held, zones, decks, market, tiles) < 0 || read_waiting(g, values, follow) < 0
-              || read_ints(hidden, buffer, NCARDS, &n, "hidden") < 0;
+    int bad = read_exact(part[PART_SUPPLY], g->supply, NK, "supply") < 0
+              || read_did(part[PART_DID], g->did, g->players) < 0
+              || read_places(g, part[PART_HELD], part[PART_ZONES], part[PART_DECKS], part[PART_MARKET], part[PART_TILES]) < 0
+              || read_waiting(g, part[PART_VALUES], part[PART_FOLLOW]) < 0
+              || read_ints(part[PART_HIDDEN], buffer, NCARDS, &n, "hidden") < 0;
     bad = bad || check_counts(g) || check_places(g) || check_hidden(g, buffer, n) || check_values(g);
     if (bad) {
         Py_DECREF(s);

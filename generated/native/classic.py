@@ -6,11 +6,12 @@ rule file and run `splendor-rules build`. The compiled module `_classic`
 that is an int, the legal moves, moves, scores, winners, and playouts. This
 module gives it the API of docs/engine.md: the JSON forms, a view, and the
 wording of a refusal come from the pure-Python engine of the same rule file,
-through the state's parts (`_export`, `_import`).
+through the state's parts, by name (`_export`, `_import`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from splendor_rules.generated import classic as _py
@@ -99,17 +100,55 @@ def _bound_from_python(site: int, bound: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(raw + [0] * (_WIDTH - len(raw)))
 
 
-def _to_python(s: State) -> Any:
-    """The Python engine's state with the same parts."""
-    parts = _c._export(s)
-    players, first, current, turn, over, last, pending = parts[:7]
-    supply, held, zones, decks, market, tiles, hidden, did = parts[7:15]
-    d = _py._Draft(
-        players, first, current, turn, over, last, pending, supply, held, zones, decks, market,
-        tiles, frozenset(hidden), did, (_py._AGGREGATE_ZERO,) * players,
+def _hidden_to_native(hidden: frozenset[int]) -> tuple[int, ...]:
+    return tuple(sorted(hidden))
+
+
+def _values_to_python(rows: tuple[tuple[int, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(
+        tuple(bool(v) for v in row) if kind == "bool" else row
+        for row, kind in zip(rows, _py._CARD_VALUE_KINDS, strict=True)
     )
-    for p in range(players):
-        for z, rows in enumerate(zones):
+
+
+def _values_to_native(rows: tuple[tuple[Any, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(v) for v in row) for row in rows)
+
+
+def _follow_to_python(follow: tuple[tuple[int, tuple[int, ...]], ...]) -> tuple[Any, ...]:
+    return tuple((site, _bound_to_python(site, raw)) for site, raw in follow)
+
+
+def _follow_to_native(follow: tuple[tuple[int, tuple[Any, ...]], ...]) -> tuple[Any, ...]:
+    return tuple((site, _bound_from_python(site, bound)) for site, bound in follow)
+
+
+# The parts (compiler/frontend/schema.py) that the two engines hold in other
+# types, each converted; a part the Python engine does not hold is empty.
+_TO_PYTHON: Final[dict[str, Callable[[Any], Any]]] = {
+    "hidden": frozenset,
+    "values": _values_to_python,
+    "follow": _follow_to_python,
+}
+_TO_NATIVE: Final[dict[str, Callable[[Any], Any]]] = {
+    "hidden": _hidden_to_native,
+    "values": _values_to_native,
+    "follow": _follow_to_native,
+}
+_ABSENT: Final[dict[str, Any]] = dict.fromkeys(('values', 'follow'), ())
+
+
+def _to_python(s: State) -> Any:
+    """The Python engine's state with the same parts, part by part."""
+    parts = _c._export(s)
+    d = _py._new(_py._Draft)
+    for name in _py._PARTS:
+        value = parts[name]
+        setattr(d, name, _TO_PYTHON[name](value) if name in _TO_PYTHON else value)
+    d.agg = (_py._AGGREGATE_ZERO,) * d.players
+    d._memo = {}
+    for p in range(d.players):
+        for z, rows in enumerate(d.zones):
             for item in rows[p]:
                 _py._count_in(d, p, z, item, 1)
     return _py._frozen(d)
@@ -117,17 +156,14 @@ def _to_python(s: State) -> Any:
 
 def _from_python(s: Any) -> State:
     """The native state with the parts of a Python engine's state."""
-    values = ()
-    follow = ()
-    return _c._import(
-        (
-            s.players, s.first, s.current, s.turn, s.over, s.last, s.pending, s.supply, s.held,
-            s.zones, s.decks, s.market, s.tiles, tuple(sorted(s.hidden)), s.did, values, follow,
-        )
-    )
+    parts = dict(_ABSENT)
+    for name in _py._PARTS:
+        value = getattr(s, name)
+        parts[name] = _TO_NATIVE[name](value) if name in _TO_NATIVE else value
+    return _c._import(parts)
 
 
-def _from_export(parts: tuple[Any, ...]) -> State:
+def _from_export(parts: dict[str, Any]) -> State:
     """A state from its parts (unpickling)."""
     return _c._import(parts)
 

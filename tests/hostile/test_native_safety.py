@@ -1,9 +1,9 @@
 """The native engine never crashes (issue 21): hostile states on every way
 into a native state, near-miss move types, and its memory.
 
-A native state enters from outside through `_import` (its positional
-parts): `from_json` and unpickling both go through it, so it checks what
-`from_json` checks. Each case below once crashed the process (a wild
+A native state enters from outside through `_import` (its parts, named as
+compiler/frontend/schema.py names them): `from_json` and unpickling both go
+through it, so it checks what `from_json` checks. Each case below once crashed the process (a wild
 function pointer, a heap overflow, out-of-bounds reads and writes): it runs
 in a child process, so that a crash fails the test and not pytest.
 """
@@ -33,58 +33,64 @@ from sanitize import PRELUDE
 from splendor_rules.compiler.backend.native.compile import native_available
 from splendor_rules.compiler.backend.native.target import render_files
 
-# Each case: an edit of a valid state's parts (`parts`, a list; `native` the
+# Each case: an edit of a valid state's parts (`parts`, a dict; `native` the
 # engine module), and a fragment of the refusal it gets.
 PART_CASES: dict[str, tuple[str, str]] = {
-    "pending step 10**6": ("parts[6] = 10**6", "is not a decision step"),
-    "pending step -2": ("parts[6] = -2", "is not a decision step"),
+    "pending step 10**6": ("parts['pending'] = 10**6", "is not a decision step"),
+    "pending step -2": ("parts['pending'] = -2", "is not a decision step"),
     "follow-ups past the engine's": (
-        "parts[16] = ((0, (0,) * native._WIDTH),) * (33 if native._BOUND else 3)",
+        "parts['follow'] = ((0, (0,) * native._WIDTH),) * (33 if native._BOUND else 3)",
         "more than the native engine holds",
     ),
-    "follow-up site 10**6": ("parts[16] = ((10**6, (0,) * native._WIDTH),)", "follow"),
+    "follow-up site 10**6": ("parts['follow'] = ((10**6, (0,) * native._WIDTH),)", "follow"),
     "follow-up carrying 10**6": (
-        "parts[16] = ((0, (10**6,) + (0,) * (native._WIDTH - 1)),)",
+        "parts['follow'] = ((0, (10**6,) + (0,) * (native._WIDTH - 1)),)",
         "follow",
     ),
-    "seat 1000 to move": ("parts[2] = 1000", "must be seats"),
-    "first player -1": ("parts[1] = -1", "must be seats"),
-    "hidden card 10**6": ("parts[13] = [10**6]", "hidden: 1000000 is not a card"),
-    "hidden card in no zone": ("parts[13] = [parts[10][0][0]]", "hidden"),
+    "seat 1000 to move": ("parts['current'] = 1000", "must be seats"),
+    "first player -1": ("parts['first'] = -1", "must be seats"),
+    "hidden card 10**6": ("parts['hidden'] = [10**6]", "hidden: 1000000 is not a card"),
+    "hidden card in no zone": ("parts['hidden'] = [parts['decks'][0][0]]", "hidden"),
     "card 10**6 in a deck": (
-        "parts[10] = ((10**6,) + tuple(parts[10][0]),) + tuple(parts[10][1:])",
+        "parts['decks'] = ((10**6,) + tuple(parts['decks'][0]),) + tuple(parts['decks'][1:])",
         "is not a card",
     ),
     "a card in two places": (
-        "parts[10] = ((parts[10][0][0],) + tuple(parts[10][0]),) + tuple(parts[10][1:])",
+        "parts['decks'] = ((parts['decks'][0][0],) + tuple(parts['decks'][0]),)"
+        " + tuple(parts['decks'][1:])",
         "in two places",
     ),
     "a market row too short": (
-        "parts[11] = (tuple(parts[11][0])[:-1],) + tuple(parts[11][1:])",
+        "parts['market'] = (tuple(parts['market'][0])[:-1],) + tuple(parts['market'][1:])",
         "slots, not",
     ),
     "tile 10**6 in play": (
-        "parts[12] = tuple((10**6,) + tuple(t) for t in parts[12])",
+        "parts['tiles'] = tuple((10**6,) + tuple(t) for t in parts['tiles'])",
         "is not a tile",
     ),
-    "negative supply": ("parts[7] = (-1,) + tuple(parts[7][1:])", "supply"),
-    "held row too short": ("parts[8] = (parts[8][0][:-1],) + tuple(parts[8][1:])", "held"),
-    "zones not a tuple": ("parts[9] = None", "zones"),
-    "did bits past the actions": ("parts[14] = (2**30,) + tuple(parts[14][1:])", "did"),
+    "negative supply": ("parts['supply'] = (-1,) + tuple(parts['supply'][1:])", "supply"),
+    "held row too short": (
+        "parts['held'] = (parts['held'][0][:-1],) + tuple(parts['held'][1:])",
+        "held",
+    ),
+    "zones not a tuple": ("parts['zones'] = None", "zones"),
+    "did bits past the actions": ("parts['did'] = (2**30,) + tuple(parts['did'][1:])", "did"),
 }
 
-CHILD = PRELUDE + """
+CHILD = (
+    PRELUDE
+    + """
 import pickle
 from splendor_rules.generated.native import {module} as native
 state = native.new_game(2, 5)
-parts = list(native._c._export(state))
+parts = native._c._export(state)
 {edit}
 class Hostile:
     def __reduce__(self):
-        return (native._from_export, (tuple(parts),))
+        return (native._from_export, (parts,))
 for way, bring in (
     ("unpickled", lambda: pickle.loads(pickle.dumps(Hostile()))),
-    ("imported", lambda: native._c._import(tuple(parts))),
+    ("imported", lambda: native._c._import(parts)),
 ):
     try:
         s = bring()
@@ -98,6 +104,7 @@ for way, bring in (
     native.playout(s, 1, 200)
     native.to_json(s)
 """
+)
 
 
 def run_child(code: str) -> subprocess.CompletedProcess[str]:
@@ -202,7 +209,9 @@ def test_numpy_values_are_illegal_actions(edition: str) -> None:
 
 # ---------------------------------------------------------------- memory
 
-MEMORY = PRELUDE + """
+MEMORY = (
+    PRELUDE
+    + """
 import random
 from splendor_rules.generated.native import {module} as native
 
@@ -221,6 +230,7 @@ for i in range(1000):
     native.legal_actions(native.from_json(data, complete=False))
 print(before, rss())
 """
+)
 
 
 @pytest.mark.skipif(sanitize.SANITIZE, reason="ASan keeps freed memory in quarantine")
@@ -230,8 +240,11 @@ def test_the_move_cache_is_bounded() -> None:
     (it grew by 78 MB before, and without bound with more positions)."""
     for edition in EDITIONS:
         native: Any = engine_or_skip(edition, "native")
-        steps = [n for n, k in zip(native._py._STEP_NAMES, native._py._STEP_KINDS, strict=True)
-                 if k == "tokens"]
+        steps = [
+            n
+            for n, k in zip(native._py._STEP_NAMES, native._py._STEP_KINDS, strict=True)
+            if k == "tokens"
+        ]
         if steps:
             break
     else:

@@ -23,6 +23,7 @@ from splendor_rules.compiler.backend.source import ident
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
+from splendor_rules.compiler.frontend.schema import schema
 
 PYTHON_PACKAGE = "splendor_rules.generated"
 NATIVE_PACKAGE = "splendor_rules.generated.native"
@@ -77,6 +78,9 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
     # a card value's kind, as VALUE_KIND codes it: 3 a colour, 1 a flag, 0 a number
     codes = {"colour": 3, "bool": 1}
     found["value_kind_codes"] = tuple(codes.get(k, 0) for k in found["card_value_kinds"])
+    parts = schema(edition).parts  # named in the export and import
+    found["part_names"] = tuple(p.name for p in parts)
+    found["absent_parts"] = tuple(p.name for p in parts if not p.present)
     found["python_package"] = PYTHON_PACKAGE
     found["native_package"] = NATIVE_PACKAGE
     return found

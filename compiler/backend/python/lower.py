@@ -21,6 +21,7 @@ from splendor_rules.compiler.backend.python.base import Source
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.followups import FollowUps
 from splendor_rules.compiler.backend.python.names import Names
+from splendor_rules.compiler.backend.python.state import StateLayout
 from splendor_rules.compiler.backend.python.turns import Turns
 from splendor_rules.compiler.backend.python.unrolled import Unrolled
 from splendor_rules.compiler.backend.python.values import Values
@@ -28,6 +29,7 @@ from splendor_rules.compiler.backend.tables import Tables
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.description import describe
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
+from splendor_rules.compiler.frontend.schema import schema
 
 
 def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
@@ -56,6 +58,7 @@ def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     context["unrolled"] = Unrolled(edition, source, emitter).context()
     context["reveals"] = "\n".join(py.render(reveals, level=1))
     context.update(follow_ups.table())
+    context.update(StateLayout(schema(edition)).context())
     # Read last: every function above has been emitted.
     context["helpers"] = sorted(emitter.helpers)
     context["description"] = description

@@ -131,6 +131,7 @@ _BINARY: dict[str, type[ast.operator]] = {
     "-": ast.Sub,
     "*": ast.Mult,
     "&": ast.BitAnd,
+    "<<": ast.LShift,
 }
 _COMPARE: dict[str, type[ast.cmpop]] = {
     "<": ast.Lt,
@@ -197,10 +198,24 @@ def generator(
 
 
 def list_of(
-    element: ast.expr, target: str, over: ast.expr, condition: ast.expr | None = None
+    element: ast.expr,
+    target: str | Sequence[str],
+    over: ast.expr,
+    condition: ast.expr | None = None,
 ) -> ast.ListComp:
     """[element for target in over if condition]"""
     return ast.ListComp(elt=element, generators=[_loop(target, over, condition)])
+
+
+def dict_of(
+    key: ast.expr,
+    element: ast.expr,
+    target: str | Sequence[str],
+    over: ast.expr,
+    condition: ast.expr | None = None,
+) -> ast.DictComp:
+    """{key: element for target in over if condition}"""
+    return ast.DictComp(key=key, value=element, generators=[_loop(target, over, condition)])
 
 
 def _target(target: str | Sequence[str]) -> ast.expr:
@@ -281,14 +296,16 @@ class Function:
     """A generated function: its signature, then its body (with comments)."""
 
     name: str
-    parameters: tuple[tuple[str, str], ...]  # (name, annotation)
+    parameters: tuple[tuple[str, str], ...]  # (name, annotation: "" for none, as self's)
     returns: ast.expr | str
     body: list[ast.stmt]
 
     def tree(self) -> ast.FunctionDef:
         arguments = ast.arguments(
             posonlyargs=[],
-            args=[ast.arg(arg=n, annotation=annotation(a)) for n, a in self.parameters],
+            args=[
+                ast.arg(arg=n, annotation=annotation(a) if a else None) for n, a in self.parameters
+            ],
             kwonlyargs=[],
             kw_defaults=[],
             defaults=[],
@@ -339,7 +356,9 @@ def render(body: Iterable[ast.stmt], level: int = 0, width: int | None = None) -
 def _simple_lines(statement: ast.stmt, pad: str, width: int | None) -> list[str]:
     line = pad + printer.simple(statement)
     value = getattr(statement, "value", None)
-    if width is None or len(line) <= width or not isinstance(value, ast.Tuple | ast.BoolOp):
+    if width is None or len(line) <= width:
+        return [line]
+    if not isinstance(value, ast.Tuple | ast.BoolOp | ast.Dict):
         return [line]
     if isinstance(statement, ast.Return):
         head = "return"
@@ -347,6 +366,9 @@ def _simple_lines(statement: ast.stmt, pad: str, width: int | None) -> list[str]
         head = line[len(pad) : -len(printer.expression(value))].rstrip()
     else:
         return [line]
+    if isinstance(value, ast.Dict):  # an item a line
+        text = printer.laid_out(value, indent=len(pad), width=width, lead=len(head) + 1)
+        return f"{pad}{head} {text}".split("\n")
     return [f"{pad}{head} (", *_one_a_line(value, pad + "    "), f"{pad})"]
 
 
@@ -377,12 +399,32 @@ def _if_header(statement: ast.If, pad: str, width: int | None) -> list[str]:
     return [f"{pad}if (", *_one_a_line(test, pad + "    "), f"{pad}):"]
 
 
+def _def_header(statement: ast.FunctionDef, pad: str, width: int | None) -> list[str]:
+    """`def f(...):`, or, past the width, a parameter a line."""
+    line = pad + printer.header(statement)
+    if width is None or len(line) <= width:
+        return [line]
+    parameters = [
+        a.arg + (f": {printer.expression(a.annotation)}" if a.annotation else "")
+        for a in statement.args.args
+    ]
+    returns = f" -> {printer.expression(statement.returns)}" if statement.returns else ""
+    inner = pad + "    "
+    return [
+        f"{pad}def {statement.name}(",
+        *(f"{inner}{p}," for p in parameters),
+        f"{pad}){returns}:",
+    ]
+
+
 def _render_compound(
     statement: ast.FunctionDef | ast.If | ast.For | ast.While, level: int, width: int | None
 ) -> list[str]:
     pad = "    " * level
     if isinstance(statement, ast.If):
         head = _if_header(statement, pad, width)
+    elif isinstance(statement, ast.FunctionDef):
+        head = _def_header(statement, pad, width)
     else:
         head = [pad + printer.header(statement)]
     lines = [*head, *_render_block(statement.body, level + 1, width)]

@@ -27,6 +27,7 @@ _BINARY: dict[type[ast.operator], tuple[str, int]] = {
     ast.Mod: ("%", TERM),
     ast.BitAnd: ("&", BAND),
     ast.BitOr: ("|", BOR),
+    ast.LShift: ("<<", SHIFT),
 }
 _COMPARE: dict[type[ast.cmpop], str] = {
     ast.Lt: "<",
@@ -160,8 +161,11 @@ def _target(node: ast.expr) -> str:
     return expression(node)
 
 
-def _comprehension(node: ast.GeneratorExp | ast.ListComp) -> str:
-    parts = [expression(node.elt)]
+def _comprehension(node: ast.GeneratorExp | ast.ListComp | ast.DictComp) -> str:
+    if isinstance(node, ast.DictComp):
+        parts = [f"{expression(node.key)}: {expression(node.value)}"]
+    else:
+        parts = [expression(node.elt)]
     for loop in node.generators:
         if loop.is_async:
             raise TypeError("cannot print an async comprehension")
@@ -176,6 +180,10 @@ def _generator(node: ast.GeneratorExp) -> tuple[str, int]:
 
 def _list_comprehension(node: ast.ListComp) -> tuple[str, int]:
     return f"[{_comprehension(node)}]", ATOM
+
+
+def _dict_comprehension(node: ast.DictComp) -> tuple[str, int]:
+    return f"{{{_comprehension(node)}}}", ATOM
 
 
 _PRINTERS: dict[type, Callable[[Any], tuple[str, int]]] = {
@@ -194,6 +202,7 @@ _PRINTERS: dict[type, Callable[[Any], tuple[str, int]]] = {
     ast.IfExp: _if_expression,
     ast.GeneratorExp: _generator,
     ast.ListComp: _list_comprehension,
+    ast.DictComp: _dict_comprehension,
 }
 
 

@@ -4,7 +4,7 @@ are is read from its signature (compiler/frontend/identities.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.runtime.interpreter.state_reader import StateReader
@@ -13,6 +13,7 @@ from splendor_rules.compiler.runtime.interpreter.values import (
     DECK,
     Action,
     Json,
+    Seat,
     State,
     Value,
 )
@@ -24,39 +25,53 @@ class JsonForm:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.edition = tables.model.name
+        self.schema = tables.schema
         self.reader = StateReader(tables)
 
     # ------------------------------------------------------------- states
 
     def to_json(self, state: State) -> Json:
-        """The state's JSON form (docs/engine.md)."""
+        """The state's JSON form (docs/engine.md): each field of the schema,
+        in its order, written by the writer of its key."""
+        write = self.writers(state)
+        return {f.key: write[f.key]() for f in self.schema.fields}
+
+    def writers(self, state: State) -> dict[str, Callable[[], Value]]:
+        """Each field's writer: its value in the JSON form."""
         tables, model = self.tables, self.tables.model
-        data: Json = {
-            "edition": self.edition,
-            "players": state.players,
-            "first_player": state.first_player,
-            "current_player": state.current,
-            "turn": state.turn,
-            "over": state.over,
-            "last_round": state.last_round,
-            "pending": self.follow_json(state, None) if state.follow else state.pending,
-            "supply": dict(zip(tables.tokens, state.supply, strict=True)),
-            "decks": {str(t): list(d) for t, d in zip(tables.tiers, state.decks, strict=True)},
-            "market": {str(t): list(r) for t, r in zip(tables.tiers, state.market, strict=True)},
-            "tiles": {s.name: list(t) for s, t in zip(model.tile_sets, state.tiles, strict=True)},
-            "hidden": sorted(state.hidden),
+        return {
+            "edition": lambda: self.edition,
+            "players": lambda: state.players,
+            "first_player": lambda: state.first_player,
+            "current_player": lambda: state.current,
+            "turn": lambda: state.turn,
+            "over": lambda: state.over,
+            "last_round": lambda: state.last_round,
+            "pending": lambda: self.follow_json(state, None) if state.follow else state.pending,
+            "supply": lambda: dict(zip(tables.tokens, state.supply, strict=True)),
+            "decks": lambda: {
+                str(t): list(d) for t, d in zip(tables.tiers, state.decks, strict=True)
+            },
+            "market": lambda: {
+                str(t): list(r) for t, r in zip(tables.tiers, state.market, strict=True)
+            },
+            "tiles": lambda: {
+                s.name: list(t) for s, t in zip(model.tile_sets, state.tiles, strict=True)
+            },
+            "hidden": lambda: sorted(state.hidden),
+            "card_values": lambda: self.card_values(state),
+            "seats": lambda: [self.seat_json(seat) for seat in state.seats],
         }
-        if model.card_values:  # after hidden (docs/engine.md), as the generated engines
-            data["card_values"] = self.card_values(state)
-        data["seats"] = [
-            {
-                "tokens": self.nonzero(seat.tokens),
-                "zones": {z.name: list(c) for z, c in zip(model.zones, seat.zones, strict=True)},
-                "did": list(seat.did),
-            }
-            for seat in state.seats
-        ]
-        return data
+
+    def seat_json(self, seat: Seat) -> Json:
+        """A seat's JSON form: each seat field of the schema, in its order."""
+        zones = self.tables.model.zones
+        write: dict[str, Callable[[], Value]] = {
+            "tokens": lambda: self.nonzero(seat.tokens),
+            "zones": lambda: {z.name: list(c) for z, c in zip(zones, seat.zones, strict=True)},
+            "did": lambda: list(seat.did),
+        }
+        return {f.key: write[f.key]() for f in self.schema.seat_fields}
 
     def card_values(self, state: State) -> Json:
         """Each card value, for the cards whose value is not the initial one."""

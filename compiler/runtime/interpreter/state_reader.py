@@ -22,24 +22,6 @@ from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import Json, Seat, State, Value
 
-STATE_KEYS = (
-    "edition",
-    "players",
-    "first_player",
-    "current_player",
-    "turn",
-    "over",
-    "last_round",
-    "pending",
-    "supply",
-    "decks",
-    "market",
-    "tiles",
-    "hidden",
-    "seats",
-)
-SEAT_KEYS = ("tokens", "zones", "did")
-
 
 def refuse(message: str) -> ValueError:
     return ValueError(message)
@@ -183,12 +165,12 @@ class StateReader:
 
     def header(self, data: Any) -> tuple[int, list[Json]]:
         """The edition, the player count and the seats."""
-        keys = (*STATE_KEYS, "card_values") if self.model.card_values else STATE_KEYS
-        an_object(data, keys, "the state")
+        an_object(data, self.tables.schema.keys, "the state")
         name = self.model.name
         if data["edition"] != name:
             raise refuse(f"a state of edition {data['edition']!r}, not of {name!r}")
-        low, high = self.model.players
+        field = self.tables.schema.field("players")
+        low, high = field.low, field.high
         players = data["players"]
         if type(players) is not int or not low <= players <= high:
             raise refuse(f"{name} is for {low} to {high} players, not {players!r}")
@@ -196,7 +178,7 @@ class StateReader:
         if len(seats) != players:
             raise refuse(f"{len(seats)} seats for {players} players")
         for p, seat in enumerate(seats):
-            an_object(seat, SEAT_KEYS, f"seat {p}")
+            an_object(seat, self.tables.schema.seat_keys, f"seat {p}")
         return players, seats
 
     def seat(self, value: Any, players: int, what: str) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.schema import schema
 from splendor_rules.compiler.runtime.interpreter.values import Value
 
 
@@ -28,6 +29,7 @@ class Tables:
         self.token: Mapping[str, int] = {name: i for i, name in enumerate(self.tokens)}
         self.colour_tokens = tuple(self.token[c] for c in self.colours)
         self.wild = next((i for i, t in enumerate(edition.tokens) if t.role == "wild"), None)
+        self.schema = schema(edition)  # the state's fields, as every engine has them
         self.decks = identities.decks(edition)
         self.tiles = identities.tile_numbering(edition)
         self.signatures = identities.signatures(edition)

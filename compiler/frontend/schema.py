@@ -1,0 +1,209 @@
+"""The state's schema: every field of a state, derived once from the checked model.
+
+The state's shape was written three times (the Python engine's template, the
+native engine's export and import, the interpreter's JSON reader and writer),
+so a new field of state meant three edits that had to agree. This module says
+it once: each field of the JSON form (its key, its kind, its bounds from
+`limits.py`, the names of its entries, who sees it) and each part an engine
+stores (the Python engine's State attribute and the native engine's export
+name, its type, the field it is written to). Every engine iterates it
+(docs/engine.md, "JSON form of a state"); the description's zones say who
+sees what from the same fields.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from attrs import frozen
+
+from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
+
+Kind = Literal[
+    "edition",  # the edition's name, a constant
+    "players",  # the player count
+    "seat",  # a seat, 0 to players - 1
+    "count",  # a whole number a state counts
+    "flag",  # true or false
+    "pending",  # null, a decision step, or the follow-up decisions waiting
+    "token counts",  # an object: token kind -> count
+    "deck cards",  # an object: deck -> its cards, bottom to top
+    "market rows",  # an object: deck -> its market row (a card or null each slot)
+    "tile sets",  # an object: tile set -> its tiles in play
+    "hidden cards",  # the cards seen by their owner only
+    "card values",  # an object: card value -> {card: value} where not initial
+    "seats",  # one object a seat, of the seat fields
+    "zones",  # an object: zone -> its cards or tiles
+    "actions done",  # the actions a seat did this round
+]
+
+Seen = Literal["everyone", "owner", "sizes"]
+"""Who sees a field in a view: everyone; its owner only (a hidden card is
+shown to the others as the deck it came from); or its sizes only."""
+
+
+@frozen
+class Field:
+    """A field of the JSON form of a state (or of a seat)."""
+
+    key: str
+    kind: Kind
+    low: int  # the least number it holds (a count's, a card's, a seat's)
+    high: int  # the most
+    names: tuple[str, ...] = ()  # an object's keys, in order
+    seen: Seen = "everyone"
+
+
+@frozen
+class Part:
+    """A part an engine stores: the Python engine's State attribute, and
+    the name of the native engine's exported part."""
+
+    name: str
+    field: str  # the JSON key it is written to
+    annotation: str  # its type in the Python engine
+    note: str = ""  # a comment on its annotation
+    # Does the edition have it? A Python engine holds only the parts its
+    # edition has; the native engine exports every part (empty if absent).
+    present: bool = True
+
+
+@frozen
+class Schema:
+    """The state's fields (JSON order), the seat's, and the stored parts."""
+
+    fields: tuple[Field, ...]
+    seat_fields: tuple[Field, ...]
+    parts: tuple[Part, ...]
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(f.key for f in self.fields)
+
+    @property
+    def seat_keys(self) -> tuple[str, ...]:
+        return tuple(f.key for f in self.seat_fields)
+
+    def field(self, key: str) -> Field:
+        """The field of a key, of the state or of a seat; KeyError if none."""
+        for f in (*self.fields, *self.seat_fields):
+            if f.key == key:
+                return f
+        raise KeyError(key)
+
+    def has(self, key: str) -> bool:
+        return key in self.keys
+
+    @property
+    def part_names(self) -> tuple[str, ...]:
+        """Every part, as the native engine exports it."""
+        return tuple(p.name for p in self.parts)
+
+    @property
+    def held(self) -> tuple[Part, ...]:
+        """The parts the edition has: a Python engine's State attributes."""
+        return tuple(p for p in self.parts if p.present)
+
+
+def schema(edition: m.Edition) -> Schema:
+    """The schema of a checked edition's state."""
+    decks = identities.decks(edition)
+    tiles = identities.tile_numbering(edition)
+    low, high = edition.players
+    cards = len(edition.cards.rows) - 1
+    deck_names = tuple(str(d) for d in decks.tiers)
+    fields = [
+        Field("edition", "edition", 0, 0, (edition.name,)),
+        Field("players", "players", low, high),
+        Field("first_player", "seat", 0, high - 1),
+        Field("current_player", "seat", 0, high - 1),
+        Field("turn", "count", 0, COUNT.high),
+        Field("over", "flag", 0, 1),
+        Field("last_round", "flag", 0, 1),
+        Field("pending", "pending", -1, len(edition.steps) - 1),
+        Field("supply", "token counts", 0, COUNT.high, tuple(t.name for t in edition.tokens)),
+        Field("decks", "deck cards", 0, cards, deck_names, "sizes"),
+        Field("market", "market rows", 0, cards, deck_names),
+        Field("tiles", "tile sets", 0, tiles.count - 1, tuple(t.name for t in edition.tile_sets)),
+        Field("hidden", "hidden cards", 0, cards, (), "owner"),
+    ]
+    if edition.card_values:
+        fields.append(
+            Field(
+                "card_values",
+                "card values",
+                CARD_VALUE.low,
+                CARD_VALUE.high,
+                tuple(v.name for v in edition.card_values),
+            )
+        )
+    fields.append(Field("seats", "seats", low, high))
+    return Schema(tuple(fields), _seat_fields(edition, cards), _parts(edition))
+
+
+def _seat_fields(edition: m.Edition, cards: int) -> tuple[Field, ...]:
+    hiding = any(z.hidden_from_deck for z in edition.zones)
+    caps = [t.cap for t in edition.tokens]
+    most = COUNT.high if any(c is None for c in caps) else max((c or 0 for c in caps), default=0)
+    return (
+        Field("tokens", "token counts", 0, most, tuple(t.name for t in edition.tokens)),
+        Field(
+            "zones",
+            "zones",
+            0,
+            max(cards, identities.tile_numbering(edition).count - 1),
+            tuple(z.name for z in edition.zones),
+            "owner" if hiding else "everyone",
+        ),
+        Field(
+            "did",
+            "actions done",
+            0,
+            len(edition.actions) - 1,
+            tuple(a.name for a in edition.actions),
+        ),
+    )
+
+
+def _parts(edition: m.Edition) -> tuple[Part, ...]:
+    """What an engine stores, in the order of the native export: the parts
+    every state has, then the card values and the follow-ups waiting (present
+    when the edition has them)."""
+    parts = [
+        Part("players", "players", "int"),
+        Part("first", "first_player", "int"),
+        Part("current", "current_player", "int"),
+        Part("turn", "turn", "int"),
+        Part("over", "over", "bool"),
+        Part("last", "last_round", "bool"),
+        Part("pending", "pending", "int", "the index of the step awaiting a decision, or -1"),
+        Part("supply", "supply", "tuple[int, ...]"),
+        Part("held", "tokens", "tuple[tuple[int, ...], ...]"),
+        Part("zones", "zones", "tuple[tuple[tuple[int, ...], ...], ...]"),
+        Part("decks", "decks", "tuple[tuple[int, ...], ...]"),
+        Part("market", "market", "tuple[tuple[int, ...], ...]", "-1: an empty slot"),
+        Part("tiles", "tiles", "tuple[tuple[int, ...], ...]"),
+        Part("hidden", "hidden", "frozenset[int]"),
+        Part("did", "did", "tuple[int, ...]"),
+    ]
+    parts.append(
+        Part(
+            "values",
+            "card_values",
+            "tuple[tuple[Any, ...], ...]",
+            "per card value, its value for each card",
+            present=bool(edition.card_values),
+        )
+    )
+    parts.append(
+        Part(
+            "follow",
+            "pending",
+            "tuple[tuple[int, tuple[Any, ...]], ...]",
+            "the follow-ups waiting, first the pending one: index and values",
+            present=bool(identities.follow_ups(edition)),
+        )
+    )
+    return tuple(parts)
