@@ -264,7 +264,8 @@ _BOTS = click.option(
     help="One bot per seat, comma-separated (one for all seats): random, greedy, "
     "mcts or mcts:N (N iterations a move), mcts:Nms (N milliseconds a move), either with "
     ":uniform (rollouts of random moves to the end); or playout, in every seat, on the native "
-    "engine: uniformly random moves drawn by the engine's own generator, whole games in native code.",
+    "engine: uniformly random moves drawn by the engine's own generator, whole games in "
+    "native code.",
 )
 
 _SEED = click.option(
