@@ -224,8 +224,8 @@ def _header(
 
 
 def _bots_note(sources: list[EditionSource], seats: tuple[str, ...], python_bots: bool) -> str:
-    """Where the bots that look ahead think: native code on a native engine
-    (docs/simulate.md, "Native bots"), else Python."""
+    """Where the bots that look ahead think, if not in Python as ever: in
+    native code on a native engine (docs/simulate.md, "Native bots")."""
     thinking = sorted({seat.partition(":")[0] for seat in seats} & {"greedy", "mcts"})
     if not thinking:
         return ""
@@ -234,7 +234,7 @@ def _bots_note(sources: list[EditionSource], seats: tuple[str, ...], python_bots
     if python_bots:
         return f"; {names} in Python (--python-bots)"
     if not native:
-        return f"; {names} in Python (no native engine)"
+        return ""
     where = "" if len(native) == len(sources) else f" on {', '.join(native)}, in Python elsewhere"
     return f"; {names} in native code{where}"
 
