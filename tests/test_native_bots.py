@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 from edition_facts import EDITIONS, engine_or_skip, has_facts
@@ -102,10 +103,8 @@ def test_native_greedy_chooses_and_draws_as_the_python_greedy(edition: str) -> N
     for n, (state, seat) in enumerate(positions[::4]):
         legal = engine.legal_actions(state)
         python, fast = GreedyBot(f"g{n}"), NativeGreedyBot(native, f"g{n}")
-        view = engine.view(state, seat)
-        assert fast.choose_in(seat, legal, state) == python.choose(
-            engine, seat, legal, lambda view=view: view
-        )
+        view = partial(engine.view, state, seat)
+        assert fast.choose_in(seat, legal, state) == python.choose(engine, seat, legal, view)
         assert fast.rng.getstate() == python.rng.getstate()
 
 
