@@ -80,6 +80,7 @@ def _generated_folder() -> Path:
 def _register() -> None:
     from splendor_rules.compiler.cli import (
         bench,
+        bench_bots,
         build,
         check,
         conform,
@@ -89,7 +90,7 @@ def _register() -> None:
         simulate,
     )
 
-    for module in (check, build, bench, play, replay, diff, conform, simulate):
+    for module in (check, build, bench, bench_bots, play, replay, diff, conform, simulate):
         main.add_command(module.command)
 
 

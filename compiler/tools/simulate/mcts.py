@@ -120,6 +120,7 @@ class MctsBot:
         self.spec = spec or MctsSpec(iterations)
         self.iterations = self.spec.iterations
         self.samples = 0  # states dealt, for the tests
+        self.iterations_made = 0  # in all, for the benchmark
 
     def choose(
         self, engine: Engine, seat: int, legal: list[Action], view: Callable[[], Json]
@@ -150,6 +151,7 @@ class MctsBot:
         return dealer.deal(self.rng)
 
     def _iterate(self, engine: Engine, root: Node, state: State) -> None:
+        self.iterations_made += 1
         node, path = root, []
         while not engine.is_over(state):
             actions = engine.legal_actions(state)
