@@ -300,8 +300,9 @@ _ENGINE = click.option(
     type=click.Choice(["generated", "native"]),
     default=None,
     help="The engine that plays an edition named by its name (a rule file is played by the "
-    "generated engine rendered from it); the bots and the results are the same on both "
-    "(the playout bot: native only).  "
+    "generated engine rendered from it); random and greedy make the same moves on both, mcts "
+    "is the same search (native code on the native engine, drawn from another generator; "
+    "--python-bots for the same games), the playout bot is native only.  "
     "[default: native where it is built, else generated]",
 )
 
