@@ -193,22 +193,25 @@ def test_python_search_takes_a_time_budget_and_uniform_rollouts() -> None:
 Maker = Callable[[str], object]
 
 
+def _game(engine: Engine, first: Maker, second: Maker, seed: int, index: int) -> bool:
+    """Game `index` of a match (`first` in seat 1 of the odd games): whether
+    `first` won it (a shared win counts)."""
+    swap = index % 2
+    makers = (second, first) if swap else (first, second)
+    bots = [make(f"{seed}/{index}/{s}") for s, make in enumerate(makers)]
+    choosers = [chooser(engine, bot) for bot in bots]  # type: ignore[arg-type]
+    state = engine.new_game(2, seed + index)
+    while not engine.is_over(state):
+        seat = engine.current_player(state)
+        action: Action = choosers[seat](seat, engine.legal_actions(state), state)
+        state = engine.apply(state, action)
+    return swap in engine.winners(state)
+
+
 def _match(engine: Engine, first: Maker, second: Maker, games: int, seed: int) -> tuple[int, int]:
     """`first` against `second`, each in each seat for half the games: the
-    games `first` won (a shared win counts) and those played."""
-    wins = 0
-    for index in range(games):
-        swap = index % 2
-        makers = (second, first) if swap else (first, second)
-        bots = [make(f"{seed}/{index}/{s}") for s, make in enumerate(makers)]
-        choosers = [chooser(engine, bot) for bot in bots]  # type: ignore[arg-type]
-        state = engine.new_game(2, seed + index)
-        while not engine.is_over(state):
-            seat = engine.current_player(state)
-            action: Action = choosers[seat](seat, engine.legal_actions(state), state)
-            state = engine.apply(state, action)
-        wins += swap in engine.winners(state)
-    return wins, games
+    games `first` won and those played."""
+    return sum(_game(engine, first, second, seed, index) for index in range(games)), games
 
 
 def _contains(wins: int, games: int, share: float) -> bool:
