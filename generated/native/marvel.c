@@ -3073,30 +3073,42 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
 #include <math.h>
 #include <time.h>
 
-/* The engine's move search and playouts as the Python API runs them
- * (guarded_legal, guarded_play), and its moves through a pointer the C
- * compiler cannot see through: a call here of legal_moves, play_out or
- * make_move themselves would be one more caller of each, and gcc would
- * inline the engine's own calls differently (classic's instructions per
- * action rose 1.3% when the bots called legal_moves). A buffer outgrowing
- * memory jumps back to the bot's own guard. */
+/* The bots find moves where and as the Python API finds a state's: in
+ * LISTED, by guarded_legal (one buffer, each search's moves read before the
+ * next), and make them through a pointer the C compiler cannot see
+ * through. A call here of legal_moves, play_out or make_move themselves, or
+ * of guarded_legal with other arguments, would be one more copy or caller
+ * of each, and gcc would inline the engine's own calls differently
+ * (classic's instructions per action rose 1.3% when the bots called
+ * legal_moves). A buffer outgrowing memory jumps back to the bot's guard. */
+#define BOT_MOVES LISTED
+#define BOT_ROLL LISTED
+
+static int (*volatile BOT_GUARDED)(const G *, MoveBuf *) = guarded_legal;
+
 static void BOT_LEGAL(const G *g, MoveBuf *out)
 {
-    if (guarded_legal(g, out) < 0) {
+    (void)out;
+    if (BOT_GUARDED(g, &LISTED) < 0) {
         out_of_memory();
     }
-}
-
-static int64_t BOT_PLAY(G *g, uint64_t *rng, int64_t limit)
-{
-    int64_t moves = 0;
-    if (guarded_play(g, rng, limit, &moves) < 0) {
-        out_of_memory();
-    }
-    return moves;
 }
 
 static void (*volatile BOT_MOVE)(G *, int32_t, const int32_t *) = make_move;
+
+/* play_out's uniformly random moves to the end, by the calls above. */
+static void bot_play_out(G *g, uint64_t *rng)
+{
+    for (int64_t moves = 0; !g->over && !overflow && !past && moves < (1LL << 20); moves++) {
+        BOT_LEGAL(g, &BOT_ROLL);
+        if (BOT_ROLL.n == 0) {
+            break;
+        }
+        int32_t i = (int32_t)((splitmix(rng) >> 33) % (uint64_t)BOT_ROLL.n);
+        const int32_t *mv = BOT_ROLL.data + BOT_ROLL.start[i];
+        BOT_MOVE(g, mv[0], mv + 2);
+    }
+}
 
 /* A bot's generator: Python's Mersenne Twister (greedy: the Python bot's
  * own stream) or splitmix64 (the search). */
@@ -3210,8 +3222,6 @@ static V bot_progress(const G *g, int32_t p)
     }
     return estimate;
 }
-
-static MoveBuf BOT_MOVES, BOT_ROLL;
 
 /* Make move i of b on a copy of g. */
 static void bot_after(G *to, const G *g, const MoveBuf *b, int32_t i)
@@ -3503,7 +3513,7 @@ static void bot_iterate(G *g, BotRng *r, int uniform, int32_t *path)
         }
     }
     if (uniform) {
-        BOT_PLAY(g, &r->sm, 1LL << 20);
+        bot_play_out(g, &r->sm);
     } else {
         for (int32_t i = 0; i < BOT_ROLLOUT_PLIES && !g->over && !overflow && !past; i++) {
             bot_rollout_move(g, r);
@@ -3587,9 +3597,7 @@ static int guarded_bot(int32_t (*run)(const G *, int32_t, void *), const G *g, i
     jmp_buf *outer = OUT_OF_MEMORY;
     if (setjmp(here)) {
         OUT_OF_MEMORY = outer;
-        BOT_MOVES.n = BOT_MOVES.used = 0;
-        BOT_ROLL.n = BOT_ROLL.used = 0;
-        PLAY.n = PLAY.used = 0;
+        LISTED.n = LISTED.used = 0;
         PyErr_NoMemory();
         return -1;
     }
