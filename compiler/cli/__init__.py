@@ -88,6 +88,7 @@ def _installed() -> bool:
 def _register() -> None:
     from splendor_rules.compiler.cli import (
         bench,
+        bench_bots,
         build,
         cache,
         check,
@@ -104,7 +105,8 @@ def _register() -> None:
     )
 
     commands = (
-        check, fmt, build, bench, play, replay, diff, doc, conform, simulate, cache, lsp, serve, rl
+        check, fmt, build, bench, bench_bots, play, replay, diff, doc, conform, simulate, cache,
+        lsp, serve, rl,
     )
     for module in commands:
         main.add_command(module.command)

@@ -210,16 +210,33 @@ def _header(
     seed: int,
     jobs: int,
     backend: str,
+    python_bots: bool = False,
 ) -> str:
     """The run's first line: what is played, which engine plays it, and
-    whether by native playouts."""
+    whether by native playouts or native bots."""
     played = ", ".join(f"{s.name} on {engine_named(s)}" for s in sources)
     where = "ray" if backend == "ray" else plural(jobs, "job")
     each = " each" if len(sources) > 1 else ""
     line = f"{played}: {plural(games, 'game')}{each}, bots {','.join(seats)}, seed {seed}, {where}"
     if plays_out(seats):
         line += "; the games played by native playouts (every move drawn and made in native code)"
-    return line
+    return line + _bots_note(sources, seats, python_bots)
+
+
+def _bots_note(sources: list[EditionSource], seats: tuple[str, ...], python_bots: bool) -> str:
+    """Where the bots that look ahead think, if not in Python as ever: in
+    native code on a native engine (docs/simulate.md, "Native bots")."""
+    thinking = sorted({seat.partition(":")[0] for seat in seats} & {"greedy", "mcts"})
+    if not thinking:
+        return ""
+    names = " and ".join(thinking)
+    native = [s.name for s in sources if s.source is None and s.kind == "native"]
+    if python_bots:
+        return f"; {names} in Python (--python-bots)"
+    if not native:
+        return ""
+    where = "" if len(native) == len(sources) else f" on {', '.join(native)}, in Python elsewhere"
+    return f"; {names} in native code{where}"
 
 
 _PLAYERS = click.option(
@@ -245,8 +262,10 @@ _BOTS = click.option(
     default="random",
     show_default=True,
     help="One bot per seat, comma-separated (one for all seats): random, greedy, "
-    "mcts or mcts:N (N iterations a move); or playout, in every seat, on the native engine: "
-    "uniformly random moves drawn by the engine's own generator, whole games in native code.",
+    "mcts or mcts:N (N iterations a move), mcts:Nms (N milliseconds a move), either with "
+    ":uniform (rollouts of random moves to the end); or playout, in every seat, on the native "
+    "engine: uniformly random moves drawn by the engine's own generator, whole games in "
+    "native code.",
 )
 
 _SEED = click.option(
@@ -281,9 +300,18 @@ _ENGINE = click.option(
     type=click.Choice(["generated", "native"]),
     default=None,
     help="The engine that plays each edition (a rule file's native engine is built into the "
-    "per-user cache on first use); the bots and the results are the same on both "
-    "(the playout bot: native only).  "
+    "per-user cache on first use); random and greedy make the same moves on both, mcts "
+    "is the same search (native code on the native engine, drawn from another generator; "
+    "--python-bots for the same games), the playout bot is native only.  "
     "[default: native where it is built or a C compiler can build it, else generated]",
+)
+
+_PYTHON_BOTS = click.option(
+    "--python-bots",
+    is_flag=True,
+    default=False,
+    help="Play greedy and mcts in Python even on a native engine, whose native bots "
+    "otherwise play them (greedy makes the same moves; mcts is the same search).",
 )
 
 _ADDRESS = click.option(
@@ -311,6 +339,7 @@ _REPORT = click.option(
 @_SEED
 @_JOBS
 @_ENGINE
+@_PYTHON_BOTS
 @_BACKEND
 @_ADDRESS
 @_REPORT
@@ -322,6 +351,7 @@ def command(
     seed: int,
     jobs: int | None,
     kind: EngineKind | None,
+    python_bots: bool,
     backend: str,
     address: str | None,
     report: Path | None,
@@ -347,9 +377,9 @@ def command(
             check_playouts(sources, kind)
         except NoPlayoutEngine as error:
             raise click.BadParameter(str(error), param_hint="--bots") from error
-    runs = [Run(source, seats, seed, games) for source in sources]
+    runs = [Run(source, seats, seed, games, python_bots) for source in sources]
     workers = jobs or default_jobs()
-    header = _header(sources, games, seats, seed, workers, backend)
+    header = _header(sources, games, seats, seed, workers, backend, python_bots)
     started = time.perf_counter()
     outcome = _play(runs, workers, backend, address, header)
     elapsed = time.perf_counter() - started

@@ -39,6 +39,9 @@ scores = _c.scores
 winners = _c.winners
 playout = _c.playout
 playouts = _c.playouts
+bot_greedy = _c.bot_greedy  # the simulate tool's bots (compiler/tools/simulate/native.py)
+bot_mcts = _c.bot_mcts
+bot_deal = _c.bot_deal
 
 _SEED_RANGE: Final = range(-(2**63) + 1, 2**63)
 # Each follow-up's names carried: (kind, slots) in the native state's row.

@@ -4001,6 +4001,681 @@ static PyObject *py_batch_info(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(
     {"_observe", py_observe, METH_VARARGS, "A state's observation tensor for a seat."}, \
     {"_batch_seats", py_batch_seats, METH_VARARGS, "The seat to move in each game of a batch."}, \
     {"_batch_info", py_batch_info, METH_NOARGS, NULL},
+/* ------------------------------------------------------------ native bots
+ *
+ * The inner loops of the simulate tool's bots (compiler/tools/simulate/,
+ * docs/simulate.md "Native bots"), over this engine's state: a deal of the
+ * hidden cards from one seat's view, greedy's one-ply evaluation and
+ * information-set Monte Carlo tree search. Each reads of the true state
+ * only what the seat's view shows: the hidden cards (the decks, and the
+ * cards other seats hold hidden) are dealt anew before anything looks at
+ * them. The Python bots are the reference: greedy here makes their moves
+ * exactly (Python's Mersenne Twister, drawn as random.Random draws), the
+ * search is theirs drawn from another generator (splitmix64). */
+#include <math.h>
+#include <time.h>
+
+/* The bots find moves where and as the Python API finds a state's: in
+ * LISTED, by guarded_legal (one buffer, each search's moves read before the
+ * next), and make them through a pointer the C compiler cannot see
+ * through. A call here of legal_moves, play_out or make_move themselves, or
+ * of guarded_legal with other arguments, would be one more copy or caller
+ * of each, and gcc would inline the engine's own calls differently
+ * (classic's instructions per action rose 1.3% when the bots called
+ * legal_moves). A buffer outgrowing memory jumps back to the bot's guard. */
+#define BOT_MOVES LISTED
+#define BOT_ROLL LISTED
+
+static int (*volatile BOT_GUARDED)(const G *, MoveBuf *) = guarded_legal;
+
+static void BOT_LEGAL(const G *g, MoveBuf *out)
+{
+    (void)out;
+    if (BOT_GUARDED(g, &LISTED) < 0) {
+        out_of_memory();
+    }
+}
+
+static void (*volatile BOT_MOVE)(G *, int32_t, const int32_t *) = make_move;
+
+/* play_out's uniformly random moves to the end, by the calls above. */
+static void bot_play_out(G *g, uint64_t *rng)
+{
+    for (int64_t moves = 0; !g->over && !overflow && !past && moves < (1LL << 20); moves++) {
+        BOT_LEGAL(g, &BOT_ROLL);
+        if (BOT_ROLL.n == 0) {
+            break;
+        }
+        int32_t i = (int32_t)((splitmix(rng) >> 33) % (uint64_t)BOT_ROLL.n);
+        const int32_t *mv = BOT_ROLL.data + BOT_ROLL.start[i];
+        BOT_MOVE(g, mv[0], mv + 2);
+    }
+}
+
+/* A bot's generator: Python's Mersenne Twister (greedy: the Python bot's
+ * own stream) or splitmix64 (the search). */
+typedef struct { Twister *mt; uint64_t sm; } BotRng;
+
+/* A number from 0 to n - 1: random.Random._randbelow for the twister. */
+static int32_t bot_below(BotRng *r, int32_t n)
+{
+    if (r->mt) {
+        return mt_below(r->mt, n);
+    }
+    return (int32_t)(((splitmix(&r->sm) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* x in the order random.Random.sample(x, len(x)) gives it. */
+static void bot_sample(BotRng *r, int32_t *x, int32_t n)
+{
+    int32_t pool[NCARDS + 1];
+    memcpy(pool, x, sizeof(int32_t) * (size_t)n);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t j = bot_below(r, n - i);
+        x[i] = pool[j];
+        pool[j] = pool[n - i - 1];
+    }
+}
+
+/* Is this card of seat p's zone z shown to `seat`? (its view's rule) */
+static inline int bot_shown(const G *g, int32_t seat, int32_t p, int32_t card)
+{
+    return p == seat || !hidden_has(g, card);
+}
+
+/* Deal g anew from what `seat` sees, as hidden.py's Dealer deals a view:
+ * the cards the view does not show (the decks, other seats' hidden cards,
+ * any out of the game), per deck in the order of their smallest card,
+ * shuffled; dealt to the other seats' hidden cards in seat, zone and item
+ * order, each taking the last of its deck's cards, then to each deck (its
+ * size kept); any left are out of the game. */
+static void bot_deal(G *g, int32_t seat, BotRng *r)
+{
+    uint8_t seen[NCARDS + 1];
+    memset(seen, 0, sizeof(seen));
+    for (int32_t i = 0; i < FTOTAL; i++) {
+        if (g->market[i] >= 0) {
+            seen[g->market[i]] = 1;
+        }
+    }
+    for (int32_t z = 0; z < NZ; z++) {
+        for (int32_t p = 0; ZONE_CARDS[z] && p < g->players; p++) {
+            const int16_t *items = zone_view(g, z, p);
+            for (int32_t i = 0; i < g->zn[z][p]; i++) {
+                seen[items[i]] |= (uint8_t)bot_shown(g, seat, p, items[i]);
+            }
+        }
+    }
+    int32_t cards[MAX1(ND)][NCARDS + 1], n[MAX1(ND)], order[MAX1(ND)], tiers = 0;
+    memset(n, 0, sizeof(n));
+    for (int32_t k = 0; k < NCARDS; k++) {
+        int32_t d = CARD_DECK[k];
+        if (!seen[k]) {
+            if (n[d] == 0) {
+                order[tiers++] = d;
+            }
+            cards[d][n[d]++] = k;
+        }
+    }
+    for (int32_t t = 0; t < tiers; t++) {
+        bot_sample(r, cards[order[t]], n[order[t]]);
+    }
+    uint64_t hidden[(NCARDS + 64) / 64];
+    memset(hidden, 0, sizeof(hidden));
+    for (int32_t z = 0; z < NZ; z++) {
+        for (int32_t p = 0; ZONE_CARDS[z] && p < g->players; p++) {
+            int16_t *items = zone_items(g, z, p);
+            for (int32_t i = 0; i < g->zn[z][p]; i++) {
+                int32_t card = items[i];
+                if (!hidden_has(g, card)) {
+                    continue;
+                }
+                if (p != seat) {
+                    int32_t d = CARD_DECK[card];
+                    count_in(g, p, z, card, -1);
+                    card = cards[d][--n[d]];
+                    items[i] = (int16_t)card;
+                    count_in(g, p, z, card, 1);
+                }
+                hidden[card >> 6] |= (uint64_t)1 << (card & 63);
+            }
+        }
+    }
+    memcpy(g->hidden, hidden, sizeof(hidden));
+    for (int32_t d = 0; d < ND; d++) {
+        for (int32_t i = 0; i < g->dn[d]; i++) {
+            g->ditems[DOFF[d] + i] = (int16_t)cards[d][i];
+        }
+    }
+}
+
+/* The generic estimate of a seat's progress (bots.progress): 10 a card in
+ * a zone that does not hide cards, 2 in one that does, 1 a token. */
+static V bot_progress(const G *g, int32_t p)
+{
+    V estimate = 0;
+    for (int32_t k = 0; k < NK; k++) {
+        estimate += g->held[p][k];
+    }
+    for (int32_t z = 0; z < NZ; z++) {
+        if (ZONE_CARDS[z]) {
+            estimate += (V)g->zn[z][p] * (ZONE_HIDES[z] ? 2 : 10);
+        }
+    }
+    return estimate;
+}
+
+/* Make move i of b on a copy of g. */
+static void bot_after(G *to, const G *g, const MoveBuf *b, int32_t i)
+{
+    g_copy(to, g);
+    const int32_t *mv = b->data + b->start[i];
+    BOT_MOVE(to, mv[0], mv + 2);
+}
+
+/* greedy's choice among g's legal moves (bots.GreedyBot): one ply ahead in
+ * one deal, the highest score, then progress, then the twister's choice. */
+static int32_t bot_greedy(const G *g, int32_t seat, BotRng *r)
+{
+    BOT_LEGAL(g, &BOT_MOVES);
+    if (BOT_MOVES.n <= 1) {
+        return 0;
+    }
+    static G dealt, after;
+    g_copy(&dealt, g);
+    bot_deal(&dealt, seat, r);
+    BOT_LEGAL(&dealt, &BOT_MOVES);
+    int32_t n = (int32_t)BOT_MOVES.n, *best = PyMem_RawMalloc(sizeof(int32_t) * (size_t)n), count = 0;
+    if (!best) {
+        out_of_memory();
+    }
+    V best_score = 0, best_progress = 0;
+    for (int32_t i = 0; i < n; i++) {
+        bot_after(&after, &dealt, &BOT_MOVES, i);
+        V s = score(&after, seat), pr = bot_progress(&after, seat);
+        if (count == 0 || s > best_score || (s == best_score && pr > best_progress)) {
+            best_score = s;
+            best_progress = pr;
+            count = 0;
+        } else if (s < best_score || pr < best_progress) {
+            continue;
+        }
+        best[count++] = i;
+    }
+    int32_t chosen = best[bot_below(r, count)];
+    PyMem_RawFree(best);
+    return chosen;
+}
+
+/* ---- the search (mcts.py's constants and rewards) */
+
+#define BOT_EXPLORATION 0.7
+#define BOT_ROLLOUT_PLIES 10
+#define BOT_SCALE 3.0
+#define BOT_PRIOR_VISITS 5
+#define BOT_CANDIDATES 2
+
+/* Each seat's reward in [0, 1] (mcts.evaluate): a finished game 1/winners
+ * to each winner; else a logistic of the seat's lead in score plus a tenth
+ * of its progress over the best other seat's. */
+static void bot_rewards(const G *g, double *reward)
+{
+    int32_t players = g->players;
+    if (g->over) {
+        uint8_t won[PMAX];
+        winners_of(g, won);
+        int32_t winners = 0;
+        for (int32_t p = 0; p < players; p++) {
+            winners += won[p];
+        }
+        for (int32_t p = 0; p < players; p++) {
+            reward[p] = won[p] ? 1.0 / winners : 0.0;
+        }
+        return;
+    }
+    double value[PMAX];
+    for (int32_t p = 0; p < players; p++) {
+        value[p] = (double)score(g, p) + (double)bot_progress(g, p) / 10.0;
+    }
+    for (int32_t p = 0; p < players; p++) {
+        double other = -HUGE_VAL;
+        for (int32_t q = 0; q < players; q++) {
+            if (q != p && value[q] > other) {
+                other = value[q];
+            }
+        }
+        reward[p] = 1.0 / (1.0 + exp(-(value[p] - other) / BOT_SCALE));
+    }
+}
+
+/* A node: a move's statistics from the view of the seat that made it; its
+ * move's key (the move with each deck's top card named by its deck alone,
+ * as the Python move names it) in BOT_KEYS. */
+typedef struct {
+    uint64_t hash;
+    double total;
+    int32_t visits, chances, mover, child, sibling, key;
+} BotNode;
+
+static BotNode *BOT_NODES;
+static int32_t BOT_NODE_COUNT, BOT_NODE_CAP;
+static MoveBuf BOT_KEYS;
+
+/* The move's key written at the end of BOT_KEYS; its hash. */
+static uint64_t bot_key(const int32_t *mv)
+{
+    mv_reserve(&BOT_KEYS, mv[1] + 2);
+    int32_t *key = BOT_KEYS.data + BOT_KEYS.used;
+    memcpy(key, mv, sizeof(int32_t) * (size_t)(mv[1] + 2));
+    int32_t code = mv[0], at = 0;
+    for (int32_t s = SHOWN_START[code]; s < SHOWN_START[code + 1]; s++) {
+        int32_t kind = SHOWN[s], items = 1;
+        if (kind >= 8) {
+            items = key[2 + at++];
+            kind -= 8;
+        }
+        for (int32_t i = 0; i < items && at < mv[1]; i++) {
+            if (kind == 3 && (key[2 + at] & DECK_TOP)) {
+                key[2 + at] = DECK_TOP | CARD_DECK[key[2 + at] & VALUE_MASK];
+            }
+            at += kind == 5 ? NK : 1;
+        }
+    }
+    return move_hash(key);
+}
+
+static int32_t bot_node(int32_t mover, int32_t parent, uint64_t hash, int32_t key)
+{
+    if (BOT_NODE_COUNT == BOT_NODE_CAP) {
+        int32_t cap = BOT_NODE_CAP ? 2 * BOT_NODE_CAP : 4096;
+        BotNode *nodes = PyMem_RawRealloc(BOT_NODES, sizeof(BotNode) * (size_t)cap);
+        if (!nodes) {
+            out_of_memory();
+        }
+        BOT_NODES = nodes;
+        BOT_NODE_CAP = cap;
+    }
+    int32_t i = BOT_NODE_COUNT++;
+    BotNode *node = &BOT_NODES[i];
+    memset(node, 0, sizeof(BotNode));
+    node->hash = hash;
+    node->mover = mover;
+    node->child = -1;
+    node->sibling = -1;
+    node->key = key;
+    if (parent >= 0) {
+        node->sibling = BOT_NODES[parent].child;
+        BOT_NODES[parent].child = i;
+    }
+    return i;
+}
+
+/* The child of `parent` whose key is the one just written; -1 if none. */
+static int32_t bot_child(int32_t parent, uint64_t hash)
+{
+    const int32_t *key = BOT_KEYS.data + BOT_KEYS.used;
+    for (int32_t c = BOT_NODES[parent].child; c >= 0; c = BOT_NODES[c].sibling) {
+        if (BOT_NODES[c].hash == hash && same_move(BOT_KEYS.data + BOT_NODES[c].key, key)) {
+            return c;
+        }
+    }
+    return -1;
+}
+
+/* The child of `parent` for each of b's moves (-1: untried), keys kept for
+ * the untried. */
+static void bot_children(int32_t parent, const MoveBuf *b, int32_t *child, uint64_t *hash, int32_t *key)
+{
+    for (int32_t i = 0; i < b->n; i++) {
+        hash[i] = bot_key(b->data + b->start[i]);
+        child[i] = bot_child(parent, hash[i]);
+        key[i] = (int32_t)BOT_KEYS.used;
+        if (child[i] < 0) {
+            BOT_KEYS.used += b->data[b->start[i] + 1] + 2;  /* kept: it may be expanded */
+        }
+    }
+}
+
+static double bot_uct(const BotNode *node)
+{
+    return node->total / node->visits
+        + BOT_EXPLORATION * sqrt(log(node->chances > 1 ? node->chances : 1) / node->visits);
+}
+
+/* A rollout move (mcts.MctsBot._rollout_move): uniform among one legal
+ * move, else the better-scoring for its mover of two drawn at random. */
+static void bot_rollout_move(G *g, BotRng *r)
+{
+    static G first, second;
+    BOT_LEGAL(g, &BOT_ROLL);
+    int32_t n = (int32_t)BOT_ROLL.n, mover = g->current;
+    if (n == 1) {
+        bot_after(&first, g, &BOT_ROLL, 0);
+        g_copy(g, &first);
+        return;
+    }
+    bot_after(&first, g, &BOT_ROLL, bot_below(r, n));
+    bot_after(&second, g, &BOT_ROLL, bot_below(r, n));
+    g_copy(g, score(&second, mover) > score(&first, mover) ? &second : &first);
+}
+
+static double bot_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Per move of the path: the children found and the keys of the untried. */
+typedef struct {
+    int32_t *child, *key;
+    uint64_t *hash;
+    ptrdiff_t cap;
+} BotLevel;
+
+static BotLevel BOT_LEVEL;
+
+static void bot_level_fit(ptrdiff_t n)
+{
+    if (n <= BOT_LEVEL.cap) {
+        return;
+    }
+    ptrdiff_t cap = n * 2;
+    int32_t *child = PyMem_RawRealloc(BOT_LEVEL.child, sizeof(int32_t) * (size_t)cap);
+    if (child) {
+        BOT_LEVEL.child = child;
+    }
+    int32_t *key = PyMem_RawRealloc(BOT_LEVEL.key, sizeof(int32_t) * (size_t)cap);
+    if (key) {
+        BOT_LEVEL.key = key;
+    }
+    uint64_t *hash = PyMem_RawRealloc(BOT_LEVEL.hash, sizeof(uint64_t) * (size_t)cap);
+    if (hash) {
+        BOT_LEVEL.hash = hash;
+    }
+    if (!child || !key || !hash) {
+        out_of_memory();
+    }
+    BOT_LEVEL.cap = cap;
+}
+
+/* One iteration (mcts.MctsBot._iterate) from the deal g: down the tree
+ * while every legal move has a child (UCT among them), expand an untried
+ * one, roll out, and add each seat's reward along the path. */
+static void bot_iterate(G *g, BotRng *r, int uniform, int32_t *path)
+{
+    static G next;
+    int32_t node = 0, depth = 0;
+    while (!g->over) {
+        BOT_LEGAL(g, &BOT_MOVES);
+        int32_t n = (int32_t)BOT_MOVES.n, mover = g->current, untried = 0;
+        if (n == 0) {
+            break;
+        }
+        bot_level_fit(n);
+        bot_children(node, &BOT_MOVES, BOT_LEVEL.child, BOT_LEVEL.hash, BOT_LEVEL.key);
+        int32_t chosen = -1;
+        double best = -HUGE_VAL;
+        for (int32_t i = 0; i < n; i++) {
+            int32_t c = BOT_LEVEL.child[i];
+            if (c < 0) {
+                untried++;
+            } else {
+                BOT_NODES[c].chances++;
+            }
+        }
+        if (untried) {
+            int32_t pick = bot_below(r, untried);
+            for (int32_t i = 0; i < n; i++) {
+                if (BOT_LEVEL.child[i] < 0 && pick-- == 0) {
+                    chosen = i;
+                    break;
+                }
+            }
+            int32_t c = bot_node(mover, node, BOT_LEVEL.hash[chosen], BOT_LEVEL.key[chosen]);
+            BOT_NODES[c].chances = 1;
+            path[depth++] = c;
+            bot_after(&next, g, &BOT_MOVES, chosen);
+            g_copy(g, &next);
+            break;
+        }
+        for (int32_t i = 0; i < n; i++) {
+            double u = bot_uct(&BOT_NODES[BOT_LEVEL.child[i]]);
+            if (u > best) {
+                best = u;
+                chosen = i;
+            }
+        }
+        node = BOT_LEVEL.child[chosen];
+        path[depth++] = node;
+        bot_after(&next, g, &BOT_MOVES, chosen);
+        g_copy(g, &next);
+        if (overflow || past || depth >= 4096) {
+            break;
+        }
+    }
+    if (uniform) {
+        bot_play_out(g, &r->sm);
+    } else {
+        for (int32_t i = 0; i < BOT_ROLLOUT_PLIES && !g->over && !overflow && !past; i++) {
+            bot_rollout_move(g, r);
+        }
+    }
+    double reward[PMAX];
+    bot_rewards(g, reward);
+    for (int32_t i = 0; i < depth; i++) {
+        BotNode *visited = &BOT_NODES[path[i]];
+        visited->visits++;
+        visited->total += reward[visited->mover];
+    }
+}
+
+/* The search's choice among g's legal moves (mcts.MctsBot.choose): the
+ * root's children start at their one-ply value in a first deal, then
+ * `iterations` deals are searched (or as many as `seconds` allow, if more
+ * than 0); the most visited move. `*done`: the iterations made. */
+static int32_t bot_mcts(const G *g, int32_t seat, int64_t iterations, double seconds, int uniform, uint64_t seed, int64_t *done)
+{
+    static G dealt, after;
+    static int32_t path[4097];
+    BotRng r = {NULL, seed};
+    BOT_NODE_COUNT = 0;
+    BOT_KEYS.used = 0;
+    BOT_KEYS.n = 0;
+    BOT_LEGAL(g, &BOT_MOVES);
+    int32_t n = (int32_t)BOT_MOVES.n;
+    *done = 0;
+    if (n <= 1) {
+        return 0;
+    }
+    bot_node(seat, -1, 0, 0);
+    g_copy(&dealt, g);
+    bot_deal(&dealt, seat, &r);
+    BOT_LEGAL(&dealt, &BOT_MOVES);
+    n = (int32_t)BOT_MOVES.n;
+    int32_t *roots = PyMem_RawMalloc(sizeof(int32_t) * (size_t)n);
+    if (!roots) {
+        out_of_memory();
+    }
+    double reward[PMAX];
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t *mv = BOT_MOVES.data + BOT_MOVES.start[i];
+        int32_t key = (int32_t)BOT_KEYS.used;
+        uint64_t hash = bot_key(mv);
+        BOT_KEYS.used += mv[1] + 2;
+        roots[i] = bot_node(seat, 0, hash, key);
+        bot_after(&after, &dealt, &BOT_MOVES, i);
+        bot_rewards(&after, reward);
+        BotNode *child = &BOT_NODES[roots[i]];
+        child->visits = child->chances = BOT_PRIOR_VISITS;
+        child->total = BOT_PRIOR_VISITS * reward[seat];
+    }
+    double end = seconds > 0 ? bot_seconds() + seconds : 0;
+    for (int64_t i = 0; seconds > 0 ? (i == 0 || bot_seconds() < end) : i < iterations; i++) {
+        g_copy(&dealt, g);
+        bot_deal(&dealt, seat, &r);
+        overflow = 0;
+        past = 0;
+        bot_iterate(&dealt, &r, uniform, path);
+        ++*done;
+    }
+    overflow = 0;
+    past = 0;
+    int32_t chosen = 0;
+    for (int32_t i = 1; i < n; i++) {
+        if (BOT_NODES[roots[i]].visits > BOT_NODES[roots[chosen]].visits) {
+            chosen = i;
+        }
+    }
+    PyMem_RawFree(roots);
+    return chosen;
+}
+
+/* The bot calls of the Python API, each guarded as the move searches are
+ * (MemoryError if a buffer outgrew memory). */
+static int guarded_bot(int32_t (*run)(const G *, int32_t, void *), const G *g, int32_t seat, void *arg, int32_t *chosen)
+{
+    jmp_buf here;
+    jmp_buf *outer = OUT_OF_MEMORY;
+    if (setjmp(here)) {
+        OUT_OF_MEMORY = outer;
+        LISTED.n = LISTED.used = 0;
+        PyErr_NoMemory();
+        return -1;
+    }
+    OUT_OF_MEMORY = &here;
+    *chosen = run(g, seat, arg);
+    OUT_OF_MEMORY = outer;
+    return 0;
+}
+
+/* The state and seat of a bot call: a seat of the state, the one to move. */
+static StateObject *bot_state(PyObject *state, int seat)
+{
+    StateObject *s = as_state(state);
+    if (s && (seat < 0 || seat >= s->g.players || s->g.over || seat != s->g.current)) {
+        PyErr_Format(PyExc_ValueError, "the bot's seat must be the seat to move in a game not over, not %d", seat);
+        return NULL;
+    }
+    return s;
+}
+
+static int32_t run_greedy(const G *g, int32_t seat, void *arg) { return bot_greedy(g, seat, (BotRng *)arg); }
+
+/* bot_greedy(state, seat, twister) -> (move index, twister): twister is the
+ * 625 numbers of random.Random.getstate()[1], given back as they are after
+ * the draws (the Python bot's own generator, continued). */
+static PyObject *py_greedy(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *state, *words;
+    int seat;
+    if (!PyArg_ParseTuple(args, "OiO!:bot_greedy", &state, &seat, &PyTuple_Type, &words)) {
+        return NULL;
+    }
+    StateObject *s = bot_state(state, seat);
+    if (!s) {
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(words) != 625) {
+        PyErr_SetString(PyExc_ValueError, "bot_greedy: the twister is 625 numbers (random.Random.getstate()[1])");
+        return NULL;
+    }
+    Twister mt;
+    for (int32_t i = 0; i < 625; i++) {
+        unsigned long w = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(words, i));
+        if (PyErr_Occurred() || (i < 624 && w > 0xffffffffUL) || (i == 624 && w > 624)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "bot_greedy: the twister's numbers are out of range");
+            return NULL;
+        }
+        if (i < 624) {
+            mt.mt[i] = (uint32_t)w;
+        } else {
+            mt.i = (int32_t)w;
+        }
+    }
+    BotRng r = {&mt, 0};
+    int32_t chosen;
+    if (guarded_bot(run_greedy, &s->g, seat, &r, &chosen) < 0) {
+        return NULL;
+    }
+    PyObject *out = PyTuple_New(625);
+    for (int32_t i = 0; out && i < 625; i++) {
+        PyTuple_SET_ITEM(out, i, PyLong_FromUnsignedLong(i < 624 ? mt.mt[i] : (unsigned long)mt.i));
+    }
+    return out ? Py_BuildValue("(iN)", chosen, out) : NULL;
+}
+
+typedef struct { int64_t iterations, done; double seconds; int uniform; uint64_t seed; } MctsCall;
+
+static int32_t run_mcts(const G *g, int32_t seat, void *arg)
+{
+    MctsCall *c = (MctsCall *)arg;
+    return bot_mcts(g, seat, c->iterations, c->seconds, c->uniform, c->seed, &c->done);
+}
+
+/* bot_mcts(state, seat, iterations, seconds, uniform, seed) -> (move index,
+ * iterations made): `seconds` > 0 searches for that long instead (at least
+ * one iteration); `uniform`: rollouts of uniformly random moves to the end
+ * (the native playout) instead of the default policy. */
+static PyObject *py_mcts(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *state;
+    int seat, uniform;
+    MctsCall c = {0, 0, 0.0, 0, 0};
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OiLdpK:bot_mcts", &state, &seat, &c.iterations, &c.seconds, &uniform, &seed)) {
+        return NULL;
+    }
+    StateObject *s = bot_state(state, seat);
+    if (!s) {
+        return NULL;
+    }
+    if (c.iterations < 1 && !(c.seconds > 0)) {
+        PyErr_SetString(PyExc_ValueError, "bot_mcts: at least one iteration, or a time above 0 seconds");
+        return NULL;
+    }
+    c.uniform = uniform;
+    c.seed = seed;
+    int32_t chosen;
+    if (guarded_bot(run_mcts, &s->g, seat, &c, &chosen) < 0) {
+        return NULL;
+    }
+    return Py_BuildValue("(iL)", chosen, (long long)c.done);
+}
+
+/* bot_deal(state, seat, seed) -> a state dealt from what the seat sees (the
+ * search's deal, its generator seeded with `seed`). */
+static PyObject *py_deal(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *state;
+    int seat;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OiK:bot_deal", &state, &seat, &seed)) {
+        return NULL;
+    }
+    StateObject *s = as_state(state);
+    if (!s) {
+        return NULL;
+    }
+    if (seat < 0 || seat >= s->g.players) {
+        PyErr_Format(PyExc_ValueError, "player must be a seat from 0 to %d, not %d", s->g.players - 1, seat);
+        return NULL;
+    }
+    StateObject *next = new_state();
+    if (!next) {
+        return NULL;
+    }
+    g_copy(&next->g, &s->g);
+    BotRng r = {NULL, seed};
+    bot_deal(&next->g, seat, &r);
+    return (PyObject *)next;
+}
+
+#define BOT_METHODS \
+    {"bot_greedy", py_greedy, METH_VARARGS, "greedy's move (index) and the twister after it."}, \
+    {"bot_mcts", py_mcts, METH_VARARGS, "The search's move (index) and the iterations made."}, \
+    {"bot_deal", py_deal, METH_VARARGS, "A state dealt from what a seat sees."},
 
 static PyMethodDef module_methods[] = {
     {"legal_actions", py_legal_actions, METH_O, "Every legal move of the player to move."},
@@ -4016,6 +4691,7 @@ static PyMethodDef module_methods[] = {
     {"_import", py_import, METH_O, NULL},
     {"_bind", py_bind, METH_VARARGS, NULL},
     BATCH_METHODS
+    BOT_METHODS
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,7 +9,12 @@ to look ahead it searches states dealt from the view (`hidden.sample_state`).
 - `greedy`: one ply ahead in one state dealt from the view; the move after
   which its score is highest, ties broken by `progress` (below), then at
   random.
-- `mcts:N`: Monte Carlo tree search, N iterations a move (`mcts.py`).
+- `mcts:N`: Monte Carlo tree search, N iterations a move (`mcts.py`); or
+  `mcts:Nms`, N milliseconds a move; `:uniform` after either, rollouts of
+  uniformly random moves to the end.
+
+Where the engine has native bots (`native.py`), `greedy` and `mcts` run
+their inner loops in native code: the same players (`bot_factory`).
 - `playout`: uniformly random moves drawn by the native engine's own
   generator; every move of a game made in native code (`engine.playout`). It
   is not a bot that is asked for a move: it plays every seat of a game or
@@ -25,10 +30,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from splendor_rules.compiler.runtime.api import Action, Engine, Json
 from splendor_rules.compiler.tools.simulate.hidden import sample_state, zone_kinds
+
+if TYPE_CHECKING:
+    from splendor_rules.compiler.tools.simulate.native import BotEngine, NativeBot
 
 
 class Bot(Protocol):
@@ -90,7 +98,7 @@ class GreedyBot:
         return self.rng.choice(best)
 
 
-BotFactory = Callable[[str], Bot]
+BotFactory = Callable[[str], "Bot | NativeBot"]
 
 PLAYOUT = "playout"
 
@@ -101,11 +109,14 @@ def plays_out(bots: Sequence[str]) -> bool:
     return bool(bots) and all(bot == PLAYOUT for bot in bots)
 
 
-def bot_factory(spec: str) -> BotFactory:
+def bot_factory(spec: str, native: BotEngine | None = None) -> BotFactory:
     """What makes the bot an entry of --bots names (`random`, `greedy`,
-    `mcts` or `mcts:N`), from a seed; BadBotSpec if none (`playout` too: it
-    chooses no moves, `games.play_playout` plays its games whole)."""
-    from splendor_rules.compiler.tools.simulate.mcts import DEFAULT_ITERATIONS, MctsBot
+    `mcts`, `mcts:N`, `mcts:Nms`, either with `:uniform`), from a seed;
+    BadBotSpec if none (`playout` too: it chooses no moves,
+    `games.play_playout` plays its games whole). With `native` (an engine's
+    native bots), greedy and mcts are their native versions."""
+    from splendor_rules.compiler.tools.simulate.mcts import MctsBot, parse_mcts
+    from splendor_rules.compiler.tools.simulate.native import NativeGreedyBot, NativeMctsBot
 
     name, _, argument = spec.strip().partition(":")
     if name == PLAYOUT:
@@ -114,17 +125,26 @@ def bot_factory(spec: str) -> BotFactory:
             if not argument
             else f"playout takes no argument, not {spec!r}"
         )
-    if name in ("random", "greedy") and not argument:
-        return RandomBot if name == "random" else GreedyBot
+    if name == "random" and not argument:
+        return RandomBot
+    if name == "greedy" and not argument:
+        if native is not None:
+            return lambda seed: NativeGreedyBot(native, seed)
+        return GreedyBot
     if name == "mcts":
-        try:
-            iterations = int(argument) if argument else DEFAULT_ITERATIONS
-        except ValueError:
-            iterations = 0
-        if iterations < 1:
-            raise BadBotSpec(f"mcts:N needs a whole number of iterations N >= 1, not {spec!r}")
-        return lambda seed: MctsBot(seed, iterations)
-    raise BadBotSpec(f"unknown bot {spec!r}: random, greedy, mcts, mcts:N or playout")
+        found = parse_mcts(argument)
+        if found is None:
+            raise BadBotSpec(
+                f"mcts:N needs a whole number of iterations N >= 1 (or mcts:Nms, N milliseconds), "
+                f"then :uniform or nothing, not {spec!r}"
+            )
+        if native is not None:
+            return lambda seed: NativeMctsBot(native, seed, found)
+        return lambda seed: MctsBot(seed, spec=found)
+    raise BadBotSpec(
+        f"unknown bot {spec!r}: random, greedy, mcts, mcts:N, mcts:Nms (either with :uniform) "
+        "or playout"
+    )
 
 
 def parse_bots(spec: str, players: int) -> tuple[str, ...]:

@@ -21,15 +21,20 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
 from attrs import frozen
 
-from splendor_rules.compiler.runtime.api import Engine, Json, playout_engine
-from splendor_rules.compiler.tools.simulate.bots import bot_factory, plays_out
+from splendor_rules.compiler.runtime.api import Action, Engine, Json, State, playout_engine
+from splendor_rules.compiler.tools.simulate.bots import Bot, bot_factory, plays_out
 from splendor_rules.compiler.tools.simulate.hidden import zone_kinds
+from splendor_rules.compiler.tools.simulate.native import (
+    NativeGreedyBot,
+    NativeMctsBot,
+    bot_engine,
+)
 
 MAX_PLIES = 100_000  # a game longer than this is a bot's or an engine's fault
 
@@ -122,25 +127,42 @@ def _result(
     )
 
 
-def play_game(engine: Engine, bots: Sequence[str], seed: int, index: int) -> GameResult:
-    """Game `index` of a run with that seed, the seats played by `bots`."""
+Chooser = Callable[[int, list[Action], State], Action]
+
+
+def chooser(engine: Engine, bot: Bot | NativeGreedyBot | NativeMctsBot) -> Chooser:
+    """A bot's choice from (seat, legal moves, state): a native bot is given
+    the state (it reads only what the seat's view shows, `native.py`); a
+    Python bot, the seat's view, made only if it asks."""
+    if isinstance(bot, NativeGreedyBot | NativeMctsBot):
+        return bot.choose_in
+    choose, view = bot.choose, engine.view
+    return lambda seat, legal, state: choose(engine, seat, legal, partial(view, state, seat))
+
+
+def play_game(
+    engine: Engine, bots: Sequence[str], seed: int, index: int, python_bots: bool = False
+) -> GameResult:
+    """Game `index` of a run with that seed, the seats played by `bots`
+    (native where the engine has native bots, unless `python_bots`)."""
     if plays_out(bots):
         return play_playout(engine, len(bots), seed, index)
     players = len(bots)
-    seats = [bot_factory(spec)(f"{seed}/{index}/{s}") for s, spec in enumerate(bots)]
+    native = None if python_bots else bot_engine(engine)
+    seats = [bot_factory(spec, native)(f"{seed}/{index}/{s}") for s, spec in enumerate(bots)]
     state = deal(engine, players, seed, index)
     # the loop of every game, kept lean (`bench` is its yardstick): engine
     # methods and choosers looked up once, move names counted at the end
     is_over, legal_actions, apply = engine.is_over, engine.legal_actions, engine.apply
-    current_player, view = engine.current_player, engine.view
-    choosers = [bot.choose for bot in seats]
+    current_player = engine.current_player
+    choosers = [chooser(engine, bot) for bot in seats]
     names: list[Any] = []
     played = names.append
     for _ in range(MAX_PLIES):
         if is_over(state):
             break
         seat = current_player(state)
-        action = choosers[seat](engine, seat, legal_actions(state), partial(view, state, seat))
+        action = choosers[seat](seat, legal_actions(state), state)
         played(action[0])
         state = apply(state, action)
     else:
@@ -177,7 +199,11 @@ def play_playout(engine: Engine, players: int, seed: int, index: int) -> GameRes
 
 
 def play_games(
-    engine: Engine, bots: Sequence[str], seed: int, indices: Sequence[int]
+    engine: Engine,
+    bots: Sequence[str],
+    seed: int,
+    indices: Sequence[int],
+    python_bots: bool = False,
 ) -> list[GameResult]:
     """The games of those indices, in that order."""
-    return [play_game(engine, bots, seed, index) for index in indices]
+    return [play_game(engine, bots, seed, index, python_bots) for index in indices]

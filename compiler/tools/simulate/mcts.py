@@ -18,25 +18,62 @@ drawn at random; then the position is scored: a finished game gives each
 winner 1/winners and the others 0; an unfinished one gives each seat
 `1 / (1 + exp(-(v - best other v) / SCALE))`, where v is the score plus a
 tenth of the generic progress estimate (`bots.progress`). The move played is
-the root's most visited child.
+the root's most visited child. With the `uniform` rollout (`mcts:N:uniform`),
+the rollout instead plays uniformly random moves to the end of the game.
+
+A search is N iterations a move (`mcts:N`), or as many as a time allows
+(`mcts:50ms`, at least one): then its moves depend on the machine's speed,
+and a run is no longer determined by its seed.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
+
+from attrs import frozen
 
 from splendor_rules.compiler.runtime.api import Action, Engine, Json, State
 from splendor_rules.compiler.tools.simulate.bots import progress
 from splendor_rules.compiler.tools.simulate.hidden import Dealer
 
 DEFAULT_ITERATIONS = 200
+ROLLOUTS = ("best2", "uniform")  # the default policy (below), uniformly random moves to the end
 EXPLORATION = 0.7
 ROLLOUT_PLIES = 10
 SCALE = 3.0
 PRIOR_VISITS = 5  # the root's children start with this many visits at their one-ply value
 ROLLOUT_CANDIDATES = 2  # a rollout move is the best-scoring of this many random legal moves
+
+
+@frozen
+class MctsSpec:
+    """What an `mcts` entry of --bots asks: iterations a move, or seconds a
+    move (0: by iterations), and the rollout policy."""
+
+    iterations: int = DEFAULT_ITERATIONS
+    seconds: float = 0.0
+    rollout: str = "best2"
+
+
+def parse_mcts(argument: str) -> MctsSpec | None:
+    """The spec of `mcts[:N | :Nms][:uniform | :best2]` from what follows
+    `mcts:` (empty: the default); None if it is not one."""
+    parts = argument.split(":") if argument else []
+    rollout = "best2"
+    if parts and parts[-1] in ROLLOUTS:
+        rollout = parts.pop()
+    if len(parts) > 1:
+        return None
+    budget = parts[0] if parts else str(DEFAULT_ITERATIONS)
+    number = budget.removesuffix("ms")
+    if not number.isdigit() or int(number) < 1 or int(number) > 10**9:
+        return None
+    if budget.endswith("ms"):
+        return MctsSpec(0, int(number) / 1000, rollout)
+    return MctsSpec(int(number), 0.0, rollout)
 
 
 class Node:
@@ -76,10 +113,14 @@ def evaluate(engine: Engine, state: State) -> list[float]:
 class MctsBot:
     """UCT over states dealt from the seat's view (see the module)."""
 
-    def __init__(self, seed: str, iterations: int = DEFAULT_ITERATIONS) -> None:
+    def __init__(
+        self, seed: str, iterations: int = DEFAULT_ITERATIONS, spec: MctsSpec | None = None
+    ) -> None:
         self.rng = random.Random(seed)
-        self.iterations = iterations
+        self.spec = spec or MctsSpec(iterations)
+        self.iterations = self.spec.iterations
         self.samples = 0  # states dealt, for the tests
+        self.iterations_made = 0  # in all, for the benchmark
 
     def choose(
         self, engine: Engine, seat: int, legal: list[Action], view: Callable[[], Json]
@@ -94,8 +135,14 @@ class MctsBot:
                 child = root.children[action] = Node(seat)
                 child.visits = child.chances = PRIOR_VISITS
                 child.total = PRIOR_VISITS * evaluate(engine, engine.apply(first, action))[seat]
-        for _ in range(self.iterations):
+        if self.spec.seconds > 0:
+            end = time.perf_counter() + self.spec.seconds
             self._iterate(engine, root, self.deal(dealer))
+            while time.perf_counter() < end:
+                self._iterate(engine, root, self.deal(dealer))
+        else:
+            for _ in range(self.iterations):
+                self._iterate(engine, root, self.deal(dealer))
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
 
     def deal(self, dealer: Dealer) -> State:
@@ -104,6 +151,7 @@ class MctsBot:
         return dealer.deal(self.rng)
 
     def _iterate(self, engine: Engine, root: Node, state: State) -> None:
+        self.iterations_made += 1
         node, path = root, []
         while not engine.is_over(state):
             actions = engine.legal_actions(state)
@@ -123,6 +171,9 @@ class MctsBot:
             node = node.children[action]
             state = engine.apply(state, action)
             path.append(node)
+        if self.spec.rollout == "uniform":
+            while not engine.is_over(state):
+                state = engine.apply(state, self.rng.choice(engine.legal_actions(state)))
         for _ in range(ROLLOUT_PLIES):
             if engine.is_over(state):
                 break

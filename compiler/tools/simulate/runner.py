@@ -100,6 +100,7 @@ class Run:
     bots: tuple[str, ...]
     seed: int
     games: int
+    python_bots: bool = False  # greedy and mcts in Python even where the engine has native bots
 
     @property
     def players(self) -> int:
@@ -131,7 +132,7 @@ def chunks(runs: Sequence[Run], jobs: int) -> Iterator[Chunk]:
 def play_chunk(chunk: Chunk) -> tuple[int, list[GameResult]]:
     """What a worker does: play a chunk's games."""
     number, run, indices = chunk
-    return number, play_games(run.edition.engine(), run.bots, run.seed, indices)
+    return number, play_games(run.edition.engine(), run.bots, run.seed, indices, run.python_bots)
 
 
 def _collect(
