@@ -687,7 +687,7 @@ def test_planted_fault_in_the_generated_engine_is_caught() -> None:
     text = render_engine(with_take_two_threshold(model, 3), ROOT)
     original = render_engine(model, ROOT)
     changed = [(a, b) for a, b in zip(original.splitlines(), text.splitlines(), strict=True)
-               if a != b]
+               if a != b and "'fingerprint':" not in a]  # the rules' fingerprint changes too
     assert changed and all(a.replace(">= 4", ">= 3") == b for a, b in changed), changed
     faulty = load_module(text, "faulty_classic")
     found = first_disagreement(

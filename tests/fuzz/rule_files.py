@@ -46,6 +46,7 @@ and triggers in statements.py, children in children.py.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,8 +91,13 @@ class DrawnEdition:
     long: bool = False  # drawn to play long games (for statistics)
 
     def write(self, folder: Path) -> Path:
+        """Each file written whole (a temporary name, then renamed): test
+        processes running side by side may write and read one edition's
+        folder at once (tests/fuzz/play.py keys it by the files' text)."""
         for name, text in self.files.items():
-            (folder / name).write_text(text, encoding="utf-8")
+            temporary = folder / f".{name}.{os.getpid()}.tmp"
+            temporary.write_text(text, encoding="utf-8")
+            os.replace(temporary, folder / name)
         return folder / self.main
 
     def max_plies(self, players: int) -> int:

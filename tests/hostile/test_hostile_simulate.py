@@ -427,6 +427,13 @@ def test_a_report_where_nothing_can_be_written_is_refused_before_the_games() -> 
 # ------------------------------------------------------------------ Ctrl-C
 
 
+def _as_from_a_terminal() -> None:
+    """SIGINT back to its default in the child, as a shell starts a command:
+    a pytest-xdist worker runs with SIGINT ignored, and an ignored signal
+    stays ignored across exec (Python then installs no handler for it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _lines(stream: Any, into: queue.Queue[str]) -> None:
     for line in stream:
         into.put(line)
@@ -444,6 +451,7 @@ def _interrupted_run(
         [sys.executable, "-c", PROGRAM, "simulate", "classic", "--games", "100000",
          "--jobs", jobs, "--report", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=_as_from_a_terminal,
     )  # fmt: skip
     seen: queue.Queue[str] = queue.Queue()
     reader = threading.Thread(target=_lines, args=(process.stderr, seen), daemon=True)
