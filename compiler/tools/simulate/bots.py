@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, overload
 
 from splendor_rules.compiler.runtime.api import Action, Engine, Json
 from splendor_rules.compiler.tools.simulate.hidden import sample_state, zone_kinds
@@ -109,6 +109,10 @@ def plays_out(bots: Sequence[str]) -> bool:
     return bool(bots) and all(bot == PLAYOUT for bot in bots)
 
 
+@overload
+def bot_factory(spec: str, native: None = None) -> Callable[[str], Bot]: ...
+@overload
+def bot_factory(spec: str, native: BotEngine) -> BotFactory: ...
 def bot_factory(spec: str, native: BotEngine | None = None) -> BotFactory:
     """What makes the bot an entry of --bots names (`random`, `greedy`,
     `mcts`, `mcts:N`, `mcts:Nms`, either with `:uniform`), from a seed;
