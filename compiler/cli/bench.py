@@ -12,7 +12,7 @@ from typing import cast
 
 import click
 
-from splendor_rules.compiler.cli.options import first_seed_option
+from splendor_rules.compiler.cli.options import first_seed_option, need_valgrind
 from splendor_rules.compiler.frontend.lookup import UnknownEdition, find_edition
 from splendor_rules.compiler.runtime.api import Engine, playout_engine
 from splendor_rules.compiler.runtime.loading import (
@@ -28,7 +28,6 @@ from splendor_rules.compiler.tools.bench import (
     count_instructions,
     load_times,
     time_games,
-    valgrind,
 )
 
 GAMES = 100  # per player count, timed
@@ -217,11 +216,7 @@ def command(
         return
     counts = _counts(edition, next(iter(engines.values())), players)
     if instructions:
-        try:
-            valgrind()
-        except BenchError as error:
-            click.echo(f"cannot count instructions: {error}", err=True)
-            sys.exit(1)
+        need_valgrind()
     games = games or (GAMES_COUNTED if instructions else GAMES)
     click.echo(
         f"{shown}: {games} random games per player count, seeds {seed}..{seed + games - 1}"

@@ -8,13 +8,13 @@ import sys
 
 import click
 
-from splendor_rules.compiler.cli.options import first_seed_option
+from splendor_rules.compiler.cli.options import first_seed_option, need_valgrind
 from splendor_rules.compiler.runtime.loading import (
     EngineUnavailable,
     load_engine,
     native_editions,
 )
-from splendor_rules.compiler.tools.bench import BenchError, valgrind
+from splendor_rules.compiler.tools.bench import BenchError
 from splendor_rules.compiler.tools.bench_bots import (
     MATCHES,
     BotGames,
@@ -102,11 +102,7 @@ def command(
     matches = matches or MATCHES
     _check(editions, matches)
     if instructions:
-        try:
-            valgrind()
-        except BenchError as error:
-            click.echo(f"cannot count instructions: {error}", err=True)
-            sys.exit(1)
+        need_valgrind()
     click.echo(f"{games} games per edition and match, seeds {seed}..{seed + games - 1}, one core")
     header = (
         f"{'edition':<10} {'bots':<20} {'code':<6} {'games':>5} {'plies':>6} {'CPU s':>8} "

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
 from splendor_rules.compiler.runtime.loading import ALL_ENGINE_KINDS
+from splendor_rules.compiler.tools.bench import BenchError, valgrind
 from splendor_rules.compiler.tools.conformance import UnknownEdition, edition_path
 
 engine_option = click.option(
@@ -50,3 +52,13 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def need_valgrind() -> None:
+    """Exit 1, saying why, where instructions cannot be counted (--instructions
+    of `bench` and `bench-bots`)."""
+    try:
+        valgrind()
+    except BenchError as error:
+        click.echo(f"cannot count instructions: {error}", err=True)
+        sys.exit(1)
