@@ -56,7 +56,7 @@ _SINGLETONS = {
 }
 
 # Kinds of declaration that are told apart by a name.
-_NAMED = {
+NAMED_KINDS = {
     s.Token: "token",
     s.Tiles: "tiles",
     s.Zone: "zone",
@@ -74,7 +74,7 @@ def declared_name(decl: s.Decl) -> s.Name | None:
     """The name a declaration is known by, for the kinds that have one."""
     if isinstance(decl, s.Reveal):
         return decl.tiles
-    if type(decl) in _NAMED:
+    if type(decl) in NAMED_KINDS:
         name = getattr(decl, "name", None)
         return name if isinstance(name, s.Name) else None
     return None
@@ -90,7 +90,7 @@ def key_of(decl: s.Decl) -> Key:
     if type(decl) in _SINGLETONS:
         return (_SINGLETONS[type(decl)], None)
     name = declared_name(decl)
-    return (_NAMED[type(decl)], name.text if name else None)
+    return (NAMED_KINDS[type(decl)], name.text if name else None)
 
 
 def renamed_key(key: Key, step: Mapping[str, str]) -> Key:

@@ -21,7 +21,7 @@ import attrs
 from attrs import define, frozen
 
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.editions import key_of
+from splendor_rules.compiler.frontend.editions import NAMED_KINDS, key_of
 from splendor_rules.compiler.frontend.files import Unreadable, named_file, read_start
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.diagnostics import display_path
@@ -55,17 +55,10 @@ class Binder:
     key: Key
 
 
-# The kind of symbol each named declaration declares.
-_DECLARED = {
-    s.Token: "token",
-    s.Tiles: "tiles",
-    s.Zone: "zone",
-    s.Action: "action",
-    s.Trigger: "trigger",
-    s.Majority: "majority",
-    s.Step: "step",
-    s.Define: "define",
-    s.Ending: "end",
+# The kind of symbol each named declaration declares: the kinds an edition
+# tells apart by name but card values (frontend/editions.py), and the card
+# tables and markets.
+_DECLARED = {kind: word for kind, word in NAMED_KINDS.items() if kind is not s.CardValue} | {
     s.Cards: "cards",
     s.Market: "market",
 }
