@@ -346,6 +346,12 @@ def tagged(kind: type) -> RuleBuilder:
     return build
 
 
+def cited_rule_id(builder: TreeBuilder, meta: Meta, children: list[Any]) -> s.RuleId:
+    """`see ID`: a rule id cited, spanning the id alone (as a stated one does)."""
+    (token,) = children
+    return s.RuleId(span=builder.span_at(token), text=str(token), cited=True)
+
+
 def logic(op: Literal["and", "or"]) -> RuleBuilder:
     """`a and b and c` as one flat node; a single operand is itself."""
 
@@ -421,6 +427,7 @@ RULES: dict[str, RuleBuilder] = {
     "extends": first,
     "declaration": tagged(s.Decl),
     "tags": collect,
+    "cited_rule_id": cited_rule_id,
     "override": node(s.Override, "decl"),
     "remove": node(s.Remove),
     "key": part("kind", "name"),

@@ -39,7 +39,11 @@ class Name(Node):
 
 @frozen(kw_only=True)
 class RuleId(Node):
+    """A rule id in a tag list: stated there, or with `see` only cited (a
+    requirement naming in its refusal a rule that another place states)."""
+
     text: str
+    cited: bool = False
 
 
 @frozen(kw_only=True)

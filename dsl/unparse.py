@@ -159,7 +159,7 @@ class ExpressionPrinter(Visitor):
 
 def tags(ids: Sequence[s.RuleId]) -> str:
     """`[S-3.1, S-3.2] ` before a declaration or statement that states ids."""
-    return f"[{', '.join(t.text for t in ids)}] " if ids else ""
+    return f"[{', '.join(('see ' if t.cited else '') + t.text for t in ids)}] " if ids else ""
 
 
 def int_map(node: s.IntMap) -> str:

@@ -403,7 +403,30 @@ def malformed_rule_id(span: Span, text: str, meant: str | None) -> Diagnostic:
 
 
 def rule_id_twice(span: Span, rule_id: str, first: Span) -> Diagnostic:
-    return _error(f"rule id {rule_id} is stated twice", span, f"it is already stated at {first}")
+    return _error(
+        f"rule id {rule_id} is stated twice",
+        span,
+        f"it is already stated at {first}; a requirement that enforces it elsewhere cites it: "
+        f"[see {rule_id}]",
+    )
+
+
+def cited_rule_stated_nowhere(span: Span, rule_id: str) -> Diagnostic:
+    return _error(
+        f"rule {rule_id} is cited but stated nowhere in this edition",
+        span,
+        f"`see {rule_id}` names a rule that another place states; to state it here, "
+        f"write [{rule_id}]",
+    )
+
+
+def citation_off_a_requirement(span: Span, rule_id: str) -> Diagnostic:
+    return _error(
+        f"a citation, `see {rule_id}`, may stand on a requirement only",
+        span,
+        f"a citation names the rule in a requirement's refusal; to state the rule here, "
+        f"write [{rule_id}]",
+    )
 
 
 def rule_stated_nowhere(

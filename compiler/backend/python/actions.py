@@ -113,9 +113,16 @@ class Actions(LoweringPart):
         loop_vars: set[str] = set()  # names bound inside the body: nothing using them is hoisted
         shown: list[ast.expr] = []
         guard: ast.If | None = None  # the `if` of the last requirement
+        outer = body  # the block that holds `guard`
         for index, st in enumerate(part):
             later = tuple(part[index + 1 :])
-            body.extend(self.statement_comment(st, action))
+            comment = self.statement_comment(st, action)
+            if isinstance(st, m.Require) and guard is not None and guard.body is body and not body:
+                # merged into the `if` before (below): its comment goes before that `if`
+                at = next(i for i, x in enumerate(outer) if x is guard)
+                outer[at:at] = comment
+            else:
+                body.extend(comment)
             if isinstance(st, m.Let):
                 var = ident("v_", st.name)
                 body.append(py.assign(var, self.expr(st.value, frame)))
@@ -147,7 +154,7 @@ class Actions(LoweringPart):
                 inner = []
                 guard = py.if_(condition, inner)
                 body.append(guard)
-                body = inner
+                outer, body = body, inner
             elif isinstance(st, m.Pay):
                 payments = LegalPayments(self, st, frame, loop_vars)
                 hoisted.extend(payments.hoisted())
@@ -333,7 +340,7 @@ class Actions(LoweringPart):
         out: list[ast.stmt] = []
         for st in body:
             own = tuple(i for i in st.rule_ids if owner and i not in owner.rule_ids)
-            if own and not isinstance(st, m.Pay | m.Choose | m.ChooseDistinct):
+            if own and not isinstance(st, m.Pay | m.Choose | m.ChooseDistinct | m.Require):
                 out.append(self.where(st, own))
             if isinstance(st, m.Gain):
                 token = self.expr(st.token, frame)

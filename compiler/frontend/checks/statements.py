@@ -53,7 +53,8 @@ class StatementChecker(Visitor):
         )
 
     def statement(self, st: s.Statement, scope: Scope, allow_choices: bool) -> m.Statement | None:
-        ids = tuple(t.text for t in st.tags) + self.context.current_ids
+        # A requirement's own ids (stated or cited) and its action's or trigger's.
+        ids = tuple(dict.fromkeys([*(t.text for t in st.tags), *self.context.current_ids]))
         if not allow_choices and isinstance(st, s.Require | s.Pay):
             self.context.report(msgs.top_level_only(st.span, st))
         checked: m.Statement | None = self.visit(st, scope, ids)
