@@ -352,6 +352,13 @@ def cited_rule_id(builder: TreeBuilder, meta: Meta, children: list[Any]) -> s.Ru
     return s.RuleId(span=builder.span_at(token), text=str(token), cited=True)
 
 
+def limit_kinds(not_counting: bool) -> RuleBuilder:
+    """`counting KIND, …` (or `not counting …`) of a token limit: fields of its StepLimit."""
+    return lambda builder, meta, children: _Part(
+        {"kinds": tuple(children), "not_counting": not_counting}
+    )
+
+
 def logic(op: Literal["and", "or"]) -> RuleBuilder:
     """`a and b and c` as one flat node; a single operand is itself."""
 
@@ -511,6 +518,8 @@ RULES: dict[str, RuleBuilder] = {
     "step": node(s.Step, "name", "place", "body"),
     "step_place": node(s.StepPlace, "side", "other"),
     "step_limit": node(s.StepLimit, "limit"),
+    "limit_counting": limit_kinds(False),
+    "limit_not_counting": limit_kinds(True),
     "step_claim": node(s.StepClaim, "tiles", "variable", "zone", "condition"),
     "step_claim_from": node(s.StepClaim, "tiles", "variable", "source", "zone", "condition"),
     "step_end_check": node(s.StepEndCheck),

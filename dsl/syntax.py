@@ -493,7 +493,12 @@ class Majority(Decl):
 
 @frozen(kw_only=True)
 class StepLimit(Node):
+    """`return tokens above N`, counting every kind, or with `, counting
+    KIND, …` only those (`, not counting KIND, …`: all but those)."""
+
     limit: int
+    kinds: tuple[Name, ...] = ()
+    not_counting: bool = False
 
 
 @frozen(kw_only=True)

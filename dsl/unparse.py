@@ -497,7 +497,9 @@ class DeclarationPrinter(Visitor):
 
     def step_body(self, body: s.StepLimit | s.StepClaim | s.StepEndCheck) -> str:
         if isinstance(body, s.StepLimit):
-            return f"return tokens above {body.limit}"
+            kinds = ", ".join(self.name(k) for k in body.kinds)
+            counting = f", {'not ' if body.not_counting else ''}counting {kinds}" if kinds else ""
+            return f"return tokens above {body.limit}{counting}"
         if isinstance(body, s.StepEndCheck):
             return "check game end"
         source = f" from {self.name(body.source)}" if body.source is not None else ""

@@ -194,7 +194,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
     'edition': 'orient',
     'title': 'Splendor: The Orient',
     'extends': 'classic',
-    'fingerprint': 'sha256:c2cd1604402b2308',
+    'fingerprint': 'sha256:28ab5d430ca374c4',
     'players': {'min': 2, 'max': 4},
     'colours': ['white', 'blue', 'green', 'red', 'black'],
     'tokens': [
@@ -1202,10 +1202,14 @@ def _pick_card_payment(
     raise IllegalAction(f"{rule}: {given!r} with the cards {spent!r} is not a way to pay here")
 
 
-def _returns(held: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
+def _returns(
+    held: tuple[int, ...], limit: int, counted: tuple[bool, ...] | None = None
+) -> list[tuple[int, ...]]:
     """Every way to return tokens down to the limit (kinds never returned
     excepted), in the order of itertools.product over the kinds with counts
-    ascending."""
+    ascending. A limit that counts some kinds only counts and returns those."""
+    if counted is not None:
+        held = tuple([n if c else 0 for n, c in zip(held, counted, strict=True)])
     excess = sum(held) - limit
     if excess <= 0:
         return []

@@ -851,6 +851,18 @@ def token_limit_below_one(span: Span) -> Diagnostic:
     return _error("a token limit must be at least 1", span)
 
 
+def kind_counted_twice(span: Span, kind: str) -> Diagnostic:
+    return _error(f"token kind '{kind}' is named twice in this token limit", span)
+
+
+def limit_counts_nothing(span: Span) -> Diagnostic:
+    return _error(
+        "this token limit counts no kind of token",
+        span,
+        "`not counting` names the kinds left out: leave at least one kind counted",
+    )
+
+
 def definition_too_deep(span: Span, name: str, limit: int) -> Diagnostic:
     return _error(
         f"definition '{name}' nests over {limit} levels, read with the definitions"

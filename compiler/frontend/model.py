@@ -432,8 +432,12 @@ class Majority(Part):
 
 @frozen(kw_only=True)
 class TokenLimit(Part):
+    """Return tokens down to `limit`: of the kinds `counted` (None: every
+    kind), which are the kinds counted and the kinds that may be returned."""
+
     name: str
     limit: int
+    counted: tuple[str, ...] | None = None  # in the edition's token order
 
 
 @frozen(kw_only=True)

@@ -78,6 +78,8 @@ static const int32_t SUPPLY[PMAX + 1][NK] = {
     { 7, 7, 7, 7, 7, 5 },
 };
 static const int32_t CAP[NK] = { 1000000, 1000000, 1000000, 1000000, 1000000, 1000000 };
+/* the kinds each end-of-turn step's token limit counts and may return, 1 each */
+MAYBE_UNUSED static const int32_t STEP_COUNTED[MAX1(NSTEPS)][NK] = { { 1, 1, 1, 1, 1, 1 }, { 1, 1, 1, 1, 1, 1 }, { 1, 1, 1, 1, 1, 1 } };
 static const int32_t RETURNABLE[NK] = { 1, 1, 1, 1, 1, 1 };
 static const int32_t ZONE_CARDS[NZ] = { 1, 1, 0 };
 static const int32_t ZONE_HIDES[NZ] = { 0, 1, 0 };
@@ -851,17 +853,22 @@ static void return_fill(MoveBuf *out, int32_t code, const int32_t *limits, const
     counts[kind] = 0;
 }
 
-/* Every way to return tokens down to the limit (docs/engine.md). */
-static void return_ways(const G *g, int32_t p, V limit, int32_t code, MoveBuf *out)
+/* Every way to return tokens down to the limit (docs/engine.md), of the
+   kinds it counts (`counted`: 1 each). */
+static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, int32_t code, MoveBuf *out)
 {
-    int32_t excess = (int32_t)(held_total(g, p) - limit);
+    V total = 0;
+    for (int32_t k = 0; k < NK; k++) {
+        total += counted[k] ? g->held[p][k] : 0;
+    }
+    int32_t excess = (int32_t)(total - limit);
     if (excess <= 0) {
         return;
     }
     int32_t limits[NK], room[NK + 1], counts[NK];
     room[NK] = 0;
     for (int32_t k = NK - 1; k >= 0; k--) {
-        limits[k] = RETURNABLE[k] ? g->held[p][k] : 0;
+        limits[k] = RETURNABLE[k] && counted[k] ? g->held[p][k] : 0;
         room[k] = room[k + 1] + limits[k];
         counts[k] = 0;
     }
@@ -1408,7 +1415,7 @@ static void step_options0(const G * g, int32_t p, MoveBuf * out)
     (void)g;
     (void)p;
     (void)out;
-    return_ways(g, p, 10, 6, out);
+    return_ways(g, p, 10, STEP_COUNTED[0], 6, out);
 }
 
 static void step_decide0(G * g, int32_t p, const int32_t * mv)

@@ -129,6 +129,10 @@ class Statements:
             elif kind == "require":
                 condition = self.require_condition(scope)
                 line = f"require {condition.text} else {self.message(scope)}"
+                stated = [i for earlier in lines for i in _stated_ids(earlier)]
+                if stated and g.flip(3):  # cite a rule an earlier statement states
+                    lines.append(f"[see {g.pick(stated)}] {line}")
+                    continue
             elif always_legal:
                 line, scope = f"choose {x.fresh(scope)} from colours", scope
                 scope = scope.bind(line.split()[1], "colour")
@@ -396,6 +400,16 @@ class Statements:
                 self.block_lets.add(line.split()[1])
                 lines.append(line)
         return lines
+
+
+# The rule ids a line's tags state (a citation, `see R-1`, states none).
+_TAGS_AT_START = re.compile(r"\[([^\[\]]*)\] ")
+
+
+def _stated_ids(line: str) -> list[str]:
+    tags = _TAGS_AT_START.match(line)
+    parts = (part.strip() for part in tags.group(1).split(",")) if tags else ()
+    return [part for part in parts if re.fullmatch(r"[RQ]-[\d.a-z]+", part)]
 
 
 TEMPLATES = ("take distinct", "take two", "reserve", "buy", "collect")

@@ -15,6 +15,7 @@ size and elements. An element of a choice that is a deck's top card carries
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -291,7 +292,8 @@ class Turns(Base):
         body: list[c.Stmt] = [self.where(step)]
         body += [c.do(c.Unary("(void)", n)) for n in (g, p, out)]
         if isinstance(step, m.TokenLimit):
-            body.append(c.do(c.call("return_ways", g, p, c.num(step.limit), code, out)))
+            counted = c.index(c.name("STEP_COUNTED"), index)
+            body.append(c.do(c.call("return_ways", g, p, c.num(step.limit), counted, code, out)))
         elif isinstance(step, m.Claim):
             var = c.ident("v_", step.variable)
             condition = self.expr(step.condition, Frame().bind(step.variable, var))
@@ -342,7 +344,12 @@ class Turns(Base):
             body.append(c.Return(c.num(0)))
         else:
             if isinstance(step, m.TokenLimit):
-                few = c.binary(c.call("held_total", g, p), "<=", c.num(step.limit))
+                held: c.Expr = c.call("held_total", g, p)
+                if step.counted is not None:  # the kinds it counts, added up
+                    kinds = [i for i, t in enumerate(self.edition.tokens) if t.name in step.counted]
+                    cells = [c.index(c.arrow("g", "held"), p, i) for i in kinds]
+                    held = functools.reduce(lambda a, b: c.binary(a, "+", b), cells)
+                few = c.binary(held, "<=", c.num(step.limit))
                 body.append(c.if_(few, [c.Return(c.num(0))]))
             body.append(c.Return(c.call("run_step", g, p, c.num(index))))
         return c.Function("int32_t", f"step_run{index}", (STATE, PLAYER), body)
@@ -985,6 +992,13 @@ class Lowering(Payments):
             ],
             "fallback_index": next((i for i, a in enumerate(self.actions) if a.body is None), -1),
             "step_count": len(self.steps),
+            "step_counted": [  # the kinds each step's token limit counts, 1 each
+                tuple(
+                    int(not isinstance(s, m.TokenLimit) or s.counted is None or t.name in s.counted)
+                    for t in e.tokens
+                )
+                for s in self.steps
+            ],
             "follow_count": len(self.sites),
             "function_tables": self.function_tables(),
             "bound_width": self.bound_width(),

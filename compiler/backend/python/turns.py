@@ -153,8 +153,10 @@ class Turns(LoweringPart):
         s, p = py.name("s"), py.name("p")
         body: list[ast.stmt] = [self.where(step)]
         if isinstance(step, m.TokenLimit):
-            returns = py.call("_returns", py.item(py.attr(s, "held"), p), py.const(step.limit))
-            body.append(py.return_(py.call("list", returns)))
+            limit = [py.item(py.attr(s, "held"), p), py.const(step.limit)]
+            if step.counted is not None:  # the kinds it counts, and may return
+                limit.append(py.const(tuple(t.name in step.counted for t in self.edition.tokens)))
+            body.append(py.return_(py.call("list", py.call("_returns", *limit))))
         elif isinstance(step, m.Claim):
             var = ident("v_", step.variable)
             prebound, frame = self.prebind(step.condition, Frame())
@@ -204,7 +206,10 @@ class Turns(LoweringPart):
             body.append(py.return_(py.const(None)))
         else:
             if isinstance(step, m.TokenLimit):
-                held = py.call("sum", py.item(py.attr(s, "held"), p))
+                held: ast.expr = py.call("sum", py.item(py.attr(s, "held"), p))
+                if step.counted is not None:  # the kinds it counts, added up
+                    kinds = [i for i, t in enumerate(self.edition.tokens) if t.name in step.counted]
+                    held = py.chain("+", [py.item(py.attr(s, "held"), p, i) for i in kinds])
                 few = py.binary(held, "<=", py.const(step.limit))
                 body.append(py.if_(few, [py.return_(py.const(None))]))
             options = py.name("options")

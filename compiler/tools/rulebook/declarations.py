@@ -267,11 +267,21 @@ class Declarations:
     def step(self, name: str | None) -> list[str]:
         step = next((s for s in self.edition.steps if s.name == name), None)
         if isinstance(step, m.TokenLimit):
-            kept = [self.english.token(t.name) for t in self.edition.tokens if not t.returnable]
+            tokens = self.edition.tokens
+            counted = [t for t in tokens if step.counted is None or t.name in step.counted]
+            kept = [self.english.token(t.name) for t in counted if not t.returnable]
             never = f" ({listed(kept)} excepted)" if kept else ""
+            which, such, left = "", "tokens", ""
+            if len(counted) < len(tokens):
+                names = [self.english.token(t.name) for t in counted]
+                which, such = f" of {listed(names)} together", "such tokens"
+                others = [self.english.token(t.name) for t in tokens if t not in counted]
+                named, verb = listed(others), "is" if len(others) == 1 else "are"
+                left = f" {named[:1].upper()}{named[1:]} {verb} not counted."
             return [
-                f"At the end of the turn, a player holding more than {step.limit} tokens "
-                f"returns tokens of their choice{never} to the supply until {step.limit} remain."
+                f"At the end of the turn, a player holding more than {step.limit} tokens{which} "
+                f"returns {such} of their choice{never} to the supply until {step.limit} "
+                f"remain.{left}"
             ]
         if isinstance(step, m.Claim):
             source = (
