@@ -454,6 +454,8 @@ RULES: dict[str, RuleBuilder] = {
     "at_most": part("amount", kind="at_most"),
     "supply": node(s.Supply, "*lines"),
     "supply_line": node(s.SupplyLine, "target", "amount"),
+    "seat_setup": node(s.SeatSetup, "*lines"),
+    "seat_gift": node(s.SeatGift, "position", "amount", "token"),
     "each_colour": constant(None),
     "by_players": first,
     "int_map": node(s.IntMap, "*entries"),

@@ -347,6 +347,22 @@ class Supply(Decl):
     lines: tuple[SupplyLine, ...]
 
 
+@frozen(kw_only=True)
+class SeatGift(Node):
+    """`player 2 in turn order gains 1 NAME`: a line of `setup { … }`."""
+
+    position: int  # in the turn order, from 1 (the first player)
+    amount: int
+    token: Name
+
+
+@frozen(kw_only=True)
+class SeatSetup(Decl):
+    """`setup { … }`: what players start with, by their place in the turn order."""
+
+    lines: tuple[SeatGift, ...]
+
+
 ColumnKind = Literal[
     "int", "int_range", "bool", "text", "colour", "colour_or_none", "one_of", "per_colour"
 ]

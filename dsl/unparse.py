@@ -369,6 +369,14 @@ class DeclarationPrinter(Visitor):
             lines.extend(lines_of([f"{target}: {shown}"], line))
         return [opening("supply", node), *block(lines), closing(node)]
 
+    def visit_SeatSetup(self, node: s.SeatSetup) -> list[Line]:
+        lines = []
+        for line in node.lines:
+            gains = f"gains {line.amount} {self.name(line.token)}"
+            gift = f"player {line.position} in turn order {gains}"
+            lines.extend(lines_of([gift], line))
+        return [opening("setup", node), *block(lines), closing(node)]
+
     def table(self, head: str, node: s.Cards | s.Tiles) -> list[Line]:
         head += f" from {quote(node.path.value)}"
         last: s.Node = node.path

@@ -136,7 +136,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
     'edition': 'classic',
     'title': 'Splendor',
     'extends': None,
-    'fingerprint': 'sha256:8f7113990c0488eb',
+    'fingerprint': 'sha256:ef669def6e28cb72',
     'players': {'min': 2, 'max': 4},
     'colours': ['white', 'blue', 'green', 'red', 'black'],
     'tokens': [
@@ -195,6 +195,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
             'supply': {'2': 5, '3': 5, '4': 5},
         },
     ],
+    'setup': [],
     'cards': {
         'count': 90,
         'columns': [

@@ -172,7 +172,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
     'edition': 'marvel',
     'title': 'Splendor: Marvel',
     'extends': 'classic',
-    'fingerprint': 'sha256:68d4149d64f7eb4e',
+    'fingerprint': 'sha256:389665410c48ebed',
     'players': {'min': 2, 'max': 4},
     'colours': ['mind', 'space', 'soul', 'reality', 'power'],
     'tokens': [
@@ -240,6 +240,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
             'supply': {'2': 2, '3': 3, '4': 4},
         },
     ],
+    'setup': [],
     'cards': {
         'count': 90,
         'columns': [

@@ -194,7 +194,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
     'edition': 'orient',
     'title': 'Splendor: The Orient',
     'extends': 'classic',
-    'fingerprint': 'sha256:28ab5d430ca374c4',
+    'fingerprint': 'sha256:edb0c3097f93bcba',
     'players': {'min': 2, 'max': 4},
     'colours': ['white', 'blue', 'green', 'red', 'black'],
     'tokens': [
@@ -253,6 +253,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
             'supply': {'2': 5, '3': 5, '4': 5},
         },
     ],
+    'setup': [],
     'cards': {
         'count': 120,
         'columns': [

@@ -851,6 +851,19 @@ def token_limit_below_one(span: Span) -> Diagnostic:
     return _error("a token limit must be at least 1", span)
 
 
+def no_such_place(span: Span, position: int, most: int | None) -> Diagnostic:
+    games = f"a game of this edition has at most {most} players" if most else "places start at 1"
+    return _error(
+        f"there is no player {position} in the turn order",
+        span,
+        f"{games}: player 1 is the first player, player 2 the next, and so on",
+    )
+
+
+def gift_of_nothing(span: Span) -> Diagnostic:
+    return _error("a player gains at least 1 token at setup", span)
+
+
 def kind_counted_twice(span: Span, kind: str) -> Diagnostic:
     return _error(f"token kind '{kind}' is named twice in this token limit", span)
 

@@ -397,6 +397,17 @@ class Market(Part):
 
 
 @frozen(kw_only=True)
+class SeatGift(Part):
+    """At setup, the player at `position` in the turn order (1: the first)
+    gains `amount` tokens of `token` from the supply, as `gain` does; in a
+    game of fewer players, nothing."""
+
+    position: int
+    token: str
+    amount: int
+
+
+@frozen(kw_only=True)
 class Reveal(Part):
     tiles: str
     count: Expr
@@ -544,3 +555,4 @@ class Edition:
     card_values: tuple[CardValue, ...] = ()
     # the text of each id of `references`, in each reference's order
     rule_texts: tuple[RuleText, ...] = ()
+    seat_gifts: tuple[SeatGift, ...] = ()  # what players start with (`setup { … }`)

@@ -198,6 +198,8 @@ class Editions(Generator):
         edition.add("colours", f"{self.tag()}colours {', '.join(colours)}")
         self.token_declarations(edition, wild, specials)
         self.supply(edition)
+        if self.flip(4):
+            self.seat_setup(edition)
         cards, market, extra = self.cards(colours)
         world.card_columns = cards.types
         self.files["cards.csv"] = cards.csv
@@ -273,6 +275,19 @@ class Editions(Generator):
         declared.append((CLOCK, f"token {CLOCK}{self.title()}: {', '.join(clock)}"))
         for name, text in self.permuted(declared):
             edition.add(f"token {name}", self.tag() + text)
+
+    def seat_setup(self, edition: Edition, override: str = "") -> None:
+        """What players start with, by their place in the turn order (a
+        place some game of the edition has; games of fewer players skip it)."""
+        world = edition.world
+        kinds = [*world.colours, *world.tokens]
+        lines = [
+            f"player {self.number(1, edition.players[1])} in turn order gains "
+            f"{self.number(1, 3)} {self.pick(kinds)}"
+            for _ in range(1 + self.index(3))
+        ]
+        body = "\n".join("  " + line for line in lines)
+        edition.add("setup", f"{override}{self.tag()}setup {{\n{body}\n}}")
 
     def supply(self, edition: Edition, key: str = "supply", override: str = "") -> None:
         """The supply: a line per colour (or for each colour) and per token

@@ -130,7 +130,10 @@ class Statements:
                 condition = self.require_condition(scope)
                 line = f"require {condition.text} else {self.message(scope)}"
                 stated = [i for earlier in lines for i in _stated_ids(earlier)]
-                if stated and g.flip(3):  # cite a rule an earlier statement states
+                if not stated and lines and not lines[0].startswith("[") and g.flip(3):
+                    lines[0] = g.tag(1) + lines[0]  # a rule stated there, to cite
+                    stated = _stated_ids(lines[0])
+                if stated and g.flip(2):  # cite a rule an earlier statement states
                     lines.append(f"[see {g.pick(stated)}] {line}")
                     continue
             elif always_legal:

@@ -380,6 +380,24 @@ class Turns(Base):
             c.Function("void", "rank", (CONST_STATE, PLAYER, ("V *", "keys")), body),
         ]
 
+    def seat_gifts(self) -> list[c.Stmt]:
+        """What players start with, by their place in the turn order (in
+        new_game, before the reveals): each gift a `gain`, if the game has a
+        player at that place."""
+        body: list[c.Stmt] = []
+        players, first = c.name("players"), c.name("first")
+        for gift in self.edition.seat_gifts:
+            kind = c.num(self.names.token_index[gift.token])
+            seat: c.Expr = first
+            if gift.position > 1:
+                after = c.binary(first, "+", c.num(gift.position - 1))
+                seat = c.binary(after, "%", players)
+            gain: c.Stmt = c.do(c.call("gain", c.name("g"), seat, kind, c.num(gift.amount)))
+            if gift.position > self.edition.players[0]:  # not in every game
+                gain = c.if_(c.binary(players, ">=", c.num(gift.position)), [gain])
+            body += [self.where(gift), gain]
+        return body
+
     def reveals(self) -> list[c.Stmt]:
         """The statements of setup that reveal tiles."""
         body: list[c.Stmt] = []
@@ -983,6 +1001,7 @@ class Lowering(Payments):
             "prototypes": [f.prototype() + ";" for f in functions],
             "functions": [f.text() for f in functions],
             "reveals": c.body_text(self.reveals()),
+            "seat_gifts": c.body_text(self.seat_gifts()),
             "actions": [
                 {
                     "legal": c.ident("legal_", a.name) if a.body is not None else None,

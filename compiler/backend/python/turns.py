@@ -26,6 +26,25 @@ class Turns(LoweringPart):
         super().__init__(edition, source, actions.emitter)
         self.actions = actions
 
+    def seat_gifts(self) -> list[ast.stmt]:
+        """What players start with, by their place in the turn order (inside
+        new_game, before the reveals): each gift a `_gain`, if the game has
+        a player at that place."""
+        body: list[ast.stmt] = []
+        players, first = py.name("players"), py.name("first_player")
+        for gift in self.edition.seat_gifts:
+            kind = self.names.token(gift.token)
+            seat: ast.expr = first
+            if gift.position > 1:
+                after = py.binary(first, "+", py.const(gift.position - 1))
+                seat = py.binary(after, "%", players)
+            amount = py.const(gift.amount)
+            gain: ast.stmt = py.do(py.call("_gain", py.name("s"), seat, kind, amount))
+            if gift.position > self.edition.players[0]:  # not in every game
+                gain = py.if_(py.binary(players, ">=", py.const(gift.position)), [gain])
+            body += [self.where(gift), gain]
+        return body
+
     def reveals(self) -> list[ast.stmt]:
         """The statements of setup that reveal tiles (inside new_game)."""
         body: list[ast.stmt] = []

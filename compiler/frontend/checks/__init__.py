@@ -49,6 +49,7 @@ def check_edition(
     zones = components.check_zones(context)
     market = setup.check_market(context)
     reveals = setup.check_reveals(context, expressions)
+    seat_gifts = setup.check_seat_setup(context, players)
     type_definitions(context, expressions)
     score = scoring.check_score(context, expressions)
     actions = check_actions(context, statements)
@@ -93,6 +94,7 @@ def check_edition(
         markets=tuple(context.markets),
         references=tuple(context.rulebooks),
         rule_texts=tuple(context.rule_texts),
+        seat_gifts=seat_gifts,
     )
     check_limits(context, model)
     if context.has_errors():

@@ -46,6 +46,7 @@ class Declarations:
             "players": lambda _: self.players(),
             "colours": lambda _: self.colours(),
             "supply": lambda _: self.supply(),
+            "setup": lambda _: self.seat_gifts(),
             "token": self.token,
             "cards": self.cards,
             "tiles": self.tiles,
@@ -126,6 +127,20 @@ class Declarations:
             tokens = tuple(t for t in tokens if t.role != "colour")
         parts += [f"{self.english.token(t.name)}: {by_players(t.supply)}" for t in tokens]
         return [f"At setup the supply holds {'; '.join(parts)}."]
+
+    def seat_gifts(self) -> list[str]:
+        ordinals = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+        out = []
+        for gift in self.edition.seat_gifts:
+            place = ordinals.get(gift.position)
+            who = f"the {place} player" if place else f"player {gift.position}"
+            token = self.english.token(gift.token)
+            some = "game" if gift.position <= self.edition.players[0] else "game that has one"
+            out.append(
+                f"At setup, in every {some}, {who} in turn order takes "
+                f"{gift.amount} {token} from the supply (what it holds, up to the player's cap)."
+            )
+        return out
 
     def _table(self, table: m.Table, rows: int, columns: tuple[str, ...], what: str) -> list[str]:
         shown = [f"{words(c.name)} ({_column_type(c)})" for c in table.columns if c.name in columns]

@@ -1,6 +1,8 @@
-"""A token limit that counts some kinds only: `return tokens above 10, not
-counting favour` (tests/variants/favours.rules, rules F-1.1 to F-1.3 of
-tests/variants/FAVOURS.md; Duel's D-5.2 says the same of privileges).
+"""Set-up per seat and a token limit that counts some kinds only, on
+tests/variants/favours.rules (rules F-1.1 to F-1.4 of tests/variants/FAVOURS.md):
+`setup { player 2 in turn order gains 1 favour … }` (Duel's D-2.3 gives the
+second player a privilege so) and `return tokens above 10, not counting
+favour` (Duel's D-5.2 says the same of privileges).
 
 The three engines (generated, interpreted, native) are held to the same
 decisions from hand-made states.
@@ -78,3 +80,18 @@ def test_above_the_limit_only_counted_kinds_are_returned(engines: list[Any]) -> 
     for engine, state in zip(engines, states, strict=True):
         with pytest.raises(engine.IllegalAction, match=r"S-4\.1, F-1\.3"):
             engine.apply(state, ("token_limit", give_favour))
+
+
+@pytest.mark.parametrize(("players", "first", "given"), [(2, 1, [0]), (3, 2, [0]), (4, 3, [0, 2])])
+def test_the_second_and_fourth_players_start_with_a_favour(
+    engines: list[Any], players: int, first: int, given: list[int]
+) -> None:
+    """F-1.4: the second player in turn order (and the fourth, in a game of
+    four) starts with a favour, taken from the supply of 4."""
+    for engine in engines:
+        data = engine.to_json(engine.new_game(players, 11, first))
+        held = [seat["tokens"].get("favour", 0) for seat in data["seats"]]
+        assert held == [1 if seat in given else 0 for seat in range(players)]
+        assert data["supply"]["favour"] == 4 - len(given)
+    shown = [engine.to_json(engine.new_game(players, 11, first)) for engine in engines]
+    assert all(s == shown[0] for s in shown)
