@@ -50,6 +50,10 @@ class Facts:
             decks=identities.decks(edition),
         )
 
+    def keeps(self, e: m.Expr) -> bool:
+        """Is every zone aggregate the expression reads one an engine may keep?"""
+        return all(a in self.kept for a in analysis.aggregates_in(e))
+
     def may_be_none(self, e: m.Expr) -> bool:
         return self.none_colours and analysis.may_be_none(e, self.none_columns)
 
@@ -118,7 +122,7 @@ class _Legal(Visitor):
         st = self.part[index]
         precheck = self.prechecks.get(index)
         found: ops.Block = self.visit(st, index)
-        if precheck is not None and all(a in self.facts.kept for a in analysis.aggregates_in(precheck)):
+        if precheck is not None and self.facts.keeps(precheck):
             return (ops.Precheck(precheck, found),)
         return found
 
@@ -178,7 +182,7 @@ class _Legal(Visitor):
         varies = any(analysis.uses(st.discount, v) for v in bound)
         wild = st.wild_cards
         cards_vary = wild is not None and any(analysis.uses(wild.cards, v) for v in bound)
-        spendable = ()
+        spendable: tuple[str, ...] = ()
         if wild is not None:
             spendable = tuple(n for n in wild.chosen if may_be_spendable(self.part, n, wild.cards))
         own = own_ids(st, self.action)
@@ -320,7 +324,9 @@ class _Effects(Visitor):
     def visit_Choose(self, st: m.Choose, later: tuple[m.Statement, ...]) -> ops.Block:
         return self.wait(st)
 
-    def visit_ChooseDistinct(self, st: m.ChooseDistinct, later: tuple[m.Statement, ...]) -> ops.Block:
+    def visit_ChooseDistinct(
+        self, st: m.ChooseDistinct, later: tuple[m.Statement, ...]
+    ) -> ops.Block:
         return self.wait(st)
 
 
@@ -339,9 +345,7 @@ def apply(facts: Facts, action: m.Action, index: int) -> ops.Apply:
     pays = [op.statement for op in read if isinstance(op, ops.PickPayment)]
     paid = ["payment"] if pays else []
     paid += [st.wild_cards.variable for st in pays if st.wild_cards is not None]
-    bound = {
-        op.statement.name for op in read if isinstance(op, ops.Let | ops.Pick | ops.PickSet)
-    }
+    bound = {op.statement.name for op in read if isinstance(op, ops.Let | ops.Pick | ops.PickSet)}
     effects = _Effects(facts, action, bound).block(statements)
     return ops.Apply(action, index, (*choices, *paid), read, effects)
 
@@ -413,8 +417,6 @@ def build(edition: m.Edition) -> ops.Plan:
             legal(facts, a, i) if a.body is not None else None for i, a in enumerate(actions)
         ),
         apply=tuple(apply(facts, a, i) for i, a in enumerate(actions)),
-        triggers=tuple(
-            (t, _Effects(facts, t, {t.card}).block(t.body)) for t in edition.triggers
-        ),
+        triggers=tuple((t, _Effects(facts, t, {t.card}).block(t.body)) for t in edition.triggers),
         follow_ups=tuple(follow_up(facts, i, site) for i, site in enumerate(facts.sites)),
     )
