@@ -118,7 +118,7 @@ class _Legal(Visitor):
 
     def rest(self, index: int) -> ops.Block:
         if index == len(self.part):
-            return (ops.Emit(paid=any(isinstance(st, m.Pay) for st in self.part)),)
+            return (ops.Emit(paid=payment_of(self.part) is not None),)
         st = self.part[index]
         precheck = self.prechecks.get(index)
         found: ops.Block = self.visit(st, index)
@@ -205,22 +205,28 @@ def may_be_spendable(part: tuple[m.Statement, ...], name: str, cards: m.Filter) 
     )
 
 
+def payment_of(part: tuple[m.Statement, ...]) -> m.Pay | None:
+    """The payment of an action's choice part, if it has one."""
+    return next((st for st in part if isinstance(st, m.Pay)), None)
+
+
 def early_cost(part: tuple[m.Statement, ...]) -> ops.Early | None:
     """The payment, and the choice right after which its cost can be tested
     against the means (before the requirements that follow the choice): the
     cost is a card column of the card chosen, and nothing in the part
     changes the means."""
-    pay = next((st for st in part if isinstance(st, m.Pay)), None)
+    pay = payment_of(part)
     if pay is None:
         return None
     cost = pay.cost
     if not (isinstance(cost, m.Attr) and cost.source == "column" and cost.subject.type == m.CARD):
         return None
     subject = cost.subject
-    chosen = {st.name for st in part if isinstance(st, m.Choose)}
-    if not (isinstance(subject, m.Ref) and subject.kind == "variable" and subject.name in chosen):
+    if not (isinstance(subject, m.Ref) and subject.kind == "variable"):
         return None
-    bound = {st.name for st in part if isinstance(st, m.Let | m.Choose | m.ChooseDistinct)}
+    if not any(isinstance(st, m.Choose) and st.name == subject.name for st in part):
+        return None  # a card chosen, not a let's
+    bound = {name for st in part for name in analysis.bound_by(st)}
     read = (pay.discount,) if pay.wild_cards is None else (pay.discount, pay.wild_cards.cards)
     if any(analysis.uses(read, name) for name in bound):
         return None

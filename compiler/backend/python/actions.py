@@ -39,7 +39,7 @@ class Context:
     stop: list[ast.stmt] = field(factory=list)
 
 
-class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame]):  # size: one method per operation
+class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame]):
     """The functions of an edition's actions, and the effects of its
     triggers and follow-ups."""
 
