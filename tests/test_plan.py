@@ -111,7 +111,7 @@ def test_effects_end_at_a_wait_for_the_follow_up_named(
     edition = _model(compiled_editions, name)
     plan = build(edition)
     sites = identities.follow_ups(edition)
-    blocks = [apply.effects for apply in plan.apply] + [block for _, block in plan.triggers]
+    blocks = [apply.effects for apply in plan.apply] + [t.body for t in plan.triggers]
     blocks += [b for follow in plan.follow_ups for b in (*follow.take, *follow.skip)]
     waits = 0
     for block in (inner for outer in blocks for inner in _blocks(outer)):
@@ -122,6 +122,10 @@ def test_effects_end_at_a_wait_for_the_follow_up_named(
                 assert sites[op.site].choice is op.choice
                 assert op.carried == tuple(n for n, _ in sites[op.site].bound)
     assert (waits > 0) == bool(sites)
+    waiting = [t.trigger for t in plan.triggers if t.waits]
+    assert waiting == [t for t in edition.triggers if any(s.owner is t for s in sites)]
+    hooked = [trigger.trigger for hook in plan.hooks for trigger in hook.triggers]
+    assert sorted(t.name for t in hooked) == sorted(t.name for t in edition.triggers)
     assert [follow.site for follow in plan.follow_ups] == list(sites)
 
 

@@ -61,7 +61,6 @@ class Base:
         self.names = Names(self.edition)
         self.emitter = Emitter(self.names)
         self.sites = identities.follow_ups(self.edition)
-        self.hooked = analysis.hooked_zones(self.edition)
         self.steps = self.edition.steps
         self.actions = self.edition.actions
         self.packed: set[str] = set()  # the card columns read packed

@@ -137,46 +137,37 @@ class Turns(Statements):
 
     # --------------------------------------------------------- zone hooks
 
-    def effects_of(self, trigger: m.Trigger) -> ops.Block:
-        """The plan of a trigger's effects."""
-        return next(block for t, block in self.plan.triggers if t is trigger)
-
-    def waits(self, trigger: m.Trigger) -> bool:
-        return any(site.owner is trigger for site in self.sites)
-
     def hooks(self) -> list[c.Function]:
         """Triggers that wait for a decision, majorities, and per hooked zone
         what runs when a card enters it."""
         found = []
         card = ("int32_t", "card")
         g, p = c.name("g"), c.name("p")
-        for trigger in self.edition.triggers:
-            if self.waits(trigger):
-                frame = Frame().bind(trigger.card, "card")
-                effects, _ = self.effects(self.effects_of(trigger), frame, [c.Return()])
-                name = c.ident("trigger_", trigger.name)
-                found.append(
-                    c.Function("void", name, (STATE, PLAYER, card), [self.where(trigger), *effects])
-                )
+        for trigger in self.plan.triggers:
+            if trigger.waits:
+                frame = Frame().bind(trigger.trigger.card, "card")
+                effects, _ = self.effects(trigger.body, frame, [c.Return()])
+                name = c.ident("trigger_", trigger.trigger.name)
+                own = [self.where(trigger.trigger), *effects]
+                found.append(c.Function("void", name, (STATE, PLAYER, card), own))
         for majority in self.edition.majorities:
             found.append(self.measure(majority))
             found.append(self.contest(majority))
-        for zone in self.hooked:
+        for hook in self.plan.hooks:
             body: list[c.Stmt] = [c.do(c.Unary("(void)", c.name("card")))]
-            for trigger in self.edition.triggers:
-                if trigger.zone == zone and self.waits(trigger):
-                    body.append(
-                        c.do(c.call(c.ident("trigger_", trigger.name), g, p, c.name("card")))
-                    )
-                elif trigger.zone == zone:
-                    body.append(self.where(trigger))
-                    frame = Frame().bind(trigger.card, "card")
-                    effects, _ = self.effects(self.effects_of(trigger), frame, [c.Return()])
+            for trigger in hook.triggers:
+                if trigger.waits:
+                    run = c.call(c.ident("trigger_", trigger.trigger.name), g, p, c.name("card"))
+                    body.append(c.do(run))
+                else:
+                    body.append(self.where(trigger.trigger))
+                    frame = Frame().bind(trigger.trigger.card, "card")
+                    effects, _ = self.effects(trigger.body, frame, [c.Return()])
                     body.append(c.if_(c.num(1), effects))
-            for majority in self.edition.majorities:
-                if majority.event_zone == zone:
-                    body.append(c.do(c.call(c.ident("contest_", majority.name), g, p)))
-            found.append(c.Function("void", c.ident("entered_", zone), (STATE, PLAYER, card), body))
+            for majority in hook.majorities:
+                body.append(c.do(c.call(c.ident("contest_", majority.name), g, p)))
+            entered = c.ident("entered_", hook.zone)
+            found.append(c.Function("void", entered, (STATE, PLAYER, card), body))
         return found
 
     def measure(self, majority: m.Majority) -> c.Function:

@@ -28,7 +28,7 @@ class Facts:
     """What the builder reads of an edition, found once."""
 
     edition: m.Edition
-    hooked: frozenset[str]
+    hooked: frozenset[str]  # the zones whose entry runs code
     sites: tuple[identities.FollowUp, ...]
     site_of: dict[int, int]  # id of a follow-up's choice -> its index
     none_colours: bool
@@ -418,11 +418,25 @@ def build(edition: m.Edition) -> ops.Plan:
     inlined where they can be, `analysis.inline_definitions`)."""
     facts = Facts.of(edition)
     actions = edition.actions
+    waiting = {id(site.owner) for site in facts.sites}
+    triggers = tuple(
+        ops.TriggerPlan(t, id(t) in waiting, _Effects(facts, t, {t.card}).block(t.body))
+        for t in edition.triggers
+    )
+    hooks = tuple(
+        ops.Hook(
+            zone,
+            tuple(t for t in triggers if t.trigger.zone == zone),
+            tuple(j for j in edition.majorities if j.event_zone == zone),
+        )
+        for zone in analysis.hooked_zones(edition)
+    )
     return ops.Plan(
         legal=tuple(
             legal(facts, a, i) if a.body is not None else None for i, a in enumerate(actions)
         ),
         apply=tuple(apply(facts, a, i) for i, a in enumerate(actions)),
-        triggers=tuple((t, _Effects(facts, t, {t.card}).block(t.body)) for t in edition.triggers),
+        triggers=triggers,
+        hooks=hooks,
         follow_ups=tuple(follow_up(facts, i, site) for i, site in enumerate(facts.sites)),
     )

@@ -55,9 +55,13 @@ def show(plan: ops.Plan) -> str:
         lines.extend(printer.block(apply.reads, 1)[0])
         lines.append("  effects")
         lines.extend(printer.block(apply.effects, 2)[0])
-    for trigger, block in plan.triggers:
-        lines.append(f"trigger {trigger.name}")
-        lines.extend(printer.block(block, 1)[0])
+    for trigger in plan.triggers:
+        lines.append(f"trigger {trigger.trigger.name} waits={trigger.waits!r}")
+        lines.extend(printer.block(trigger.body, 1)[0])
+    for hook in plan.hooks:
+        triggers = [t.trigger.name for t in hook.triggers]
+        majorities = [j.name for j in hook.majorities]
+        lines.append(f"hook {hook.zone} triggers={triggers!r} majorities={majorities!r}")
     for follow in plan.follow_ups:
         lines.append(f"follow-up {follow.index} {follow.site.name}")
         lines.extend(printer.block((follow.options,), 1)[0])
