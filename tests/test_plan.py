@@ -11,9 +11,11 @@ from collections.abc import Iterator
 import pytest
 
 from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.native.statements import Statements
 from splendor_rules.compiler.backend.plan import ops
 from splendor_rules.compiler.backend.plan.build import build
 from splendor_rules.compiler.backend.plan.show import show
+from splendor_rules.compiler.backend.python.actions import Actions
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import Compiled, edition_files
@@ -140,3 +142,17 @@ def test_the_plan_prints_as_text(compiled_editions: dict[str, Compiled], name: s
         assert any(line.startswith(f"apply {action.name} ") for line in lines)
     enumerators = sum(a.body is not None for a in edition.actions)
     assert text.count("Emit") == enumerators + len(identities.follow_ups(edition))
+
+
+def test_each_target_prints_every_operation() -> None:
+    """A target's printer has one method per operation of the plan (the
+    base printer refuses any other); the operations are found, not listed."""
+    kinds = [
+        value
+        for value in vars(ops).values()
+        if isinstance(value, type) and issubclass(value, ops.Op) and value is not ops.Op
+    ]
+    assert len(kinds) > 20
+    for printer in (Actions, Statements):
+        missing = [k.__name__ for k in kinds if not hasattr(printer, f"visit_{k.__name__}")]
+        assert missing == [], printer.__name__
