@@ -169,8 +169,6 @@ class _Legal(Visitor):
             after = self.part[end]
             if not isinstance(after, m.Require) or own_ids(after, self.action):
                 break
-            if end in self.prechecks:
-                break
             requirements.append(after)
             end += 1
         own = own_ids(st, self.action)
