@@ -29,6 +29,7 @@ class JsonForm:
         self.edition = tables.model.name
         self.schema = tables.schema
         self.reader = StateReader(tables)
+        self.writers = self.kinds()
 
     # ------------------------------------------------------------- states
 
@@ -43,30 +44,30 @@ class JsonForm:
 
     def write(self, f: Field, state: State, holder: State | Seat) -> Value:
         """A field's value in the JSON form, from the state or seat holding
-        it; KeyError for a kind with no writer (a new kind is written here)."""
+        it; KeyError for a kind with no writer (a new kind's is in `kinds`)."""
         name = attribute(f.key)
-        value: Any = getattr(holder, name) if name is not None else None
-        by_name = lambda: {n: list(v) for n, v in zip(f.names, value, strict=True)}  # noqa: E731
-        writers: dict[Kind, Callable[[], Value]] = {
-            "edition": lambda: f.names[0],
-            "players": lambda: value,
-            "seat": lambda: value,
-            "count": lambda: value,
-            "flag": lambda: value,
-            "pending": lambda: self.follow_json(state, None) if state.follow else value,
-            "token counts": lambda: {
-                n: k for n, k in zip(f.names, value, strict=True) if k or not f.sparse
-            },
-            "deck cards": by_name,
-            "market rows": by_name,
-            "tile sets": by_name,
-            "zones": by_name,
-            "hidden cards": lambda: sorted(value),
-            "card values": lambda: self.card_values(state),
-            "seats": lambda: [self.seat_json(state, seat) for seat in value],
-            "actions done": lambda: list(value),
+        value = getattr(holder, name) if name is not None else None
+        return self.writers[f.kind](f, state, value)
+
+    def kinds(self) -> dict[Kind, Writer]:
+        """The writer of each kind of field: its value in the JSON form."""
+        return {
+            "edition": lambda f, s, v: f.names[0],
+            "players": _as_held,
+            "seat": _as_held,
+            "count": _as_held,
+            "flag": _as_held,
+            "pending": lambda f, s, v: self.follow_json(s, None) if s.follow else v,
+            "token counts": _counts,
+            "deck cards": _by_name,
+            "market rows": _by_name,
+            "tile sets": _by_name,
+            "zones": _by_name,
+            "hidden cards": lambda f, s, v: sorted(v),
+            "card values": lambda f, s, v: self.card_values(s),
+            "seats": lambda f, s, v: [self.seat_json(s, seat) for seat in v],
+            "actions done": lambda f, s, v: list(v),
         }
-        return writers[f.kind]()
 
     def card_values(self, state: State) -> Json:
         """Each card value, for the cards whose value is not the initial one."""
@@ -203,6 +204,23 @@ class JsonForm:
         if unknown:
             raise ValueError(f"unknown token kinds {sorted(unknown)}")
         return tuple(int(counts.get(k, 0)) for k in tokens)
+
+
+Writer = Callable[[Field, State, Any], Value]  # a field, the state, the value held
+
+
+def _as_held(f: Field, state: State, value: Any) -> Value:
+    return value
+
+
+def _counts(f: Field, state: State, value: Any) -> Value:
+    """A count per token kind; sparse, only those not 0."""
+    return {n: k for n, k in zip(f.names, value, strict=True) if k or not f.sparse}
+
+
+def _by_name(f: Field, state: State, value: Any) -> Value:
+    """An object: each entry's name -> its items, as a list."""
+    return {n: list(v) for n, v in zip(f.names, value, strict=True)}
 
 
 def _element_to_json(value: Value) -> Value:

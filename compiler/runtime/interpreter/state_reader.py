@@ -187,6 +187,17 @@ class StateReader:
             ("pending", self.follow),
             ("actions done", self.did),
         )
+        # Each step with the fields it reads, the state's then the seat's.
+        self.plan = tuple(
+            (
+                step[1],
+                tuple(f for f in self.schema.fields if f.kind == step[0]),
+                tuple(f for f in self.schema.seat_fields if f.kind == step[0]),
+            )
+            if isinstance(step, tuple)
+            else step
+            for step in self.order
+        )
 
     def state(self, data: Any, complete: bool) -> State:
         """The state; ValueError naming the first thing that is wrong."""
@@ -200,18 +211,16 @@ class StateReader:
             data = {**initial, **data}
         an_object(data, self.schema.keys, "the state")
         r = Reading(data, complete, Places(self.tables))
-        for step in self.order:
+        for step in self.plan:
             if not isinstance(step, tuple):
                 step(r)
                 continue
-            kind, read = step
-            for f in self.schema.fields:
-                if f.kind == kind:
-                    r.state[f.key] = read(f, At(data[f.key], f.key), r)
-            for f in self.schema.seat_fields:
-                if f.kind == kind:
-                    for p, (form, seat) in enumerate(zip(r.state["seats"], r.seats, strict=True)):
-                        seat[f.key] = read(f, At(form[f.key], f"seat {p} {f.key}", p), r)
+            read, fields, seat_fields = step
+            for f in fields:
+                r.state[f.key] = read(f, At(data[f.key], f.key), r)
+            for f in seat_fields:
+                for p, (form, seat) in enumerate(zip(r.state["seats"], r.seats, strict=True)):
+                    seat[f.key] = read(f, At(form[f.key], f"seat {p} {f.key}", p), r)
         seats = tuple(Seat(**held(seat)) for seat in r.seats)
         return State(**{**held(r.state), "seats": seats}, follow=r.follow)
 
