@@ -150,7 +150,8 @@ class Reading:
     complete: bool
     places: Places
     state: dict[str, Any] = field(factory=dict)  # by key
-    seats: list[dict[str, Any]] = field(factory=list)  # each seat's, by key
+    forms: list[Json] = field(factory=list)  # each seat's form
+    seats: list[dict[str, Any]] = field(factory=list)  # each seat's fields, by key
     follow: tuple[tuple[int, tuple[Value, ...]], ...] = ()
 
 
@@ -219,7 +220,7 @@ class StateReader:
             for f in fields:
                 r.state[f.key] = read(f, At(data[f.key], f.key), r)
             for f in seat_fields:
-                for p, (form, seat) in enumerate(zip(r.state["seats"], r.seats, strict=True)):
+                for p, (form, seat) in enumerate(zip(r.forms, r.seats, strict=True)):
                     seat[f.key] = read(f, At(form[f.key], f"seat {p} {f.key}", p), r)
         seats = tuple(Seat(**held(seat)) for seat in r.seats)
         return State(**{**held(r.state), "seats": seats}, follow=r.follow)
@@ -246,7 +247,7 @@ class StateReader:
             raise refuse(f"{len(seats)} seats for {players} players")
         for p, seat in enumerate(seats):
             an_object(seat, self.schema.seat_keys, f"seat {p}")
-        r.seats = [{} for _ in seats]
+        r.forms, r.seats = seats, [{} for _ in seats]
         return seats
 
     # ------------------------------------------------------- the numbers
