@@ -390,7 +390,8 @@ def test_the_zones_are_the_places_of_the_state_schema(path: Path) -> None:
     model = _model(path)
     the = schema(model)
     zones = describe(model)["zones"]
-    assert [(z["name"], z["holds"]) for z in zones] == [(p.name, p.holds) for p in the.places]
+    places = [*the.seat_places, *the.shared_places]
+    assert [(z["name"], z["holds"]) for z in zones] == [(p.name, p.holds) for p in places]
     seat_zones = the.field("zones").names
     assert [z["name"] for z in zones if z["owner"] == "player"] == list(seat_zones)
     shared = [z["name"] for z in zones if z["owner"] == "shared"]

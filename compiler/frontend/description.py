@@ -205,15 +205,16 @@ def _zones(edition: m.Edition) -> list[Json]:
     the order of the JSON form (a view shows the decks' sizes, not their
     cards)."""
     the = schema(edition)
+    owned = [(place, "player") for place in the.seat_places]
     return [
         {
             "name": place.name,
             "holds": place.holds,
-            "owner": "player" if the.owned(place) else "shared",
+            "owner": owner,
             "seen_by": _SEEN_BY[place.seen][0],
             "deck_cards_seen_by": _SEEN_BY[place.seen][1],
         }
-        for place in the.places
+        for place, owner in [*owned, *((place, "shared") for place in the.shared_places)]
     ]
 
 

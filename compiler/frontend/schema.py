@@ -120,13 +120,14 @@ class Schema:
         return tuple(p.name for p in self.parts)
 
     @property
-    def places(self) -> tuple[Place, ...]:
-        """Every place: the seat's (each seat has them), then the shared ones."""
-        return tuple(p for f in (*self.seat_fields, *self.fields) for p in f.places)
+    def seat_places(self) -> tuple[Place, ...]:
+        """The places each seat has (its zones)."""
+        return tuple(p for f in self.seat_fields for p in f.places)
 
-    def owned(self, place: Place) -> bool:
-        """Whether each seat has the place (else it is shared)."""
-        return any(place in f.places for f in self.seat_fields)
+    @property
+    def shared_places(self) -> tuple[Place, ...]:
+        """The places of the state, shared, in the order of the JSON form."""
+        return tuple(p for f in self.fields for p in f.places)
 
     @property
     def held(self) -> tuple[Part, ...]:
