@@ -2,10 +2,11 @@
 
 As OpenSpiel's `Game::GetType()`, every engine carries its description
 (`DESCRIPTION`, compiler/runtime/api.py), so that a tool asks the engine
-what it plays (token kinds, card tables, decks, zones and who sees them,
-the shape of every move, the rules and their text) instead of running the
-front end again or probing the engine. It is computed here, once, from the
-checked model and the identities every engine shares; every engine of a
+what it plays (token kinds, card and tile tables with their rows, decks,
+zones and who sees them, the shape of every move, the rules and their
+text) instead of running the front end again or probing the engine. It is
+computed here, once, from the checked model, the identities every engine
+shares and the state's schema (its places are the zones); every engine of a
 model gives the same value but for `capabilities`. docs/engine.md,
 "Description", gives the format.
 """
@@ -87,8 +88,8 @@ def _column(column: m.Column, rows: tuple[Any, ...], colours: tuple[str, ...]) -
 
 def _rows(table: m.Table) -> list[list[Any]]:
     """Each row its cells, in the columns' order (a number per colour as a
-    list in colour order, a cell a table lacks as null): compact, and what
-    a tool needs to show a card or a tile by its data."""
+    list in colour order, a colour none as null): compact, and what a tool
+    needs to show a card or a tile by its data."""
     return [
         [
             list(cell) if isinstance(cell, tuple) else cell
