@@ -22,9 +22,9 @@ thing wrong is the one named.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from attrs import define, field, frozen
+from attrs import define, field
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend.identities import DeckName
@@ -133,8 +133,7 @@ def held(read: dict[str, Any]) -> dict[str, Any]:
     return {name: v for k, v in read.items() if (name := attribute(k)) is not None}
 
 
-@frozen
-class At:
+class At(NamedTuple):
     """A field's value where it is read: the state's, or seat `seat`'s."""
 
     value: Any
