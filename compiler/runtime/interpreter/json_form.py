@@ -1,6 +1,9 @@
 """The JSON forms of states and actions, and a player's view of a state
-(docs/engine.md, "JSON form of a state" and "Actions"). What a move's values
-are is read from its signature (compiler/frontend/identities.py)."""
+(docs/engine.md, "JSON form of a state" and "Actions"). A state is written
+and viewed by walking the fields of its schema (compiler/frontend/schema.py)
+with a writer per kind of field, and read back by state_reader.py the same
+way; what a move's values are is read from its signature
+(compiler/frontend/identities.py)."""
 
 from __future__ import annotations
 
