@@ -3104,6 +3104,10 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
  * description (compiler/tools/rl/batch.py), read here at the places BC_*
  * and BT_*: the action space's blocks and the observation's sections. */
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define BATCH_PREFIX 256  /* atoms of one move, at most */
 #define MEMO_MOVES 128    /* legal moves a game keeps between steps, at most (classic: 12 on average) */
 #define MEMO_DATA 1024    /* and their numbers (classic: 78 on average) */
@@ -3521,10 +3525,44 @@ static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, 
     }
 }
 
+static int32_t *BATCH_TENSOR;  /* a tensor written here, where the cache holds it, then stored */
+static int64_t BATCH_TENSOR_CAP;
+
+/* Store n numbers where the caller reads them next, after the whole batch:
+ * past the cache (non-temporal stores), so a row is not read in only to be
+ * overwritten. */
+static void batch_store(int32_t *to, const int32_t *from, int32_t n)
+{
+#if defined(__SSE2__)
+    int32_t i = 0;
+    for (; i < n && ((uintptr_t)(to + i) & 15); i++) {
+        _mm_stream_si32((int *)(to + i), from[i]);
+    }
+    for (; i + 4 <= n; i += 4) {
+        _mm_stream_si128((__m128i *)(void *)(to + i), _mm_loadu_si128((const __m128i *)(const void *)(from + i)));
+    }
+    for (; i < n; i++) {
+        _mm_stream_si32((int *)(to + i), from[i]);
+    }
+#else
+    memcpy(to, from, sizeof(int32_t) * (size_t)n);
+#endif
+}
+
+/* The stores above reach memory before Python reads the arrays. */
+static inline void batch_fence(void)
+{
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+}
+
 /* The tensor of the seat to move in a game of the batch. */
 static void batch_observe(const BatchGame *b, const int32_t *t, int32_t *o)
 {
-    observe_g(&b->g, b->g.current, b->prefix, b->n, t, o);
+    BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, t[BC_OBS], sizeof(int32_t));
+    observe_g(&b->g, b->g.current, b->prefix, b->n, t, BATCH_TENSOR);
+    batch_store(o, BATCH_TENSOR, t[BC_OBS]);
 }
 
 /* _observe(state, table, atoms, seat, out): a state's tensor for a seat,
@@ -3668,6 +3706,7 @@ static PyObject *py_batch_reset(PyObject *Py_UNUSED(module), PyObject *args)
     jmp_buf here;
     jmp_buf *outer = OUT_OF_MEMORY;
     if (setjmp(here)) {
+        batch_fence();
         OUT_OF_MEMORY = outer;
         PyBuffer_Release(&seed);
         batch_release(&x);
@@ -3685,6 +3724,7 @@ static PyObject *py_batch_reset(PyObject *Py_UNUSED(module), PyObject *args)
         batch_mask(b, t, (int8_t *)x.masks.buf + i * t[BC_ACTIONS]);
         batch_observe(b, t, (int32_t *)x.obs.buf + i * t[BC_OBS]);
     }
+    batch_fence();
     OUT_OF_MEMORY = outer;
     PyBuffer_Release(&seed);
     batch_release(&x);
@@ -3696,15 +3736,16 @@ static PyObject *py_batch_reset(PyObject *Py_UNUSED(module), PyObject *args)
 static inline void batch_prefetch(const BatchGame *b)
 {
     const char *g = (const char *)&b->g;
-    for (size_t at = 0; at < sizeof(G); at += 64) {
+    for (size_t at = 0; at < 512 && at < sizeof(G); at += 64) {  /* the counts, before the items */
         __builtin_prefetch(g + at, 1);
     }
     const BatchMemo *m = &b->memo;
+    __builtin_prefetch(&b->rng, 1);
     __builtin_prefetch(m, 1);
     __builtin_prefetch(m->start, 1);
     __builtin_prefetch(m->heads, 1);
     __builtin_prefetch(m->opts, 1);
-    for (int32_t at = 0; at < 256; at += 16) {
+    for (int32_t at = 0; at < 64; at += 16) {
         __builtin_prefetch(m->data + at, 1);
     }
 }
@@ -3775,6 +3816,7 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
     jmp_buf here;
     jmp_buf *outer = OUT_OF_MEMORY;
     if (setjmp(here)) {
+        batch_fence();
         OUT_OF_MEMORY = outer;
         batch_release(&x);
         return PyErr_NoMemory();
@@ -3806,6 +3848,7 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
             batch_prefetch(b + 1);
         }
         if (batch_decide(b, t, actions[i], (float *)x.rewards.buf + i * t[BC_PLAYERS], (int8_t *)x.dones.buf + i) < 0) {
+            batch_fence();
             OUT_OF_MEMORY = outer;
             batch_release(&x);
             if (past) {
@@ -3818,6 +3861,7 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
         batch_mask(b, t, (int8_t *)x.masks.buf + i * t[BC_ACTIONS]);
         batch_observe(b, t, (int32_t *)x.obs.buf + i * t[BC_OBS]);
     }
+    batch_fence();
     OUT_OF_MEMORY = outer;
     batch_release(&x);
     Py_RETURN_NONE;
