@@ -229,6 +229,8 @@ class StateReader:
             if not isinstance(value, str):
                 raise refuse(f"{what} must be a string, not {value!r}")
             return value
+        if kind == "player":  # a seat: below the most players the edition allows
+            return self.seat(value, self.tables.schema.field("players").high, what)
         count = {"card": len(tables.decks.card_tier), "tile": tables.tiles.count}.get(kind)
         if count is None:
             return number(value, what)
