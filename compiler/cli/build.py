@@ -138,6 +138,13 @@ def _build_files(files: tuple[Path, ...], out: Path | None, which: str) -> None:
         except loader.RuleFileMistakes as error:
             click.echo(str(error), err=True)
             sys.exit(1)
+        try:  # a construct a target does not print yet: located, no engine
+            loader.refuse_unprinted_file(path, "native" if which == "native" else "generated")
+            if which == "all" or (out is not None and which != "python"):
+                loader.refuse_unprinted_file(path, "native")
+        except loader.EngineUnavailable as error:
+            click.echo(str(error), err=True)
+            sys.exit(1)
         if out is not None:
             _export(model, path, out, which != "python")
             continue

@@ -164,7 +164,7 @@ class _HiddenReads:
 
     def __init__(self, model: m.Edition, hidden: set[str]) -> None:
         self.hidden = hidden
-        self.defines: dict[tuple[str, str], m.Define] = {("define", d.name): d for d in model.defines}
+        self.defines = {("define", d.name): d for d in model.defines}
         self.defines["score", "score"] = model.score
         self.known: dict[tuple[str, str], tuple[str, str | None] | None] = {}
 
