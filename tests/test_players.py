@@ -259,7 +259,7 @@ def test_a_definition_read_for_the_opponent(duel: InterpretedEngine) -> None:
     data = duel.to_json(state)
     data["current_player"] = 1
     state = duel.from_json(data, complete=False)
-    with pytest.raises(IllegalAction, match="you lead 0 by 0$"):
+    with pytest.raises(IllegalAction, match=r"you lead 0 by 0$"):
         play(duel, state, "steal", "red")
     ahead, points = behind(duel, [{}, {"red": 1}])
     data = duel.to_json(ahead)
@@ -353,5 +353,5 @@ def test_the_targets_refuse_with_located_diagnostics(tmp_path: Path) -> None:
         PYTHON.render_engine(model, tmp_path)
     for kind in ("generated", "native"):
         with pytest.raises(EngineUnavailable, match=r"players_duel\.rules:\d+:\d+: error: the"):
-            loader.load(path, kind)  # type: ignore[arg-type]
+            loader.load(path, kind)
     assert isinstance(loader.load(path, "interpreted"), InterpretedEngine)
