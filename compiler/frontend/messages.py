@@ -1091,7 +1091,7 @@ def hidden_of_other(span: Span, zone: str, via: str | None) -> Diagnostic:
         f"this reads the cards of zone '{zone}' of another player{through}, which may be "
         "hidden from the player in context",
         span,
-        f"another player's hidden cards can be counted only: count({zone}) of opponent",
+        f"another player's hidden cards can be counted only: count({zone}) of PLAYER",
     )
 
 
