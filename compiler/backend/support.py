@@ -29,14 +29,8 @@ class Unprintable(Exception):
 
 def _construct(node: object) -> tuple[str, Span] | None:
     """The name of an unprinted construct a model node is, and its place."""
-    if isinstance(node, m.PlayerRef):
-        return "a player named from the one in context ('you', 'opponent', ...)", node.span
-    if isinstance(node, m.OfPlayer):
-        return "a value read for another player ('of')", node.span
     if isinstance(node, m.Transfer):
         return "a transfer of tokens ('take ... from', 'give ... to')", node.span
-    if isinstance(node, m.Define) and any(t == m.PLAYER for _, t in node.parameters):
-        return "a parameter of type player", node.span
     return None
 
 
