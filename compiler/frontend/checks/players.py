@@ -18,7 +18,7 @@ from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.scopes import Scope
 from splendor_rules.compiler.frontend.model import INT, PLAYER, TOKEN, Type
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.visitor import Visitor, children, walk
+from splendor_rules.dsl.visitor import Visitor, children
 
 # How each player's name is written (dsl/unparse.py prints the same words).
 WORDS = {
@@ -105,10 +105,21 @@ def not_of_another(context: Context, value: m.Expr, span: s.Span) -> None:
     """A choice or a let of cards or tiles read from another player's zones
     is refused: moves and returns name the player's own."""
     element = value.type.element if value.type.kind in ("set", "list") else value.type
-    if element is None or element.kind not in ("card", "tile"):
-        return
-    if any(isinstance(node, m.OfPlayer) and not _is_you(node.player) for node in walk(value)):
+    if element is not None and element.kind in ("card", "tile") and _from_another(value):
         context.report(msgs.cards_of_other_named(span, f"{element.kind}s"))
+
+
+def _from_another(value: m.Expr) -> bool:
+    """Are the elements of a value read from another player's zones (a
+    condition that reads another player, `x in market where count(bought)
+    of opponent > 0`, is not)?"""
+    if isinstance(value, m.OfPlayer):
+        return not _is_you(value.player)
+    if isinstance(value, m.Filter):
+        return _from_another(value.source)
+    if isinstance(value, m.Conditional):
+        return _from_another(value.then) or _from_another(value.otherwise)
+    return False
 
 
 def no_player_choice(context: Context, element: Type, span: s.Span) -> None:
