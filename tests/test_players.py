@@ -6,8 +6,7 @@ kind [from HOLDER] to HOLDER`), on the reference interpreter.
 The scenarios name the rules of Splendor Duel they stand for (D-3.6: the
 opponent takes a privilege, from the supply if one is left, otherwise from
 the player; D-4.4: a steal), played on a small test edition written to a
-temporary folder. The targets do not print these constructs yet: they refuse
-such an edition with a located diagnostic, which is tested too.
+temporary folder, whose generated engine is held to the interpreter too.
 """
 
 from __future__ import annotations
@@ -18,14 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import test_differential as differential
+from engine_modules import engine_module
 
-from splendor_rules.compiler.backend.python.target import PYTHON
-from splendor_rules.compiler.backend.support import Unprintable, unprinted
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import IllegalAction, InterpretedEngine
-from splendor_rules.compiler.runtime.loading import EngineUnavailable
-from splendor_rules.compiler.tools import loader
 from splendor_rules.dsl.parser import parse_edition
 from splendor_rules.dsl.unparse import unparse_edition
 
@@ -339,19 +336,21 @@ def test_of_prints_with_the_parentheses_it_needs(written: str) -> None:
 # ---------------------------------------------------------- the targets
 
 
-def test_the_targets_refuse_with_located_diagnostics(tmp_path: Path) -> None:
-    """Until the targets print them, an edition using players as values gets
-    no generated or native engine: a located diagnostic per outermost use."""
-    path = write(tmp_path, DUEL_LIKE, "players_duel")
-    model = checked(path)
-    found = unprinted(model, "python")
-    lines = sorted({d.span.line for d in found})
-    text = DUEL_LIKE.splitlines()
-    assert all(any(w in text[n - 1] for w in ("of", "opponent", "give", "take")) for n in lines)
-    assert "the python target does not print" in found[0].message
-    with pytest.raises(Unprintable):
-        PYTHON.render_engine(model, tmp_path)
-    for kind in ("generated", "native"):
-        with pytest.raises(EngineUnavailable, match=r"players_duel\.rules:\d+:\d+: error: the"):
-            loader.load(path, kind)
-    assert isinstance(loader.load(path, "interpreted"), InterpretedEngine)
+@pytest.mark.parametrize("seed", range(2))
+def test_the_generated_engine_agrees(tmp_path: Path, seed: int) -> None:
+    """Whole games of the Duel-like edition (privileges given and taken,
+    steals): the generated engine and the interpreter agree after every
+    action, illegal probes included. The native engine is held to both by
+    tests/test_native.py on the variant tests/variants/players.rules."""
+    model = checked(write(tmp_path, DUEL_LIKE, "players_duel"))
+    interpreter = InterpretedEngine(model)
+    sides = (
+        differential.Side("generated", engine_module(model, tmp_path)),
+        differential.Side("interpreter", interpreter),
+    )
+    with differential.registered(model.name, interpreter):
+        rng = random.Random(seed)
+        diff = differential.Differential(model.name, 2, seed, seed % 2, sides)
+        ended = differential.play(diff, rng.randrange, 600, differential.probe_with(rng.randrange))
+    assert diff.plies > 20, "the game should go on a while"
+    assert ended or diff.plies == 600

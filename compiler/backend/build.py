@@ -35,7 +35,6 @@ from splendor_rules.compiler.backend.native.compile import (
     source_hash,
     stamp_problem,
 )
-from splendor_rules.compiler.backend.support import Unprintable
 from splendor_rules.compiler.backend.target import Target
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
@@ -124,7 +123,7 @@ def render(folder: Path, outputs: Sequence[tuple[Target, Path]]) -> Build:
             build.failed.append((path, compiled.diagnostics))
             continue
         for output in build.outputs:
-            _engine(build, output, path, compiled.model, folder, sources)
+            _engine(build, output, path, compiled.model, folder)
     packages = [_package(build, output) for output in build.outputs]
     if build.ok:
         for output, package in zip(build.outputs, packages, strict=True):
@@ -132,9 +131,7 @@ def render(folder: Path, outputs: Sequence[tuple[Target, Path]]) -> Build:
     return build
 
 
-def _engine(
-    build: Build, output: Output, path: Path, model: m.Edition, folder: Path, sources: Sources
-) -> None:
+def _engine(build: Build, output: Output, path: Path, model: m.Edition, folder: Path) -> None:
     """One edition's engine files in an output, or the mistake that stops them."""
     try:
         engine = output.folder / output.target.engine_file(model.name)
@@ -148,14 +145,7 @@ def _engine(
         )
         return
     output.engines[engine] = path
-    try:
-        files = output.target.render_files(model, folder.parent)
-    except Unprintable as refused:  # a construct the target does not print yet
-        build.diagnostics.extend((diagnostic, sources) for diagnostic in refused.diagnostics)
-        build.mistakes.append(f"{display_path(path)}: {output.target.name} engine not built")
-        build.failed.append((path, refused.diagnostics))
-        return
-    for name, text in files.items():
+    for name, text in output.target.render_files(model, folder.parent).items():
         output.texts[output.folder / name] = text
 
 

@@ -36,7 +36,6 @@ from splendor_rules.compiler.backend.native.compile import (
 )
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend import pipeline
-from splendor_rules.compiler.runtime.loading import EngineUnavailable
 from splendor_rules.compiler.tools import cache, export, loader
 from splendor_rules.dsl.diagnostics import display_path, render
 
@@ -137,13 +136,6 @@ def _build_files(files: tuple[Path, ...], out: Path | None, which: str) -> None:
         try:
             model = loader.check_rule_file(path)
         except loader.RuleFileMistakes as error:
-            click.echo(str(error), err=True)
-            sys.exit(1)
-        try:  # a construct a target does not print yet: located, no engine
-            loader.refuse_unprinted_file(path, "native" if which == "native" else "generated")
-            if which == "all" or (out is not None and which != "python"):
-                loader.refuse_unprinted_file(path, "native")
-        except EngineUnavailable as error:
             click.echo(str(error), err=True)
             sys.exit(1)
         if out is not None:

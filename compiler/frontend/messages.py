@@ -1121,11 +1121,3 @@ def cards_of_other_named(span: Span, what: str) -> Diagnostic:
         span,
         "moves and returns take the player's own cards and tiles; read another's with 'of'",
     )
-
-
-def not_printed(span: Span, construct: str, target: str) -> Diagnostic:
-    return _error(
-        f"the {target} target does not print {construct} yet",
-        span,
-        "the reference interpreter runs it: --engine interpreted",
-    )

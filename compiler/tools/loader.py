@@ -140,25 +140,7 @@ def load(edition: str | Path, kind: EngineKind = "generated") -> Engine:
         return InterpretedEngine(check_rule_file(path))
     if kind not in ("generated", "native"):
         raise EngineUnavailable(f"unknown engine kind {kind!r}")
-    refuse_unprinted_file(path, kind)
     return cached_engine(path, kind)
-
-
-def refuse_unprinted_file(path: Path, kind: EngineKind) -> None:
-    """EngineUnavailable, showing each use located, if the rule file uses a
-    construct its target does not print yet (backend/support.py)."""
-    from splendor_rules.compiler.backend.support import unprinted
-    from splendor_rules.compiler.frontend.pipeline import compile_file
-    from splendor_rules.dsl.diagnostics import Sources, display_path, has_errors, render
-
-    sources = Sources()
-    compiled = compile_file(path, sources)
-    if compiled.model is None or has_errors(compiled.diagnostics):
-        return  # the cache's check reports the mistakes
-    found = unprinted(compiled.model, "native" if kind == "native" else "python")
-    if found:
-        shown = "\n".join(render(d, sources) for d in found)
-        raise EngineUnavailable(f"{display_path(path)} has no {kind} engine yet:\n{shown}")
 
 
 def cached_engine(path: Path, kind: EngineKind) -> Engine:

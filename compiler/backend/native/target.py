@@ -20,11 +20,11 @@ from splendor_rules.compiler.backend.literals import engine_imports, wrapped
 from splendor_rules.compiler.backend.native.compile import STAMP_MARKER
 from splendor_rules.compiler.backend.native.lower import Lowering
 from splendor_rules.compiler.backend.source import ident
-from splendor_rules.compiler.backend.support import refuse_unprinted
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
 from splendor_rules.compiler.frontend.schema import schema
+from splendor_rules.dsl.visitor import walk
 
 PYTHON_PACKAGE = "splendor_rules.generated"
 NATIVE_PACKAGE = "splendor_rules.generated.native"
@@ -84,6 +84,9 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
     found["absent_parts"] = tuple(p.name for p in parts if not p.present)
     found["python_package"] = PYTHON_PACKAGE
     found["native_package"] = NATIVE_PACKAGE
+    # the transfer helper, written only for an edition with a `take` or a `give`
+    bodies = [*edition.actions, *edition.triggers]
+    found["transfers"] = any(isinstance(n, m.Transfer) for b in bodies for n in walk(b))
     return found
 
 
@@ -107,7 +110,6 @@ def render_files(
     """An edition's three files by name: the C source, its stub and the
     engine module (which imports the Python engine from `python_package`
     and the compiled module from `native_package`)."""
-    refuse_unprinted(edition, "native")
     found = context(edition, root)
     found["python_package"] = python_package
     found["native_package"] = native_package

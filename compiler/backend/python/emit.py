@@ -22,7 +22,7 @@ from splendor_rules.dsl.visitor import Visitor
 
 # The engine functions that only some editions need: the template writes one
 # when the lowering reports it used (`ExprEmitter.helpers`).
-OPTIONAL_HELPERS = ("_tally", "_totals", "_plain_combinations", "_unique")
+OPTIONAL_HELPERS = ("_tally", "_totals", "_plain_combinations", "_unique", "_transfer")
 
 
 def element(t: m.Type) -> m.Type:
