@@ -22,7 +22,7 @@ from engine_modules import engine_module
 
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
-from splendor_rules.compiler.runtime.interpreter import IllegalAction, InterpretedEngine
+from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.dsl.parser import parse_edition
 from splendor_rules.dsl.unparse import unparse_edition
 
@@ -134,20 +134,36 @@ def checked(path: Path) -> m.Edition:
     return compiled.model
 
 
-@pytest.fixture(scope="module")
-def duel(tmp_path_factory: pytest.TempPathFactory) -> InterpretedEngine:
-    folder = tmp_path_factory.mktemp("players")
-    return InterpretedEngine(checked(write(folder, DUEL_LIKE, "players_duel")))
+Engine = Any  # the interpreter, or a generated engine module
+
+
+def engines(request: pytest.FixtureRequest, folder: Path, text: str, name: str) -> Engine:
+    """The edition's engine of the kind the test is parametrized with."""
+    model = checked(write(folder, text, name))
+    if request.param == "interpreted":
+        return InterpretedEngine(model)
+    return engine_module(model, folder)
+
+
+@pytest.fixture(scope="module", params=["interpreted", "generated"])
+def duel(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return engines(request, tmp_path_factory.mktemp("players"), DUEL_LIKE, "players_duel")
+
+
+@pytest.fixture(scope="module", params=["interpreted", "generated"])
+def table(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return engines(request, tmp_path_factory.mktemp("round_table"), ROUND_TABLE, "round_table")
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> InterpretedEngine:
-    folder = tmp_path_factory.mktemp("round_table")
-    return InterpretedEngine(checked(write(folder, ROUND_TABLE, "round_table")))
+def card_points(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, ...]:
+    folder = tmp_path_factory.mktemp("points")
+    rows = checked(write(folder, DUEL_LIKE, "players_duel")).cards.rows
+    return tuple(int(row["points"]) for row in rows)  # type: ignore[arg-type]
 
 
 def position(
-    engine: InterpretedEngine, players: int, supply: dict[str, int], seats: list[dict[str, int]]
+    engine: Engine, players: int, supply: dict[str, int], seats: list[dict[str, int]]
 ) -> Any:
     """A hand-made position: seat 0 to move, the supply and each seat's tokens."""
     data = engine.to_json(engine.new_game(players=players, seed=3))
@@ -158,19 +174,19 @@ def position(
     return engine.from_json(data, complete=False)
 
 
-def tokens(engine: InterpretedEngine, state: Any) -> tuple[dict[str, int], list[dict[str, int]]]:
+def tokens(engine: Engine, state: Any) -> tuple[dict[str, int], list[dict[str, int]]]:
     data = engine.to_json(state)
     return data["supply"], [seat["tokens"] for seat in data["seats"]]
 
 
-def play(engine: InterpretedEngine, state: Any, *action: Any) -> Any:
+def play(engine: Engine, state: Any, *action: Any) -> Any:
     return engine.apply(state, tuple(action))
 
 
 # -------------------------------------------------- D-3.6: taking a privilege
 
 
-def test_d_3_6_the_opponent_takes_a_privilege_from_the_supply(duel: InterpretedEngine) -> None:
+def test_d_3_6_the_opponent_takes_a_privilege_from_the_supply(duel: Engine) -> None:
     """D-3.3, D-3.6: taking 3 of one colour gives the opponent a privilege,
     from the supply while one is left there."""
     state = position(duel, 2, {"red": 4, "privilege": 3}, [{}, {}])
@@ -180,7 +196,7 @@ def test_d_3_6_the_opponent_takes_a_privilege_from_the_supply(duel: InterpretedE
 
 
 def test_d_3_6_with_the_supply_empty_the_privilege_comes_from_the_player(
-    duel: InterpretedEngine,
+    duel: Engine,
 ) -> None:
     """D-3.6: none left in the supply: the opponent takes it from the player."""
     state = position(duel, 2, {"red": 4, "privilege": 0}, [{"privilege": 2}, {"privilege": 1}])
@@ -189,7 +205,7 @@ def test_d_3_6_with_the_supply_empty_the_privilege_comes_from_the_player(
     assert seats[0] == {"red": 3, "privilege": 1} and seats[1] == {"privilege": 2}
 
 
-def test_d_3_6_an_opponent_holding_all_three_takes_nothing(duel: InterpretedEngine) -> None:
+def test_d_3_6_an_opponent_holding_all_three_takes_nothing(duel: Engine) -> None:
     """D-3.6: the opponent already holds all 3: nothing happens (the cap of
     3 per player stops the transfer; the player has none to give either)."""
     state = position(duel, 2, {"red": 4, "privilege": 0}, [{}, {"privilege": 3}])
@@ -198,7 +214,7 @@ def test_d_3_6_an_opponent_holding_all_three_takes_nothing(duel: InterpretedEngi
     assert seats[0] == {"red": 3} and seats[1] == {"privilege": 3}
 
 
-def test_a_transfer_stops_at_the_cap_of_its_target(duel: InterpretedEngine) -> None:
+def test_a_transfer_stops_at_the_cap_of_its_target(duel: Engine) -> None:
     """A transfer moves no more than the target's cap leaves room for, even
     with tokens left at the source (a hand-made position, for the rule alone)."""
     state = position(duel, 2, {"red": 4, "privilege": 1}, [{}, {"privilege": 3}])
@@ -206,7 +222,7 @@ def test_a_transfer_stops_at_the_cap_of_its_target(duel: InterpretedEngine) -> N
     assert supply["privilege"] == 1 and seats[1] == {"privilege": 3}
 
 
-def test_d_3_1_a_privilege_goes_back_to_the_supply(duel: InterpretedEngine) -> None:
+def test_d_3_1_a_privilege_goes_back_to_the_supply(duel: Engine) -> None:
     """D-3.1: a privilege spent goes to the supply; the player takes a token."""
     state = position(duel, 2, {"blue": 2, "privilege": 1}, [{"privilege": 2}, {}])
     supply, seats = tokens(duel, play(duel, state, "use_privilege", "blue"))
@@ -217,23 +233,22 @@ def test_d_3_1_a_privilege_goes_back_to_the_supply(duel: InterpretedEngine) -> N
 # --------------------------------------------------------------- D-4.4: steal
 
 
-def behind(duel: InterpretedEngine, seats: list[dict[str, int]]) -> tuple[Any, int]:
+def behind(duel: Engine, points: tuple[int, ...], seats: list[dict[str, int]]) -> tuple[Any, int]:
     """Seat 0 to move, behind seat 1, who bought a face-up card with points:
     the position, and those points."""
     data = duel.to_json(position(duel, 2, {}, seats))
-    rows = duel.model.cards.rows
     slots = [(row, i) for row in data["market"].values() for i, card in enumerate(row)]
-    row, i = next((row, i) for row, i in slots if row[i] is not None and rows[row[i]]["points"])
+    row, i = next((row, i) for row, i in slots if row[i] is not None and points[row[i]])
     card, row[i] = row[i], None
     data["seats"][1]["zones"]["bought"] = [card]
-    points = rows[card]["points"]
-    assert isinstance(points, int)
-    return duel.from_json(data, complete=False), points
+    return duel.from_json(data, complete=False), points[card]
 
 
-def test_d_4_4_a_steal_moves_a_token_from_the_opponent(duel: InterpretedEngine) -> None:
+def test_d_4_4_a_steal_moves_a_token_from_the_opponent(
+    duel: Engine, card_points: tuple[int, ...]
+) -> None:
     """D-4.4: a gem of the player's choice from the opponent's supply."""
-    state, _ = behind(duel, [{"white": 1}, {"red": 2, "gold": 1}])
+    state, _ = behind(duel, card_points, [{"white": 1}, {"red": 2, "gold": 1}])
     assert ("steal", "red") in duel.legal_actions(state)
     supply_before, _ = tokens(duel, state)
     supply, seats = tokens(duel, play(duel, state, "steal", "red"))
@@ -241,31 +256,34 @@ def test_d_4_4_a_steal_moves_a_token_from_the_opponent(duel: InterpretedEngine) 
     assert supply == supply_before
 
 
-def test_d_4_4_a_steal_of_a_colour_the_opponent_lacks_is_refused(duel: InterpretedEngine) -> None:
+def test_d_4_4_a_steal_of_a_colour_the_opponent_lacks_is_refused(
+    duel: Engine, card_points: tuple[int, ...]
+) -> None:
     """D-4.4: the refusal names the rule; no steal of blue is legal."""
-    state, _ = behind(duel, [{}, {"red": 2}])
+    state, _ = behind(duel, card_points, [{}, {"red": 2}])
     assert [a for a in duel.legal_actions(state) if a[0] == "steal"] == [("steal", "red")]
-    with pytest.raises(IllegalAction, match=r"^D-4\.4: the opponent holds no blue$"):
+    with pytest.raises(duel.IllegalAction, match=r"^D-4\.4: the opponent holds no blue$"):
         play(duel, state, "steal", "blue")
 
 
-def test_a_definition_read_for_the_opponent(duel: InterpretedEngine) -> None:
+def test_a_definition_read_for_the_opponent(duel: Engine, card_points: tuple[int, ...]) -> None:
     """`lead(opponent)` is the player's score less the opponent's: a player
     ahead may not steal, and the message shows the opponent's seat and the lead."""
     state = position(duel, 2, {}, [{}, {"red": 2}])
     data = duel.to_json(state)
     data["current_player"] = 1
     state = duel.from_json(data, complete=False)
-    with pytest.raises(IllegalAction, match=r"you lead 0 by 0$"):
+    with pytest.raises(duel.IllegalAction, match=r"you lead 0 by 0$"):
         play(duel, state, "steal", "red")
-    ahead, points = behind(duel, [{}, {"red": 1}])
+    ahead, points = behind(duel, card_points, [{}, {"red": 1}])
     data = duel.to_json(ahead)
     data["current_player"] = 1
-    with pytest.raises(IllegalAction, match=rf"^D-4\.4: only a player behind.*lead 0 by {points}$"):
+    refusal = rf"^D-4\.4: only a player behind.*lead 0 by {points}$"
+    with pytest.raises(duel.IllegalAction, match=refusal):
         play(duel, duel.from_json(data, complete=False), "steal", "red")
 
 
-def test_random_games_keep_every_token(duel: InterpretedEngine) -> None:
+def test_random_games_keep_every_token(duel: Engine) -> None:
     """Transfers create and destroy nothing: every kind's total stays."""
     for seed in range(3):
         rng = random.Random(seed)
@@ -282,7 +300,7 @@ def test_random_games_keep_every_token(duel: InterpretedEngine) -> None:
 # --------------------------------------------- more players: turn order names
 
 
-def test_next_player_receives_a_gift(table: InterpretedEngine) -> None:
+def test_next_player_receives_a_gift(table: Engine) -> None:
     """`give 1 c to next player`: with 3 players, seat 0 gives to seat 1,
     and seat 2 (the last) to seat 0."""
     state = position(table, 3, {}, [{"red": 1}, {}, {"blue": 1}])
@@ -294,7 +312,7 @@ def test_next_player_receives_a_gift(table: InterpretedEngine) -> None:
     assert seats == [{"red": 1, "blue": 1}, {}, {}]
 
 
-def test_previous_player_gives_and_other_players_are_read(table: InterpretedEngine) -> None:
+def test_previous_player_gives_and_other_players_are_read(table: Engine) -> None:
     """`give 1 c from previous player to you`, allowed while no other player
     (`other players`) has fewer cards: with 4 players, seat 0 takes from seat 3."""
     state = position(table, 4, {}, [{}, {"red": 1}, {}, {"green": 2}])
