@@ -422,6 +422,20 @@ def collect(builder: TreeBuilder, meta: Meta, children: list[Any]) -> tuple[Any,
     return tuple(children)
 
 
+# The words of a player's name (grammar rule player_name) -> its PlayerWord.
+_PLAYER_WORDS: dict[str, s.PlayerWord] = {
+    "you": "you",
+    "opponent": "opponent",
+    "next": "next",
+    "previous": "previous",
+    "other": "others",
+}
+
+
+def player_name(builder: TreeBuilder, meta: Meta, children: list[Any]) -> s.PlayerName:
+    return s.PlayerName(span=builder.span_at(meta), which=_PLAYER_WORDS[str(children[0])])
+
+
 def constant(value: Any) -> RuleBuilder:
     return lambda builder, meta, children: value
 
@@ -506,6 +520,9 @@ RULES: dict[str, RuleBuilder] = {
     "return_to_box": node(s.ReturnToBox, "cards"),
     "if_": node(s.If, "condition", "body"),
     "set_value": node(s.SetValue, "card", "value_name", "value"),
+    "take": node(s.Transfer, "amount", "token", "source", verb="take"),
+    "give": node(s.Transfer, "amount", "token", "source", "target", verb="give"),
+    "the_supply": node(s.TheSupply),
     "wild_cards": node(s.WildCards, "variable", "source", "condition", "units"),
     "deck_tops": node(s.DeckTops),
     "trigger": node(s.Trigger, "name", "card", "zone", "body"),
@@ -560,4 +577,6 @@ RULES: dict[str, RuleBuilder] = {
     "false_literal": node(s.BoolLit, value=False),
     "string_literal": node(s.TextLit, "text"),
     "name": node(s.NameRef, "name"),
+    "of_player": node(s.OfPlayer, "value", "player"),
+    "player_name": player_name,
 }

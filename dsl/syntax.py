@@ -174,6 +174,26 @@ class DeckTops(Expr):
     """`deck tops`: the top card of each non-empty deck, as a choice source."""
 
 
+PlayerWord = Literal["you", "opponent", "next", "previous", "others"]
+
+
+@frozen(kw_only=True)
+class PlayerName(Expr):
+    """A player named from the one in context: `you` (that player),
+    `opponent` (the other of two), `next player`, `previous player` (in turn
+    order), or `other players` (the set of all the others)."""
+
+    which: PlayerWord
+
+
+@frozen(kw_only=True)
+class OfPlayer(Expr):
+    """`value of player`: value read with that player in context."""
+
+    value: Expr
+    player: Expr
+
+
 # ------------------------------------------------------------------ messages
 
 
@@ -284,6 +304,24 @@ class SetValue(Statement):
     card: Name
     value_name: Name
     value: Expr
+
+
+@frozen(kw_only=True)
+class TheSupply(Node):
+    """`the supply`, where a transfer takes tokens from or gives them to."""
+
+
+@frozen(kw_only=True)
+class Transfer(Statement):
+    """`take N kind from HOLDER` (to the player in context) or `give N kind
+    [from HOLDER] to HOLDER` (from the player in context unless `from` says):
+    a holder is a player or the supply; None is the player in context."""
+
+    verb: Literal["take", "give"]
+    amount: Expr
+    token: Name
+    source: Expr | TheSupply | None = None
+    target: Expr | TheSupply | None = None
 
 
 # -------------------------------------------------------------- declarations
@@ -554,7 +592,7 @@ class Decisions(Decl):
     names: tuple[Name, ...]
 
 
-ParameterKind = Literal["card", "tile", "colour", "int", "bool"]
+ParameterKind = Literal["card", "tile", "colour", "int", "bool", "player"]
 
 
 @frozen(kw_only=True)

@@ -156,6 +156,26 @@ class ExpressionPrinter(Visitor):
     def visit_DeckTops(self, node: s.DeckTops) -> str:
         return "deck tops"
 
+    def visit_PlayerName(self, node: s.PlayerName) -> str:
+        return _PLAYER_TEXT[node.which]
+
+    def visit_OfPlayer(self, node: s.OfPlayer) -> str:
+        """`value of player`: the player is an atom or a call (the grammar's
+        of_operand), anything else in parentheses; `a of b of c` is `(a of b) of c`."""
+        player = self.visit(node.player)
+        if not isinstance(node.player, s.NameRef | s.PlayerName | s.Call):
+            player = f"({player})"
+        return f"{self.at(node.value, ATOM)} of {player}"
+
+
+_PLAYER_TEXT: dict[str, str] = {
+    "you": "you",
+    "opponent": "opponent",
+    "next": "next player",
+    "previous": "previous player",
+    "others": "other players",
+}
+
 
 def tags(ids: Sequence[s.RuleId]) -> str:
     """`[S-3.1, S-3.2] ` before a declaration or statement that states ids."""
@@ -289,6 +309,17 @@ class StatementPrinter(Visitor):
     def visit_SetValue(self, node: s.SetValue) -> list[str]:
         target = f"{self.rename(node.card.text)}.{node.value_name.text}"
         return [f"set {target} = {self.expr(node.value)}"]
+
+    def visit_Transfer(self, node: s.Transfer) -> list[str]:
+        text = f"{node.verb} {self.expr(node.amount)} {self.rename(node.token.text)}"
+        if node.source is not None:
+            text += f" from {self.holder(node.source)}"
+        if node.target is not None:
+            text += f" to {self.holder(node.target)}"
+        return [text]
+
+    def holder(self, node: s.Expr | s.TheSupply) -> str:
+        return "the supply" if isinstance(node, s.TheSupply) else self.expr(node)
 
 
 class DeclarationPrinter(Visitor):

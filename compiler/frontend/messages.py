@@ -1111,3 +1111,61 @@ def value_beyond(span: Span, bound: tuple[int, int], limit: Limit) -> Diagnostic
         span,
         "bounded by its parts: literals, data cells, counts of a state, the most cards or tiles",
     )
+
+
+# ---------------------------------------------------------------- players
+
+
+def player_without_player(span: Span, words: str) -> Diagnostic:
+    return _error(
+        f"'{words}' is named from the player in context, and no player is meant here",
+        span,
+        "read it for each player with any(player: ...) or all(player: ...)",
+    )
+
+
+def opponent_needs_two(span: Span, low: int, high: int) -> Diagnostic:
+    counts = f"{low} players" if low == high else f"{low} to {high} players"
+    return _error(
+        f"'opponent' is the other player of a two-player game; this edition has {counts}",
+        span,
+        "name a player by turn order: 'next player', 'previous player', or 'other players'",
+    )
+
+
+def hidden_of_other(span: Span, zone: str, via: str | None) -> Diagnostic:
+    through = f" (through '{via}')" if via else ""
+    return _error(
+        f"this reads the cards of zone '{zone}' of another player{through}, which may be "
+        "hidden from the player in context",
+        span,
+        f"another player's hidden cards can be counted only: count({zone}) of PLAYER",
+    )
+
+
+def transfer_supply_to_supply(span: Span) -> Diagnostic:
+    return _error("tokens given from the supply to the supply move nowhere", span)
+
+
+def transfer_to_itself(span: Span) -> Diagnostic:
+    return _error(
+        "tokens taken from a player and given to the same player move nowhere",
+        span,
+        "'take' gives to you, 'give' takes from you unless it says 'from'",
+    )
+
+
+def player_choice(span: Span) -> Diagnostic:
+    return _error(
+        "a move cannot choose a player yet",
+        span,
+        "name the player (opponent, next player), or read every one: any(p in other players: ...)",
+    )
+
+
+def cards_of_other_named(span: Span, what: str) -> Diagnostic:
+    return _error(
+        f"{what} of another player can be read, not chosen or named here",
+        span,
+        "moves and returns take the player's own cards and tiles; read another's with 'of'",
+    )

@@ -31,6 +31,7 @@ class Type:
         "token",
         "card",
         "tile",
+        "player",
         "vector",
         "set",
         "list",
@@ -55,6 +56,7 @@ TEXT = Type("text")
 COLOUR = Type("colour")
 TOKEN = Type("token")
 CARD = Type("card")
+PLAYER = Type("player")  # a seat: 0 for the first in turn order, up to players - 1
 VECTOR = Type("vector")
 ERROR = Type("error")  # a mistake already reported: accepted everywhere
 
@@ -112,6 +114,27 @@ class Ref(Expr):
 @frozen(kw_only=True)
 class DeckTops(Expr):
     pass
+
+
+PlayerWord = Literal["you", "opponent", "next", "previous", "others"]
+
+
+@frozen(kw_only=True)
+class PlayerRef(Expr):
+    """A player named from the one in context: "you" (that player),
+    "opponent" (the other of two), "next" and "previous" (in turn order),
+    or "others" (the set of all the others, in turn order from the next)."""
+
+    which: PlayerWord
+
+
+@frozen(kw_only=True)
+class OfPlayer(Expr):
+    """`value of player`: the value read with that player in context (their
+    zones, tokens, definitions and score; `you` is that player)."""
+
+    value: Expr
+    player: Expr
 
 
 @frozen(kw_only=True)
@@ -309,6 +332,19 @@ class SetValue(Statement):
     card: str
     value_name: str
     value: Expr
+
+
+@frozen(kw_only=True)
+class Transfer(Statement):
+    """Up to `amount` tokens of one kind move from `source` to `target`, each
+    a player or None for the supply: as many as the source holds and, for a
+    player with a cap on the kind, as many as the cap leaves room for (never
+    fewer than none). A player is an expression of type player."""
+
+    amount: Expr
+    token: Expr
+    source: Expr | None
+    target: Expr | None
 
 
 # ------------------------------------------------------------ the edition

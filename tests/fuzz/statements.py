@@ -5,6 +5,7 @@ starting from the shape of a real edition's action."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from fuzz.components import Generator, quote
 from fuzz.expressions import AND, ATOM, COND, NOT, OR, E, Expressions, Scope
@@ -324,6 +325,12 @@ class Statements:
         self.lets.add(name)
         return name, scope.bind(name, "vector")
 
+    def transfer(self, scope: Scope) -> str:
+        """Tokens moved between the players and the supply."""
+        g, x = self.gen, self.x
+        kind = g.pick([*x.world.colours, *scope.of("colour")])
+        return _transfer_text(g.pick, kind, g.pick(["1", "2"]))
+
     def block(self, scope: Scope, depth: int, trigger: bool = False) -> list[str]:
         """The effects of an `if` or a trigger (never empty while empty
         blocks are a known miscompile)."""
@@ -344,7 +351,8 @@ class Statements:
         g, x = self.gen, self.x
         lines: list[str] = []
         for _ in range(g.index(4)):
-            kind = g.pick(["gain", "gain each", "move", "if", "let", "choose", "set", "move tile"])
+            kinds = ["gain", "gain each", "move", "if", "let", "choose", "set", "move tile"]
+            kind = g.pick([*kinds, "transfer"])
             movable = scope.of("card")
             if trigger:
                 movable = [c for c in movable if c in self.fresh_cards]
@@ -358,6 +366,8 @@ class Statements:
                 if amount == "EXPR":
                     amount = x.expr("int", scope, 1).text
                 lines.append(f"gain {amount} {g.pick(tokens)}")
+            elif kind == "transfer":
+                lines.append(self.transfer(scope))
             elif kind == "gain each":
                 amount = x.expr("int", scope, 1).text
                 lines.append(f"gain {amount} each of {x.expr('set:colour', scope, 1).text}")
@@ -416,6 +426,23 @@ def _stated_ids(line: str) -> list[str]:
 
 
 TEMPLATES = ("take distinct", "take two", "reserve", "buy", "collect")
+
+
+HOLDERS = ("next player", "previous player", "the supply", "you")
+
+
+def _transfer_text(draw: Callable[[list[str]], str], kind: str, amount: str) -> str:
+    """`take`/`give` between two different holders (docs/language.md,
+    "Players as values")."""
+    form = draw(["take", "give", "give from"])
+    if form == "take":
+        return f"take {amount} {kind} from {draw(list(HOLDERS[:3]))}"
+    if form == "give":
+        return f"give {amount} {kind} to {draw(list(HOLDERS[:3]))}"
+    source = draw(list(HOLDERS))
+    players = [h for h in HOLDERS if h != source and "the supply" not in (h, source)]
+    target = draw(players or ["you"])
+    return f"give {amount} {kind} from {source} to {target}"
 
 
 def _names(x: Expressions, scope: Scope, n: int) -> list[str]:

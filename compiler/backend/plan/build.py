@@ -289,6 +289,9 @@ class _Effects(Visitor):
     def visit_GainEach(self, st: m.GainEach, later: tuple[m.Statement, ...]) -> ops.Block:
         return (ops.GainEach(st, own_ids(st, self.owner)),)
 
+    def visit_Transfer(self, st: m.Transfer, later: tuple[m.Statement, ...]) -> ops.Block:
+        return (ops.Transfer(st, own_ids(st, self.owner), self.facts.may_be_none(st.token)),)
+
     def visit_Pay(self, st: m.Pay, later: tuple[m.Statement, ...]) -> ops.Block:
         if st.wild_cards is None:
             return (ops.GiveBack(st),)

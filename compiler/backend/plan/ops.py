@@ -219,6 +219,16 @@ class GainEach(Op):
 
 
 @frozen
+class Transfer(Op):
+    """`take`/`give`: up to N tokens of T from a holder to another (a player,
+    or None for the supply); `may_be_none`: T may be none (nothing moves)."""
+
+    statement: m.Transfer
+    own: tuple[str, ...]
+    may_be_none: bool
+
+
+@frozen
 class GiveBack(Op):
     """The tokens of the move's payment go back to the supply."""
 

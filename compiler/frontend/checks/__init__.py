@@ -26,6 +26,7 @@ from splendor_rules.compiler.frontend.checks.definitions import type_definitions
 from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
 from splendor_rules.compiler.frontend.checks.ids import check_ids
 from splendor_rules.compiler.frontend.checks.limits import check_limits
+from splendor_rules.compiler.frontend.checks.players import check_hidden_reads
 from splendor_rules.compiler.frontend.checks.statements import StatementChecker, check_actions
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_globals
 from splendor_rules.compiler.frontend.editions import ResolvedEdition
@@ -96,6 +97,7 @@ def check_edition(
         rule_texts=tuple(context.rule_texts),
         seat_gifts=seat_gifts,
     )
+    check_hidden_reads(context, model)
     check_limits(context, model)
     if context.has_errors():
         return None, context.diagnostics
