@@ -31,6 +31,7 @@ class Type:
         "token",
         "card",
         "tile",
+        "cell",
         "vector",
         "set",
         "list",
@@ -55,6 +56,7 @@ TEXT = Type("text")
 COLOUR = Type("colour")
 TOKEN = Type("token")
 CARD = Type("card")
+CELL = Type("cell")  # a cell of the board: its number, row * columns + column
 VECTOR = Type("vector")
 ERROR = Type("error")  # a mistake already reported: accepted everywhere
 
@@ -86,6 +88,8 @@ RefKind = Literal[
     "score",  # the score of the player in context
     "majority",  # a majority tile (only as an argument of holds)
     "action",  # an action (only as an argument of did)
+    "board",  # the cells of the board that hold a token
+    "bag",  # the tokens in the bag, as a list of token kinds in token order
 ]
 
 
@@ -279,6 +283,32 @@ class Pay(Statement):
     cost: Expr
     discount: Expr
     wild_cards: WildCards | None = None
+    into_bag: bool = False  # the tokens paid go into the bag, not the supply
+
+
+@frozen(kw_only=True)
+class ChooseLine(Statement):
+    """A choice of `low` to `high` cells of `source`, consecutive along a
+    row, a column or a diagonal; bound as the set of them in line order."""
+
+    name: str
+    low: int
+    high: int
+    source: Expr
+
+
+@frozen(kw_only=True)
+class TakeCells(Statement):
+    """The tokens of a chosen cell (or set of cells, `many`) into the
+    player's supply; the cells are left empty."""
+
+    cells: str
+    many: bool
+
+
+@frozen(kw_only=True)
+class RefillBoard(Statement):
+    """The bag drawn at random onto the empty cells, in fill order."""
 
 
 @frozen(kw_only=True)
@@ -382,6 +412,24 @@ class CardValue(Part):
 
 
 @frozen(kw_only=True)
+class Board(Part):
+    """A grid of cells, each holding at most one token, numbered row by row
+    (row * columns + column); `order` is the fill order, every cell once.
+    The bag, hidden and unordered, holds `bag` at setup (token kind ->
+    player count -> amount), drawn onto the board then."""
+
+    rows: int
+    columns: int
+    order: tuple[int, ...]
+    bag: Mapping[str, Mapping[int, int]]
+    bag_ids: tuple[str, ...] = ()
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.columns
+
+
+@frozen(kw_only=True)
 class Market(Part):
     """A market: the cards of one card table in decks by a column, each deck
     showing `face_up` cards. The main market (name None) takes the unnamed
@@ -434,6 +482,7 @@ class Majority(Part):
 class TokenLimit(Part):
     name: str
     limit: int
+    into_bag: bool = False  # the tokens returned go into the bag, not the supply
 
 
 @frozen(kw_only=True)
@@ -540,3 +589,4 @@ class Edition:
     card_values: tuple[CardValue, ...] = ()
     # the text of each id of `references`, in each reference's order
     rule_texts: tuple[RuleText, ...] = ()
+    board: Board | None = None  # a board of cells and its bag

@@ -97,7 +97,17 @@ def check_steps(context: Context, expressions: ExpressionChecker) -> tuple[m.Ste
         if isinstance(body, s.StepLimit):
             if body.limit < 1:
                 context.report(msgs.token_limit_below_one(body.span))
-            steps.append(m.TokenLimit(rule_ids=ids, span=decl.span, name=name, limit=body.limit))
+            if body.into_bag and context.board is None:
+                context.report(msgs.no_bag(body.span, "a return into the bag"))
+            steps.append(
+                m.TokenLimit(
+                    rule_ids=ids,
+                    span=decl.span,
+                    name=name,
+                    limit=body.limit,
+                    into_bag=body.into_bag,
+                )
+            )
         elif isinstance(body, s.StepClaim):
             steps.append(_claim(context, expressions, decl, body))
         else:

@@ -60,6 +60,9 @@ class JsonForm:
             },
             "hidden": lambda: sorted(state.hidden),
             "card_values": lambda: self.card_values(state),
+            "board": lambda: [None if k is None else tables.tokens[k] for k in state.board],
+            "bag": lambda: dict(zip(tables.tokens, state.bag, strict=True)),
+            "draws": lambda: state.draws,
             "seats": lambda: [self.seat_json(seat) for seat in state.seats],
         }
 
@@ -143,6 +146,9 @@ class JsonForm:
                 if z.content == "cards":
                     seat["zones"][z.name] = [seen(c, p) for c in seat["zones"][z.name]]
         data["hidden"] = [c for c in data["hidden"] if owners.get(c) == player]
+        for field in self.schema.fields:
+            if field.seen == "nobody":
+                data[field.key] = None
         if state.follow:
             data["pending"] = self.follow_json(state, player)
         return data

@@ -19,6 +19,7 @@ from typing import Any
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend.identities import DeckName
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
+from splendor_rules.compiler.frontend.schema import GENERATOR_HIGH
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import Json, Seat, State, Value
 
@@ -127,7 +128,8 @@ class StateReader:
         over = flag(data["over"], "over")
         last_round = flag(data["last_round"], "last_round")
         pending = self.pending(data["pending"], over)
-        supply, tokens = self.tokens(data, seats, complete)
+        board, bag, draws = self.board(data) if self.model.board is not None else ((), (), 0)
+        supply, tokens = self.tokens(data, seats, complete, (*board, *bag))
         places = Places(self.tables)
         decks, market = self.cards_on_the_table(data, places)
         tiles = self.tiles_in_play(data["tiles"], places)
@@ -159,6 +161,9 @@ class StateReader:
                 for p, held in enumerate(tokens)
             ),
             card_values=card_values,
+            board=board,
+            bag=bag,
+            draws=draws,
         )
 
     # ------------------------------------------------------------- parts
@@ -229,7 +234,12 @@ class StateReader:
             if not isinstance(value, str):
                 raise refuse(f"{what} must be a string, not {value!r}")
             return value
-        count = {"card": len(tables.decks.card_tier), "tile": tables.tiles.count}.get(kind)
+        cells = tables.model.board.cells if tables.model.board is not None else 0
+        count = {
+            "card": len(tables.decks.card_tier),
+            "tile": tables.tiles.count,
+            "cell": cells,
+        }.get(kind)
         if count is None:
             return number(value, what)
         if type(value) is not int or not 0 <= value < count:
@@ -260,11 +270,42 @@ class StateReader:
             raise refuse(f"missing token kind {absent[0]!r} in {what}")
         return tuple(whole(value.get(kind, 0), f"{what} {kind}") for kind in kinds)
 
+    def board(self, data: Json) -> tuple[tuple[int | None, ...], tuple[int, ...], int]:
+        """The board's cells (a token kind or null each), the bag's counts
+        and the generator's state."""
+        grid = self.model.board
+        assert grid is not None
+        kinds = self.tables.tokens
+        cells = a_list(data["board"], "board")
+        if len(cells) != grid.cells:
+            raise refuse(f"board has {len(cells)} cells, not {grid.cells}")
+        for n, kind in enumerate(cells):
+            if kind is not None and kind not in kinds:
+                raise refuse(f"board cell {n}: {kind!r} is not a token kind ({', '.join(kinds)})")
+        board = tuple(None if k is None else self.tables.token[k] for k in cells)
+        bag = self.counts(data["bag"], "bag", every=True)
+        draws = data["draws"]
+        if type(draws) is not int or not 0 <= draws <= GENERATOR_HIGH:
+            raise refuse(f"draws must be a whole number from 0 to {GENERATOR_HIGH}, not {draws!r}")
+        return board, bag, draws
+
     def tokens(
-        self, data: Json, seats: list[Json], complete: bool
+        self,
+        data: Json,
+        seats: list[Json],
+        complete: bool,
+        placed: tuple[int | None, ...] = (),
     ) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
         """The supply and what each seat holds: none over a kind's cap;
-        complete, every token of the game in one or the other."""
+        complete, every token of the game in one or the other, or on the
+        board or in the bag (`placed`: the board's cells, then the bag's
+        counts)."""
+        grid = self.model.board
+        cells = grid.cells if grid is not None else 0
+        on_board = [
+            sum(1 for k in placed[:cells] if k == i) for i in range(len(self.tables.tokens))
+        ]
+        in_bag = [n or 0 for n in placed[cells:]] or [0] * len(self.tables.tokens)
         supply = self.counts(data["supply"], "supply", every=True)
         held = [
             self.counts(s["tokens"], f"seat {p} tokens", every=False) for p, s in enumerate(seats)
@@ -275,17 +316,22 @@ class StateReader:
                     raise refuse(
                         f"seat {p} holds {counts[k]} {kind.name}; a player holds at most {kind.cap}"
                     )
-            total = supply[k] + sum(counts[k] for counts in held)
+            total = supply[k] + sum(counts[k] for counts in held) + on_board[k] + in_bag[k]
+            places = (
+                "the supply, the seats, the board and the bag"
+                if grid
+                else "the supply and the seats"
+            )
             if total > COUNT.high:
                 raise refuse(
-                    f"{total} {kind.name} in the supply and the seats; "
-                    f"a state counts at most {COUNT.high}"
+                    f"{total} {kind.name} in {places}; a state counts at most {COUNT.high}"
                 )
             game = kind.supply[len(seats)]
+            if grid is not None:
+                game += grid.bag.get(kind.name, {}).get(len(seats), 0)
             if complete and total != game:
                 raise refuse(
-                    f"{total} {kind.name} in the supply and the seats; "
-                    f"a {len(seats)}-player game has {game}"
+                    f"{total} {kind.name} in {places}; a {len(seats)}-player game has {game}"
                 )
         return supply, held
 
