@@ -1166,3 +1166,12 @@ def not_cells(span: Span, name: str, actual: m.Type) -> Diagnostic:
         span,
         "choose them first: `choose x: 1 to 3 in a line from board`, then `take the tokens of x`",
     )
+
+
+def not_printed(span: Span, target: str, construct: str) -> Diagnostic:
+    """A construct the reference interpreter runs and a target does not print yet."""
+    return _error(
+        f"the {target} target does not print {construct} yet",
+        span,
+        "the interpreter plays this edition: --engine interpreted",
+    )

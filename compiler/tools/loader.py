@@ -30,6 +30,7 @@ from splendor_rules.compiler.backend.native.compile import (
     OutputUnwritable,
     native_available,
 )
+from splendor_rules.compiler.backend.printable import NotPrinted
 from splendor_rules.compiler.backend.python.target import PYTHON
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
@@ -152,6 +153,8 @@ def cached_engine(path: Path, kind: EngineKind) -> Engine:
             )
     try:
         loaded = cache.engine_module(path, target, check_rule_file)
+    except NotPrinted as refused:
+        raise EngineUnavailable(str(refused)) from None
     except cache.CacheError as error:
         if target == "native":
             raise EngineUnavailable(f"no native engine for {display_path(path)}: {error}") from None
