@@ -44,11 +44,15 @@ def check_board(context: Context) -> m.Board | None:
         context.enter(bag_entry)
         assert isinstance(bag_entry.decl, s.Bag)
         bag, bag_ids = _bag(context, bag_entry.decl), context.current_ids
-    for name, kind, type_ in (("board", "board", m.set_of(CELL)), ("bag", "bag", m.list_of(TOKEN))):
-        if name in context.globals:
-            context.report(msgs.board_name_taken(decl.span, name, context.declared_at.get(name)))
+    names: tuple[tuple[m.RefKind, m.Type], ...] = (
+        ("board", m.set_of(CELL)),
+        ("bag", m.list_of(TOKEN)),
+    )
+    for kind, type_ in names:  # each read by its kind's own name
+        if kind in context.globals:
+            context.report(msgs.board_name_taken(decl.span, kind, context.declared_at.get(kind)))
         else:
-            context.globals[name] = (kind, type_)  # type: ignore[assignment]
+            context.globals[kind] = (kind, type_)
     context.board = m.Board(
         rule_ids=ids,
         span=decl.span,
