@@ -16,6 +16,10 @@ from attrs import field, frozen
 
 from splendor_rules.dsl.syntax import Span
 
+# A field added after editions were played: the fingerprint (fingerprint.py)
+# leaves it out at its default, so an edition that does not use it keeps its own.
+ADDED = {"fingerprint": "left out at its default"}
+
 # --------------------------------------------------------------------- types
 
 
@@ -283,7 +287,8 @@ class Pay(Statement):
     cost: Expr
     discount: Expr
     wild_cards: WildCards | None = None
-    into_bag: bool = False  # the tokens paid go into the bag, not the supply
+    # the tokens paid go into the bag, not the supply
+    into_bag: bool = field(default=False, metadata=ADDED)
 
 
 @frozen(kw_only=True)
@@ -482,7 +487,8 @@ class Majority(Part):
 class TokenLimit(Part):
     name: str
     limit: int
-    into_bag: bool = False  # the tokens returned go into the bag, not the supply
+    # the tokens returned go into the bag, not the supply
+    into_bag: bool = field(default=False, metadata=ADDED)
 
 
 @frozen(kw_only=True)
@@ -589,4 +595,4 @@ class Edition:
     card_values: tuple[CardValue, ...] = ()
     # the text of each id of `references`, in each reference's order
     rule_texts: tuple[RuleText, ...] = ()
-    board: Board | None = None  # a board of cells and its bag
+    board: Board | None = field(default=None, metadata=ADDED)  # a board of cells and its bag
