@@ -24,6 +24,7 @@ from splendor_rules.compiler.backend.python.target import PYTHON
 from splendor_rules.compiler.runtime.interpreter import board as cells
 from splendor_rules.compiler.runtime.interpreter.engine import InterpretedEngine
 from splendor_rules.compiler.runtime.loading import EngineUnavailable
+from splendor_rules.compiler.tools import records
 from splendor_rules.compiler.tools.loader import check_rule_file, load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -254,3 +255,33 @@ def test_loading_the_generated_engine_says_the_target_refuses(
     monkeypatch.setenv("SPLENDOR_RULES_CACHE", str(tmp_path))
     with pytest.raises(EngineUnavailable, match=r"board\.rules:10:3: error: the python target"):
         load(RULES, "generated")
+
+
+# ------------------------------------------------------------ records
+
+
+def test_the_records_of_the_board_replay_on_the_interpreter() -> None:
+    """tests/boards/records: hand-made boards (a record's setup patch sets
+    the cells and the bag), lines refused with the rule that refuses them."""
+    found = sorted((ROOT / "tests" / "boards" / "records").glob("*.json"))
+    assert found
+    for path in found:
+        data = records.read_json(path)
+        record, engine = records.load_record(data, str(path), "interpreted", str(RULES))
+        assert records.replay_record(record, engine) is None, path.name
+
+
+def test_a_setup_patch_moves_tokens_between_the_board_and_the_bag() -> None:
+    cat = records.catalog_of(MODEL)
+    state = ENGINE.to_json(ENGINE.new_game(2, 4))
+    patched = records.apply_setup(state, {"board": ["gold", *[None] * 8]}, cat)
+    assert patched["board"] == ["gold", *[None] * 8]
+    assert patched["bag"] == {k: {"gold": 1, "pearl": 2}.get(k, 1) for k in KINDS}
+    with pytest.raises(records.RecordError, match="give setup bag red explicitly"):
+        records.apply_setup(state, {"board": ["red"] * 9}, cat)
+    with pytest.raises(records.RecordError, match="must list its 9 cells"):
+        records.apply_setup(state, {"board": ["red"]}, cat)
+    classic = load("classic", "interpreted")
+    plain = classic.to_json(classic.new_game(2, 1))
+    with pytest.raises(records.RecordError, match="classic has no board"):
+        records.apply_setup(plain, {"bag": {}}, records.engine_catalog(classic))
