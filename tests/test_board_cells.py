@@ -26,6 +26,7 @@ from splendor_rules.compiler.runtime.interpreter.engine import InterpretedEngine
 from splendor_rules.compiler.runtime.loading import EngineUnavailable
 from splendor_rules.compiler.tools import records
 from splendor_rules.compiler.tools.loader import check_rule_file, load
+from splendor_rules.dsl.formatting import format_source
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "tests" / "boards" / "board.rules"
@@ -285,3 +286,10 @@ def test_a_setup_patch_moves_tokens_between_the_board_and_the_bag() -> None:
     plain = classic.to_json(classic.new_game(2, 1))
     with pytest.raises(records.RecordError, match="classic has no board"):
         records.apply_setup(plain, {"bag": {}}, records.engine_catalog(classic))
+
+
+def test_the_board_rule_file_is_formatted_and_reads_back_the_same() -> None:
+    """fmt's layout (dsl/unparse.py) of every board construct parses back to
+    the same tree: the rule file is already in it."""
+    text = RULES.read_text(encoding="utf-8")
+    assert format_source(text, path=str(RULES)) == text
