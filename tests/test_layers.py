@@ -32,9 +32,13 @@ LAYERS = {
     "compiler/tools": 3,
     "compiler/cli": 4,
 }
+# The engine plan: target-neutral, beside analysis.py; every target may
+# import it, and it imports no target.
+PLAN = "compiler/backend/plan"
 TARGETS = sorted(
     path.parent.relative_to(ROOT).as_posix()
     for path in (ROOT / "compiler" / "backend").glob("*/__init__.py")
+    if path.parent.relative_to(ROOT).as_posix() != PLAN
 )
 INTERPRETER = "compiler/runtime/interpreter"
 SOURCES = sorted(p for folder in ("dsl", "compiler") for p in (ROOT / folder).rglob("*.py"))
@@ -112,6 +116,8 @@ def wrong_imports(path: Path, own: str | None = None) -> list[str]:
         other = next((t for t in TARGETS if _within(target, t) and t != own_target), None)
         if own_target is not None and other is not None:
             found.append(f"line {line}: the target {own_target} imports {target}")
+        if _within(source, PLAN) and other is not None:
+            found.append(f"line {line}: the engine plan imports the target {other}")
         if _within(source, INTERPRETER) and _within(target, "compiler/backend"):
             found.append(f"line {line}: the interpreter imports the back end ({target})")
     return found
@@ -155,6 +161,22 @@ def test_the_rules_are_enforced() -> None:
     assert _allowed("compiler/cli/build", "compiler/backend/build")
     assert _allowed("compiler/backend/native/lower", "compiler/backend/analysis")
     assert TARGETS == ["compiler/backend/native", "compiler/backend/python"]
+    assert _allowed("compiler/backend/python/actions", "compiler/backend/plan/ops")
+
+
+def test_the_plan_imports_no_target(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from splendor_rules.compiler.backend.plan import ops\n"
+        "from splendor_rules.compiler.backend.python import nodes\n",
+        "utf-8",
+    )
+    assert wrong_imports(probe, "compiler/backend/plan/probe") == [
+        "line 2: the engine plan imports the target compiler/backend/python"
+    ]
+    assert wrong_imports(probe, "compiler/backend/native/probe") == [
+        "line 2: the target compiler/backend/native imports compiler/backend/python/nodes"
+    ]
 
 
 def test_the_scanner_reads_every_form_of_import(tmp_path: Path) -> None:

@@ -477,6 +477,13 @@ def precheck_aggregates(edition: m.Edition) -> list[Aggregate]:
     return [a for a in aggregates_in(trees) if _reads_columns_only(a, edition)]
 
 
+def kept_aggregates(edition: m.Edition) -> list[Aggregate]:
+    """The zone aggregates an engine may keep up to date: the edition's own,
+    then the tallies of the prechecks and the filters' counts, each once."""
+    kept = aggregates_in(edition) + precheck_aggregates(edition) + filter_counts(edition)
+    return list(dict.fromkeys(kept))
+
+
 def filter_count(e: m.Filter) -> m.Total | None:
     """`sum(x in Z where C: 1)` for a filter of a zone whose condition a
     zone's upkeep can keep (kept_total): how many elements it keeps, so

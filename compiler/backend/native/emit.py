@@ -93,11 +93,7 @@ class Names:
         self.aggregates: dict[analysis.Aggregate, tuple[int, bool]] = {}
         offset = 0
         colours = len(edition.colours)
-        kept = analysis.aggregates_in(edition)
-        kept += analysis.precheck_aggregates(edition) + analysis.filter_counts(edition)
-        for aggregate in kept:
-            if aggregate in self.aggregates:
-                continue
+        for aggregate in analysis.kept_aggregates(edition):
             vector = aggregate[0] in ("tally", "totals")
             self.aggregates[aggregate] = (offset, vector)
             offset += colours if vector else 1

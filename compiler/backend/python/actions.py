@@ -1,43 +1,72 @@
-"""Lowering an edition's actions: for each, the enumerator of its legal moves
-(`_legal_<name>`) and the function that applies one (`_apply_<name>`)."""
+"""The Python target's printer of the engine plan's statements: for each
+action the enumerator of its legal moves (`_legal_<name>`) and the function
+that applies one (`_apply_<name>`), and the effects that actions, triggers
+and follow-ups share. One `visit_<Op>` method per operation of
+`backend/plan/ops.py`; the walk is the base printer's."""
 
 from __future__ import annotations
 
 import ast
 
-from splendor_rules.compiler.backend import analysis
+from attrs import define, field
+
+from splendor_rules.compiler.backend.plan import ops
+from splendor_rules.compiler.backend.plan.printer import PlanPrinter
 from splendor_rules.compiler.backend.python import nodes as py
-from splendor_rules.compiler.backend.python.base import LoweringPart
+from splendor_rules.compiler.backend.python.base import LoweringPart, Source
+from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import ident
 from splendor_rules.compiler.backend.python.payments import LegalPayments
-from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 
-Choice = m.Choose | m.ChooseDistinct
+Printed = tuple[list[ast.stmt], Frame]
 
 
 def illegal(message: ast.expr) -> ast.Raise:
     return py.raise_(py.call("IllegalAction", message))
 
 
-class Actions(LoweringPart):
-    """The functions of an edition's actions."""
+@define
+class Context:
+    """What one function's operations share: the statements run once at its
+    top (`hoisted`), the values of the move written (`shown`), and what
+    ends the function after a wait (`stop`)."""
+
+    action: str = ""
+    hoisted: list[ast.stmt] = field(factory=list)
+    shown: list[ast.expr] = field(factory=list)
+    stop: list[ast.stmt] = field(factory=list)
+
+
+class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame]):  # size: one method per operation
+    """The functions of an edition's actions, and the effects of its
+    triggers and follow-ups."""
+
+    def __init__(
+        self, edition: m.Edition, source: Source, emitter: ExprEmitter, plan: ops.Plan
+    ) -> None:
+        super().__init__(edition, source, emitter)
+        self.plan = plan
 
     def functions(self) -> list[py.Function]:
         found = []
-        for action in self.edition.actions:
-            if action.body is not None:
-                found.append(self.legal(action))
-            found.append(self.apply(action))
+        for legal, apply in zip(self.plan.legal, self.plan.apply, strict=True):
+            if legal is not None:
+                found.append(self.legal(legal))
+            found.append(self.apply(apply))
         return found
 
-    # ------------------------------------------------------------ choices
-
-    def statement_comment(self, st: m.Statement, action: m.Action) -> list[ast.stmt]:
+    def comment(self, st: m.Statement, own: tuple[str, ...]) -> list[ast.stmt]:
         """A statement that states rules of its own gets its own comment."""
-        own = tuple(i for i in st.rule_ids if i not in action.rule_ids)
         return [self.where(st, own)] if own else []
+
+    def effects(self, body: ops.Block, frame: Frame, stop: list[ast.stmt]) -> Printed:
+        """The effects of a block (on the state `frame` reads); `stop` ends
+        the function after a follow-up's wait."""
+        return self.block(body, frame, Context(stop=stop))
+
+    # ------------------------------------------------------------ choices
 
     def choice_pairs(self, sources: tuple[m.Expr, ...], frame: Frame) -> ast.expr:
         """The (engine value, action value) pairs of a choice. Sources that are
@@ -79,107 +108,114 @@ class Actions(LoweringPart):
             return py.call("_token_combinations", source, count)
         return py.call(self.emitter.helper("_plain_combinations"), source, count)
 
-    def pairs(self, st: Choice, frame: Frame) -> ast.expr:
-        if isinstance(st, m.Choose):
-            return self.choice_pairs(st.sources, frame)
-        return self.distinct_pairs(st, frame)
-
-    def plain_values(self, st: Choice, frame: Frame) -> ast.expr | None:
+    def plain_values(self, st: m.Choose, frame: Frame) -> ast.expr:
         """A choice's values when each is its own action value (cards from
         the market or a zone), so no pairs need building."""
-        if not isinstance(st, m.Choose):
-            return None
         parts: list[ast.expr] = []
         for source in st.sources:
             if isinstance(source, m.Ref) and source.kind == "market":
                 parts.append(py.call("_market", py.name(frame.state)))
-            elif isinstance(source, m.Ref) and source.kind == "zone":
-                parts.append(self.expr(source, frame))
             else:
-                return None
+                parts.append(self.expr(source, frame))
         return py.chain("+", parts)
+
+    def options(self, loop: ops.ChoiceLoop | ops.CombinationLoop, frame: Frame) -> ast.expr:
+        """The (engine value, action value) pairs of a follow-up's options."""
+        if isinstance(loop, ops.ChoiceLoop):
+            return self.choice_pairs(loop.statement.sources, frame)
+        return self.distinct_pairs(loop.statement, frame)
 
     # ---------------------------------------------------------- legal moves
 
-    def legal(self, action: m.Action) -> py.Function:
+    def legal(self, plan: ops.Legal) -> py.Function:
         """The enumerator of an action's legal moves: a loop per choice, an
         `if` per requirement. Values that no choice changes are computed once,
         before the loops, and a card the player cannot afford is rejected by
         an unrolled shortfall test before any payment is enumerated."""
-        part = analysis.choice_part(action)
-        hoisted, frame = self.prebind(tuple(part), Frame())
-        body: list[ast.stmt] = []
-        top = body
-        loop_vars: set[str] = set()  # names bound inside the body: nothing using them is hoisted
-        shown: list[ast.expr] = []
-        guard: ast.If | None = None  # the `if` of the last requirement
-        for index, st in enumerate(part):
-            later = tuple(part[index + 1 :])
-            body.extend(self.statement_comment(st, action))
-            if isinstance(st, m.Let):
-                var = ident("v_", st.name)
-                body.append(py.assign(var, self.expr(st.value, frame)))
-                frame = frame.bind(st.name, var)
-                loop_vars.add(st.name)
-            elif isinstance(st, m.Choose | m.ChooseDistinct):
-                var, public = self.loop_names(st.name, later)
-                plain = self.plain_values(st, frame)
-                inner: list[ast.stmt] = []
-                if plain is not None:
-                    var = public = ident("v_", st.name)
-                    body.append(py.for_(var, plain, inner))
-                else:
-                    body.append(py.for_((var, public), self.pairs(st, frame), inner))
-                body = inner
-                frame = frame.bind(st.name, var)
-                loop_vars.add(st.name)
-                shown.append(py.name(public))
-            elif isinstance(st, m.Require):
-                condition = self.expr(st.condition, frame)
-                if guard is not None and guard.body is body and not body:
-                    # a requirement right after another: one `if` of both
-                    earlier = guard.test
-                    if isinstance(earlier, ast.BoolOp) and isinstance(earlier.op, ast.And):
-                        guard.test = py.logic("and", [*earlier.values, condition])
-                    else:
-                        guard.test = py.logic("and", [earlier, condition])
-                    continue
-                inner = []
-                guard = py.if_(condition, inner)
-                body.append(guard)
-                body = inner
-            elif isinstance(st, m.Pay):
-                payments = LegalPayments(self, st, frame, loop_vars)
-                hoisted.extend(payments.hoisted())
-                body = payments.loops(body)
-                shown.append(py.name("v_pay"))
-                if st.wild_cards is not None:
-                    shown.append(py.name(ident("v_", st.wild_cards.variable)))
-        move = py.tuple_([py.const(action.name), *shown])
-        body.append(py.do(py.call(py.attr("out", "append"), move)))
+        hoisted, frame = self.prebind_names(plan.defines, Frame())
+        context = Context(action=plan.action.name, hoisted=hoisted)
+        body, _ = self.block(plan.body, frame, context)
         return py.Function(
-            ident("_legal_", action.name),
+            ident("_legal_", plan.action.name),
             (("s", "State"), ("p", "int"), ("out", "list[Action]")),
             "None",
-            [self.where(action), *hoisted, *top],
+            [self.where(plan.action), *hoisted, *body],
         )
 
-    @staticmethod
-    def loop_names(name: str, later: tuple[m.Statement, ...]) -> tuple[str, str]:
-        """The engine-value and action-value names of a choice's loop; the
-        engine value is marked unused when no later statement reads it."""
-        var = ident("v_", name)
-        return (var if analysis.uses(later, name) else "_" + var), ident("a_", name)
+    def visit_Let(self, op: ops.Let, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        var = ident("v_", st.name)
+        assign = py.assign(var, self.expr(st.value, frame))
+        return [*self.comment(st, op.own), assign], frame.bind(st.name, var)
+
+    def visit_ChoiceLoop(self, op: ops.ChoiceLoop, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        target: str | tuple[str, str]
+        if op.plain:
+            var = public = ident("v_", st.name)
+            values, target = self.plain_values(st, frame), var
+        else:
+            var = ident("v_", st.name) if op.read_later else ident("_v_", st.name)
+            public = ident("a_", st.name)
+            values, target = self.choice_pairs(st.sources, frame), (var, public)
+        context.shown.append(py.name(public))
+        inner, _ = self.block(op.body, frame.bind(st.name, var), context)
+        return [*self.comment(st, op.own), py.for_(target, values, inner)], frame
+
+    def visit_CombinationLoop(
+        self, op: ops.CombinationLoop, frame: Frame, context: Context
+    ) -> Printed:
+        st = op.statement
+        var = ident("v_", st.name) if op.read_later else ident("_v_", st.name)
+        public = ident("a_", st.name)
+        values = self.distinct_pairs(st, frame)
+        context.shown.append(py.name(public))
+        inner, _ = self.block(op.body, frame.bind(st.name, var), context)
+        return [*self.comment(st, op.own), py.for_((var, public), values, inner)], frame
+
+    def visit_Guard(self, op: ops.Guard, frame: Frame, context: Context) -> Printed:
+        """One `if` of the requirements, joined by `and`."""
+        test = self.expr(op.requirements[0].condition, frame)
+        for requirement in op.requirements[1:]:
+            condition = self.expr(requirement.condition, frame)
+            if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+                test = py.logic("and", [*test.values, condition])
+            else:
+                test = py.logic("and", [test, condition])
+        inner, _ = self.block(op.body, frame, context)
+        return [*self.comment(op.requirements[0], op.own), py.if_(test, inner)], frame
+
+    def visit_Precheck(self, op: ops.Precheck, frame: Frame, context: Context) -> Printed:
+        """The Python engine keeps no precheck's tally: the body alone."""
+        return self.block(op.body, frame, context)
+
+    def visit_Payment(self, op: ops.Payment, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        payments = LegalPayments(self, st, frame, op.discount_varies, op.cards_vary)
+        context.hoisted.extend(payments.hoisted())
+        body = self.comment(st, op.own)
+        loop = payments.loops(body)
+        context.shown.append(py.name("v_pay"))
+        if st.wild_cards is not None:
+            context.shown.append(py.name(ident("v_", st.wild_cards.variable)))
+        inner, _ = self.block(op.body, frame, context)
+        loop.extend(inner)
+        return body, frame
+
+    def visit_Emit(self, op: ops.Emit, frame: Frame, context: Context) -> Printed:
+        move = py.tuple_([py.const(context.action), *context.shown])
+        return [py.do(py.call(py.attr("out", "append"), move))], frame
 
     # -------------------------------------------------------------- apply
 
-    def apply(self, action: m.Action) -> py.Function:
+    def apply(self, plan: ops.Apply) -> py.Function:
+        action = plan.action
         fn = ident("_apply_", action.name)
         body: list[ast.stmt] = [self.where(action)]
         if action.body is None:
             body.extend(self.apply_fallback(action))
         else:
-            body.extend(self.apply_body(action, action.body))
+            body.extend(self.apply_body(plan))
         return py.Function(fn, (("s", "State"), ("p", "int"), ("action", "Action")), "State", body)
 
     def apply_fallback(self, action: m.Action) -> list[ast.stmt]:
@@ -194,93 +230,81 @@ class Actions(LoweringPart):
             py.return_(done),
         ]
 
-    def apply_body(self, action: m.Action, statements: tuple[m.Statement, ...]) -> list[ast.stmt]:
+    def apply_body(self, plan: ops.Apply) -> list[ast.stmt]:
         """Check the move's values and requirements, then make its effects on
         a copy of the state."""
-        choices = [st for st in statements if isinstance(st, m.Choose | m.ChooseDistinct)]
-        pays = [st for st in statements if isinstance(st, m.Pay)]
-        paid = ["payment"] if pays else []
-        paid += [st.wild_cards.variable for st in pays if st.wild_cards is not None]
-        arity = 1 + len(choices) + len(paid)
-        names = ", ".join([st.name for st in choices] + paid)
+        action = plan.action
+        arity = 1 + len(plan.values)
+        names = ", ".join(plan.values)
         values = "value" if arity == 2 else "values"
         message = f"{self.ids(action)}: {action.name} takes {arity - 1} {values} ({names})"
         body: list[ast.stmt] = [py.if_(self.arity_differs(arity), [illegal(py.const(message))])]
-        frame = Frame()
-        position = 1
-        for st in statements:
-            effect = m.Gain | m.GainEach | m.Pay | m.Move | m.ReturnToBox | m.If | m.SetValue
-            if not isinstance(st, effect):
-                body.extend(self.statement_comment(st, action))
-            if isinstance(st, m.Let):
-                var = ident("v_", st.name)
-                body.append(py.assign(var, self.expr(st.value, frame)))
-                frame = frame.bind(st.name, var)
-            elif isinstance(st, m.Choose | m.ChooseDistinct):
-                var = ident("v_", st.name)
-                body.extend(self.pick(st, var, position, frame))
-                frame = frame.bind(st.name, var)
-                position += 1
-            elif isinstance(st, m.Require):
-                refuse = illegal(self.message(st, frame))
-                body.append(py.if_(py.not_(self.expr(st.condition, frame)), [refuse]))
-            elif isinstance(st, m.Pay) and st.wild_cards is not None:
-                body.append(self.pick_card_payment(st, position, frame))
-            elif isinstance(st, m.Pay):
-                pick = py.call(
-                    "_pick_payment",
-                    py.item(py.attr("s", "held"), "p"),
-                    self.price(st, frame),
-                    py.item(py.name("action"), position),
-                    py.const(self.ids(st)),
-                )
-                body.append(py.assign("v_pay", pick))
+        read, frame = self.block(plan.reads, Frame(), Context(action=action.name))
+        body.extend(read)
         body.append(py.assign("s2", py.call(py.attr("s", "_draft"))))
         done = py.return_(py.call("_done", py.name("s2"), py.name("p"), self.bit(action)))
-        at = frame.at("s2")
-        effects, _ = self.effects(statements, at, hooks=True, stop=[done], owner=action)
+        effects, _ = self.effects(plan.effects, frame.at("s2"), [done])
         body.extend(effects)
         body.append(done)
         return body
 
-    def wait(self, st: Choice, frame: Frame) -> ast.stmt:
-        """Queue a follow-up choice with the values of the names it carries."""
-        sites = identities.follow_ups(self.edition)
-        index = next(i for i, site in enumerate(sites) if site.choice is st)
-        bound = [py.value(frame.locals[name]) for name, _ in sites[index].bound]
-        state = py.name(frame.state)
-        return py.do(py.call("_wait", state, py.const(index), py.tuple_(bound)))
-
-    def pick(self, st: Choice, var: str, position: int, frame: Frame) -> list[ast.stmt]:
+    def visit_Pick(self, op: ops.Pick, frame: Frame, context: Context) -> Printed:
         """Read the value of a choice from the move, refusing one not offered."""
-        given = py.item(py.name("action"), position)
-        refuse = py.call("_not_a_choice", py.name(var), py.const(self.ids(st)), py.const(st.name))
-        plain = self.plain_values(st, frame)
-        if plain is not None:
+        st = op.statement
+        var = ident("v_", st.name)
+        given = py.item(py.name("action"), op.position)
+        out = self.comment(st, op.own)
+        if op.plain:
+            refuse = py.call(
+                "_not_a_choice", py.name(var), py.const(self.ids(st)), py.const(st.name)
+            )
             wrong = py.logic(
                 "or",
                 [
                     py.binary(py.call("type", py.name(var)), "is not", py.name("int")),
-                    py.binary(py.name(var), "not in", plain),
+                    py.binary(py.name(var), "not in", self.plain_values(st, frame)),
                 ],
             )
-            return [py.assign(var, given), py.if_(wrong, [py.do(refuse)])]
-        pairs = self.pairs(st, frame)
-        pick = py.call("_pick", pairs, given, py.const(self.ids(st)), py.const(st.name))
-        return [py.assign(var, pick)]
+            out += [py.assign(var, given), py.if_(wrong, [py.do(refuse)])]
+        else:
+            pairs = self.choice_pairs(st.sources, frame)
+            out.append(py.assign(var, self.pick(pairs, given, st)))
+        return out, frame.bind(st.name, var)
 
-    def pick_card_payment(self, st: m.Pay, position: int, frame: Frame) -> ast.stmt:
-        """Read a payment that may spend cards (and the cards) from the move,
-        refusing one that is not a way to pay."""
-        assert st.wild_cards is not None
-        payments = LegalPayments(self, st, frame, set())
-        cards = py.call("tuple", self.expr(st.wild_cards.cards, frame))
-        spending = [payments.usable(cards), py.const(st.wild_cards.units)]
-        given = [py.item(py.name("action"), position + i) for i in (0, 1)]
+    def visit_PickSet(self, op: ops.PickSet, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        var = ident("v_", st.name)
+        given = py.item(py.name("action"), op.position)
+        pick = self.pick(self.distinct_pairs(st, frame), given, st)
+        return [*self.comment(st, op.own), py.assign(var, pick)], frame.bind(st.name, var)
+
+    def pick(self, pairs: ast.expr, given: ast.expr, st: m.Choose | m.ChooseDistinct) -> ast.expr:
+        return py.call("_pick", pairs, given, py.const(self.ids(st)), py.const(st.name))
+
+    def visit_Check(self, op: ops.Check, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        refuse = illegal(self.message(st, frame))
+        check = py.if_(py.not_(self.expr(st.condition, frame)), [refuse])
+        return [*self.comment(st, op.own), check], frame
+
+    def visit_PickPayment(self, op: ops.PickPayment, frame: Frame, context: Context) -> Printed:
+        """Read a payment from the move, refusing one that is not a way to pay."""
+        st = op.statement
         held = py.item(py.attr("s", "held"), "p")
         rule = py.const(self.ids(st))
-        pick = py.call("_pick_card_payment", held, self.price(st, frame), *spending, *given, rule)
-        return py.assign(["v_pay", ident("v_", st.wild_cards.variable)], pick)
+        if st.wild_cards is None:
+            given = py.item(py.name("action"), op.position)
+            pick = py.call("_pick_payment", held, self.price(st, frame), given, rule)
+            return [py.assign("v_pay", pick)], frame
+        # a payment that may spend cards, and the cards
+        payments = LegalPayments(self, st, frame, False, False)
+        cards = py.call("tuple", self.expr(st.wild_cards.cards, frame))
+        spending = [payments.usable(cards), py.const(st.wild_cards.units)]
+        given_both = [py.item(py.name("action"), op.position + i) for i in (0, 1)]
+        pick = py.call(
+            "_pick_card_payment", held, self.price(st, frame), *spending, *given_both, rule
+        )
+        return [py.assign(["v_pay", ident("v_", st.wild_cards.variable)], pick)], frame
 
     def arity_differs(self, arity: int) -> ast.expr:
         return py.binary(py.call("len", py.name("action")), "!=", py.const(arity))
@@ -314,74 +338,83 @@ class Actions(LoweringPart):
 
     # ------------------------------------------------------------ effects
 
-    def effects(
-        self,
-        body: tuple[m.Statement, ...],
-        frame: Frame,
-        hooks: bool,
-        stop: list[ast.stmt] | None = None,
-        owner: m.Action | m.Trigger | None = None,
-    ) -> tuple[list[ast.stmt], Frame]:
-        """The effects of an action (on the copy `s2`) or of a trigger (on
-        the state being built, `s`). A follow-up choice queues itself
-        (`_wait`) and ends the block with `stop`: the rest is its own. An
-        effect that states rules of its own beyond its `owner`'s gets a
-        comment."""
-        hooked = analysis.hooked_zones(self.edition) if hooks else []
-        state = py.name(frame.state)
-        player = py.name("p")
-        out: list[ast.stmt] = []
-        for st in body:
-            own = tuple(i for i in st.rule_ids if owner and i not in owner.rule_ids)
-            if own and not isinstance(st, m.Pay | m.Choose | m.ChooseDistinct):
-                out.append(self.where(st, own))
-            if isinstance(st, m.Gain):
-                token = self.expr(st.token, frame)
-                amount = self.expr(st.amount, frame)
-                gain: ast.stmt = py.do(py.call("_gain", state, player, token, amount))
-                if self.names.may_be_none(st.token):
-                    gain = py.if_(py.binary(token, ">=", py.const(0)), [gain])  # none: nothing
-                out.append(gain)
-            elif isinstance(st, m.GainEach):
-                tokens = self.expr(st.tokens, frame)
-                amount = self.expr(st.amount, frame)
-                out.append(py.do(py.call("_gain_each", state, player, tokens, amount)))
-            elif isinstance(st, m.Pay):
-                out.append(py.do(py.call("_give_back", state, player, py.name("v_pay"))))
-                if st.wild_cards is not None:
-                    spent = py.name(ident("v_", st.wild_cards.variable))
-                    out.append(py.do(py.call("_to_box", state, player, spent)))
-            elif isinstance(st, m.Move) and st.tile:
-                tile = py.value(frame.locals[st.card])
-                move = py.call("_take_tile", state, player, tile, self.names.zone(st.zone))
-                out.append(py.do(move))
-            elif isinstance(st, m.Move):
-                card = py.value(frame.locals[st.card])
-                move = py.call("_move", state, player, card, self.names.zone(st.zone))
-                out.append(py.do(move))
-                if st.zone in hooked:
-                    entered = py.call(ident("_entered_", st.zone), state, player, card)
-                    out.append(py.do(entered))
-            elif isinstance(st, m.SetValue):
-                card = py.value(frame.locals[st.card])
-                to = self.expr(st.value, frame)
-                value = self.names.card_value(st.value_name)
-                out.append(py.do(py.call("_set_value", state, value, card, to)))
-            elif isinstance(st, m.ReturnToBox):
-                cards = py.value(frame.locals[st.cards])
-                cards = cards if st.many else py.tuple_([cards])
-                out.append(py.do(py.call("_to_box", state, player, cards)))
-            elif isinstance(st, m.If):
-                condition = self.expr(st.condition, frame)
-                inner, frame = self.effects(st.body, frame, hooks, stop, owner)
-                out.append(py.if_(condition, inner))
-            elif isinstance(st, m.Choose | m.ChooseDistinct) and st.name not in frame.locals:
-                assert stop is not None, "a follow-up choice where nothing can wait"
-                out.append(self.wait(st, frame))
-                out.extend(stop)
-                break
-            elif isinstance(st, m.Let) and st.name not in frame.locals:
-                var = ident("v_", st.name)
-                out.append(py.assign(var, self.expr(st.value, frame)))
-                frame = frame.bind(st.name, var)
+    def visit_Note(self, op: ops.Note, frame: Frame, context: Context) -> Printed:
+        return self.comment(op.statement, op.own), frame
+
+    def visit_Gain(self, op: ops.Gain, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        token = self.expr(st.token, frame)
+        amount = self.expr(st.amount, frame)
+        gain: ast.stmt = py.do(py.call("_gain", py.name(frame.state), py.name("p"), token, amount))
+        if op.may_be_none:
+            gain = py.if_(py.binary(token, ">=", py.const(0)), [gain])  # none: nothing
+        return [*self.comment(st, op.own), gain], frame
+
+    def visit_GainEach(self, op: ops.GainEach, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        tokens = self.expr(st.tokens, frame)
+        amount = self.expr(st.amount, frame)
+        gain = py.call("_gain_each", py.name(frame.state), py.name("p"), tokens, amount)
+        return [*self.comment(st, op.own), py.do(gain)], frame
+
+    def visit_GiveBack(self, op: ops.GiveBack, frame: Frame, context: Context) -> Printed:
+        back = py.call("_give_back", py.name(frame.state), py.name("p"), py.name("v_pay"))
+        return [py.do(back)], frame
+
+    def visit_SpendCards(self, op: ops.SpendCards, frame: Frame, context: Context) -> Printed:
+        spent = py.name(ident("v_", op.variable))
+        return [py.do(py.call("_to_box", py.name(frame.state), py.name("p"), spent))], frame
+
+    def visit_MoveCard(self, op: ops.MoveCard, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        state, player = py.name(frame.state), py.name("p")
+        card = py.value(frame.locals[st.card])
+        out = [
+            *self.comment(st, op.own),
+            py.do(py.call("_move", state, player, card, self.names.zone(st.zone))),
+        ]
+        if op.hooked:
+            out.append(py.do(py.call(ident("_entered_", st.zone), state, player, card)))
         return out, frame
+
+    def visit_TakeTile(self, op: ops.TakeTile, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        tile = py.value(frame.locals[st.card])
+        zone = self.names.zone(st.zone)
+        move = py.call("_take_tile", py.name(frame.state), py.name("p"), tile, zone)
+        return [*self.comment(st, op.own), py.do(move)], frame
+
+    def visit_SetValue(self, op: ops.SetValue, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        card = py.value(frame.locals[st.card])
+        to = self.expr(st.value, frame)
+        value = self.names.card_value(st.value_name)
+        set_value = py.call("_set_value", py.name(frame.state), value, card, to)
+        return [*self.comment(st, op.own), py.do(set_value)], frame
+
+    def visit_ReturnToBox(self, op: ops.ReturnToBox, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        cards = py.value(frame.locals[st.cards])
+        cards = cards if st.many else py.tuple_([cards])
+        to_box = py.call("_to_box", py.name(frame.state), py.name("p"), cards)
+        return [*self.comment(st, op.own), py.do(to_box)], frame
+
+    def visit_When(self, op: ops.When, frame: Frame, context: Context) -> Printed:
+        condition = self.expr(op.statement.condition, frame)
+        inner, frame = self.block(op.body, frame, context)
+        return [*self.comment(op.statement, op.own), py.if_(condition, inner)], frame
+
+    def visit_EffectLet(self, op: ops.EffectLet, frame: Frame, context: Context) -> Printed:
+        st = op.statement
+        var = ident("v_", st.name)
+        assign = py.assign(var, self.expr(st.value, frame))
+        return [*self.comment(st, op.own), assign], frame.bind(st.name, var)
+
+    def visit_Wait(self, op: ops.Wait, frame: Frame, context: Context) -> Printed:
+        """Queue a follow-up choice with the values of the names it carries,
+        and end the function."""
+        assert context.stop, "a follow-up choice where nothing can wait"
+        bound = [py.value(frame.locals[name]) for name in op.carried]
+        state = py.name(frame.state)
+        wait = py.call("_wait", state, py.const(op.site), py.tuple_(bound))
+        return [py.do(wait), *context.stop], frame

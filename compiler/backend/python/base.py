@@ -4,7 +4,7 @@ the expression emitter, and the comments that tie code to the rule file."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.python import nodes as py
@@ -39,8 +39,12 @@ class LoweringPart:
         """Read the definitions a function uses into locals, once, at its top
         (they are memoised on the state, but a local is faster still): the
         statements, and the frame that reads the locals."""
+        return self.prebind_names(sorted(analysis.defines_in(tree)), frame)
+
+    def prebind_names(self, names: Iterable[str], frame: Frame) -> tuple[list[ast.stmt], Frame]:
+        """Read the definitions named into locals (`prebind`)."""
         statements: list[ast.stmt] = []
-        for name in sorted(analysis.defines_in(tree)):
+        for name in names:
             local = ident("d_", name)
             read = py.call(self.names.define(name), py.name(frame.state), py.value(frame.player))
             statements.append(py.assign(local, read))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.plan import ops
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python.actions import Actions
 from splendor_rules.compiler.backend.python.base import LoweringPart, Source
@@ -42,10 +42,10 @@ class FollowUps(LoweringPart):
 
     def functions(self) -> list[py.Function]:
         found = []
-        for index, site in enumerate(self.sites):
-            found.append(self.options(index, site))
-            found.append(self.rest(index, site, skip=False))
-            found.append(self.rest(index, site, skip=True))
+        for plan in self.actions.plan.follow_ups:
+            found.append(self.options(plan))
+            found.append(self.rest(plan, skip=False))
+            found.append(self.rest(plan, skip=True))
         return found
 
     def table(self) -> dict[str, object]:
@@ -68,42 +68,41 @@ class FollowUps(LoweringPart):
             ),
         }
 
-    def unpack(self, site: identities.FollowUp, reads: object) -> tuple[list[ast.stmt], Frame]:
-        """The names carried that `reads` reads, from `bound`."""
+    def unpack(
+        self, site: identities.FollowUp, carried: tuple[ops.Carried, ...]
+    ) -> tuple[list[ast.stmt], Frame]:
+        """The names carried that the function reads, from `bound`."""
         own = tuple(i for i in site.choice.rule_ids if i not in site.owner.rule_ids)
         body: list[ast.stmt] = [self.where(site.choice, own)]
         frame = Frame()
-        for position, (name, _) in enumerate(site.bound):
-            if analysis.uses(reads, name):
-                var = ident("v_", name)
+        for position, name in enumerate(carried):
+            if name.read:
+                var = ident("v_", name.name)
                 body.append(py.assign(var, py.item(py.name("bound"), position)))
-                frame = frame.bind(name, var)
+                frame = frame.bind(name.name, var)
         return body, frame
 
-    def options(self, index: int, site: identities.FollowUp) -> py.Function:
+    def options(self, plan: ops.FollowUp) -> py.Function:
         """The (engine value, action value) pairs of the follow-up's options."""
-        body, frame = self.unpack(site, site.choice)
-        body.append(py.return_(self.actions.pairs(site.choice, frame)))
-        name = function("_options", index, site)
+        body, frame = self.unpack(plan.site, plan.options_carried)
+        body.append(py.return_(self.actions.options(plan.options, frame)))
+        name = function("_options", plan.index, plan.site)
         return py.Function(name, BOUND, "list[tuple[Any, Any]]", body)
 
-    def rest(self, index: int, site: identities.FollowUp, skip: bool) -> py.Function:
+    def rest(self, plan: ops.FollowUp, skip: bool) -> py.Function:
         """What runs once the follow-up is decided (or skipped, for want of
         an option): the rest of its block (not when skipped), then of each
         block around it."""
-        depth = len(site.path) - (2 if skip else 1)
-        blocks = site.rest(depth)
-        body, frame = self.unpack(site, tuple(st for block in blocks for st in block))
+        site = plan.site
+        carried = plan.skip_carried if skip else plan.take_carried
+        body, frame = self.unpack(site, carried)
         parameters: tuple[tuple[str, str], ...] = BOUND
         if not skip:
             chosen = ident("v_", site.choice.name)
             frame = frame.bind(site.choice.name, chosen)
             parameters = (*BOUND, (chosen, "Any"))
-        for block in blocks:
-            stop: list[ast.stmt] = [py.return_()]
-            effects, frame = self.actions.effects(block, frame, True, stop, site.owner)
+        for block in plan.skip if skip else plan.take:
+            effects, frame = self.actions.effects(block, frame, [py.return_()])
             body.extend(effects)
-            if any(isinstance(st, m.Choose | m.ChooseDistinct) for st in block):
-                break  # a follow-up choice ends the block: the rest is its own
-        name = function("_skip" if skip else "_follow", index, site)
+        name = function("_skip" if skip else "_follow", plan.index, site)
         return py.Function(name, parameters, "None", body)

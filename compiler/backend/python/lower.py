@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.plan.build import build as build_plan
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python import printer
 from splendor_rules.compiler.backend.python.actions import Actions
@@ -41,7 +42,7 @@ def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     edition = analysis.inline_definitions(edition)
     source = Source(root)
     emitter = ExprEmitter(Names(edition))
-    actions = Actions(edition, source, emitter)
+    actions = Actions(edition, source, emitter, build_plan(edition))
     turns = Turns(edition, source, actions)
     follow_ups = FollowUps(edition, source, actions)
     functions = [

@@ -25,18 +25,17 @@ class LegalPayments:
     """The payment of one action's `pay` statement, for its enumerator."""
 
     def __init__(
-        self, lowering: LoweringPart, st: m.Pay, frame: Frame, loop_vars: set[str]
+        self, lowering: LoweringPart, st: m.Pay, frame: Frame, varies: bool, cards_vary: bool
     ) -> None:
         self.lowering = lowering
         self.st = st
         self.frame = frame
         self.colours = lowering.colours()
         self.wild = analysis.wild_token(lowering.edition)
-        # The discount stays outside the loops unless a choice changes it;
-        # so do the cards that may be spent.
-        self.varies = any(analysis.uses(st.discount, v) for v in loop_vars)
-        cards = st.wild_cards.cards if st.wild_cards is not None else None
-        self.cards_vary = cards is not None and any(analysis.uses(cards, v) for v in loop_vars)
+        # The discount stays outside the loops unless a choice changes it
+        # (the plan's Payment says); so do the cards that may be spent.
+        self.varies = varies
+        self.cards_vary = cards_vary
 
     def means(self) -> list[ast.stmt]:
         """The discount, and what the player can pay with in each colour."""

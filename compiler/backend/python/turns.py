@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 
 from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.plan import ops
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python.actions import Actions
 from splendor_rules.compiler.backend.python.base import LoweringPart, Source
@@ -64,7 +65,7 @@ class Turns(LoweringPart):
             elif trigger.zone == zone:
                 body.append(self.where(trigger))
                 frame = Frame().bind(trigger.card, "card")
-                effects, _ = self.actions.effects(trigger.body, frame, hooks=True, owner=trigger)
+                effects, _ = self.actions.effects(self.effects_of(trigger), frame, [])
                 body.extend(effects)
         for majority in self.edition.majorities:
             if majority.event_zone == zone:
@@ -73,6 +74,10 @@ class Turns(LoweringPart):
         return py.Function(
             ident("_entered_", zone), (*STATE_AND_PLAYER, ("card", "int")), "None", body
         )
+
+    def effects_of(self, trigger: m.Trigger) -> ops.Block:
+        """The plan of a trigger's effects."""
+        return next(block for t, block in self.actions.plan.triggers if t is trigger)
 
     def waits(self, trigger: m.Trigger) -> bool:
         """Does the trigger make a follow-up choice (so that its rest may wait)?"""
@@ -83,7 +88,7 @@ class Turns(LoweringPart):
         choice returns from it, and the rest waits for the decision."""
         frame = Frame().bind(trigger.card, "card")
         stop: list[ast.stmt] = [py.return_()]
-        effects, _ = self.actions.effects(trigger.body, frame, hooks=True, stop=stop, owner=trigger)
+        effects, _ = self.actions.effects(self.effects_of(trigger), frame, stop)
         return py.Function(
             ident("_trigger_", trigger.name),
             (*STATE_AND_PLAYER, ("card", "int")),

@@ -1,0 +1,422 @@
+"""The checked model -> the engine plan (`ops.py`), walked once.
+
+Each statement kind has its `visit_<Statement>` method in each of the three
+walks (the choice part of an enumerator, the reading of a move in an apply,
+the effects); the facts the printers need (hooked zones, follow-up sites,
+which names later statements read, market slots, the early cost test, the
+prechecks, which tokens may be none) are computed here, once, from one
+`Facts` object handed down.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import frozen
+
+from splendor_rules.compiler.backend import analysis
+from splendor_rules.compiler.backend.plan import ops
+from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.dsl.visitor import Visitor
+
+Choice = m.Choose | m.ChooseDistinct
+
+
+@frozen
+class Facts:
+    """What the builder reads of an edition, found once."""
+
+    edition: m.Edition
+    hooked: frozenset[str]
+    sites: tuple[identities.FollowUp, ...]
+    site_of: dict[int, int]  # id of a follow-up's choice -> its index
+    none_colours: bool
+    none_columns: frozenset[str]
+    kept: frozenset[analysis.Aggregate]
+    decks: identities.Decks
+
+    @staticmethod
+    def of(edition: m.Edition) -> Facts:
+        sites = identities.follow_ups(edition)
+        return Facts(
+            edition=edition,
+            hooked=frozenset(analysis.hooked_zones(edition)),
+            sites=sites,
+            site_of={id(site.choice): i for i, site in enumerate(sites)},
+            none_colours=analysis.colours_may_be_none(edition),
+            none_columns=analysis.none_columns(edition),
+            kept=frozenset(analysis.kept_aggregates(edition)),
+            decks=identities.decks(edition),
+        )
+
+    def keeps(self, e: m.Expr) -> bool:
+        """Is every zone aggregate the expression reads one an engine may keep?"""
+        return all(a in self.kept for a in analysis.aggregates_in(e))
+
+    def may_be_none(self, e: m.Expr) -> bool:
+        return self.none_colours and analysis.may_be_none(e, self.none_columns)
+
+    def market_slots(self, st: m.Choose, later: tuple[m.Statement, ...]) -> tuple[int, int] | None:
+        """The market's slots a choice need look at: those from the first to
+        the last deck with a card that the requirements after the choice, by
+        the cards' data alone, do not rule out (None: all of them)."""
+        conditions = [s.condition for s in later if isinstance(s, m.Require)]
+        decks, rows = self.decks, self.edition.cards.rows
+        kept = [
+            d
+            for d, cards in enumerate(decks.deck_cards)
+            if any(
+                all(analysis.card_condition(e, st.name, rows[k]) is not False for e in conditions)
+                for k in cards
+            )
+        ]
+        starts = [sum(decks.face_up[:d]) for d in range(len(decks.face_up) + 1)]
+        if kept == list(range(len(decks.deck_cards))):
+            return None
+        if not kept:
+            return (0, 0)
+        return (starts[kept[0]], starts[kept[-1] + 1])
+
+
+def _place(source: m.Expr, *kinds: str) -> bool:
+    return isinstance(source, m.Ref) and source.kind in kinds
+
+
+def plain(st: m.Choose) -> bool:
+    """Is each value of the choice its own value in the move (cards of the
+    market or of zones)?"""
+    return all(_place(s, "market", "zone") for s in st.sources)
+
+
+def may_repeat(st: m.Choose) -> bool:
+    """Can two sources of a choice hold one value (offered once)? Places a
+    card is in (deck tops, the market, zones) hold none alike."""
+    if len(st.sources) < 2:
+        return False
+    return not all(isinstance(s, m.DeckTops) or _place(s, "market", "zone") for s in st.sources)
+
+
+def own_ids(st: m.Statement, owner: m.Part) -> tuple[str, ...]:
+    """The rule ids a statement states beyond its owner's."""
+    return tuple(i for i in st.rule_ids if i not in owner.rule_ids)
+
+
+class _Legal(Visitor):
+    """The choice part of an action (`analysis.choice_part`) -> the nested
+    operations of its enumerator: each choice, requirement, precheck and
+    payment holds the rest of the part as its body."""
+
+    def __init__(self, facts: Facts, action: m.Action) -> None:
+        self.facts = facts
+        self.action = action
+        self.part = tuple(analysis.choice_part(action))
+        self.body = action.body or ()
+        self.prechecks = analysis.tally_prechecks(action)
+        self.early = early_cost(self.part)
+        self.bound: list[str] = []  # names bound so far (lets and choices)
+
+    def rest(self, index: int) -> ops.Block:
+        if index == len(self.part):
+            return (ops.Emit(paid=any(isinstance(st, m.Pay) for st in self.part)),)
+        st = self.part[index]
+        precheck = self.prechecks.get(index)
+        found: ops.Block = self.visit(st, index)
+        if precheck is not None and self.facts.keeps(precheck):
+            return (ops.Precheck(precheck, found),)
+        return found
+
+    def later(self, index: int) -> tuple[m.Statement, ...]:
+        return self.part[index + 1 :]
+
+    def read_later(self, st: m.Statement, name: str) -> bool:
+        at = next(i for i, s in enumerate(self.body) if s is st)
+        return analysis.uses(self.body[at + 1 :], name)
+
+    def visit_Let(self, st: m.Let, index: int) -> ops.Block:
+        self.bound.append(st.name)
+        own = own_ids(st, self.action)
+        return (ops.Let(st, own, self.read_later(st, st.name)), *self.rest(index + 1))
+
+    def visit_Choose(self, st: m.Choose, index: int) -> ops.Block:
+        self.bound.append(st.name)
+        later = self.later(index)
+        loop = ops.ChoiceLoop(
+            statement=st,
+            own=own_ids(st, self.action),
+            read_later=analysis.uses(later, st.name),
+            plain=plain(st),
+            may_repeat=may_repeat(st),
+            colours=all(_place(s, "colours") for s in st.sources),
+            slots=self.facts.market_slots(st, later),
+            cost_test=self.early is not None and self.early.choice == st.name,
+            body=self.rest(index + 1),
+        )
+        return (loop,)
+
+    def visit_ChooseDistinct(self, st: m.ChooseDistinct, index: int) -> ops.Block:
+        self.bound.append(st.name)
+        read = analysis.uses(self.later(index), st.name)
+        own = own_ids(st, self.action)
+        return (ops.CombinationLoop(st, own, read, self.rest(index + 1)),)
+
+    def visit_Require(self, st: m.Require, index: int) -> ops.Block:
+        """Requirements one after another share a guard, unless one states
+        rules of its own."""
+        requirements = [st]
+        end = index + 1
+        while end < len(self.part):
+            after = self.part[end]
+            if not isinstance(after, m.Require) or own_ids(after, self.action):
+                break
+            if end in self.prechecks:
+                break
+            requirements.append(after)
+            end += 1
+        own = own_ids(st, self.action)
+        return (ops.Guard(tuple(requirements), own, self.rest(end)),)
+
+    def visit_Pay(self, st: m.Pay, index: int) -> ops.Block:
+        assert index == len(self.part) - 1, "the checker puts a payment last"
+        bound = tuple(self.bound)
+        varies = any(analysis.uses(st.discount, v) for v in bound)
+        wild = st.wild_cards
+        cards_vary = wild is not None and any(analysis.uses(wild.cards, v) for v in bound)
+        spendable: tuple[str, ...] = ()
+        if wild is not None:
+            spendable = tuple(n for n in wild.chosen if may_be_spendable(self.part, n, wild.cards))
+        own = own_ids(st, self.action)
+        return (ops.Payment(st, own, varies, cards_vary, spendable, self.rest(index + 1)),)
+
+
+def may_be_spendable(part: tuple[m.Statement, ...], name: str, cards: m.Filter) -> bool:
+    """May the card chosen as `name` be one the payment may spend? Not if it
+    was chosen only where those cards are not (a card is in one place at a
+    time): the market, the deck tops, another zone."""
+    zone = cards.source
+    if not (isinstance(zone, m.Ref) and zone.kind == "zone"):
+        return True
+    choice = [st for st in part if isinstance(st, m.Choose) and st.name == name][-1]
+    return not all(
+        isinstance(source, m.DeckTops)
+        or _place(source, "market")
+        or (_place(source, "zone") and isinstance(source, m.Ref) and source.name != zone.name)
+        for source in choice.sources
+    )
+
+
+def early_cost(part: tuple[m.Statement, ...]) -> ops.Early | None:
+    """The payment, and the choice right after which its cost can be tested
+    against the means (before the requirements that follow the choice): the
+    cost is a card column of the card chosen, and nothing in the part
+    changes the means."""
+    pay = next((st for st in part if isinstance(st, m.Pay)), None)
+    if pay is None:
+        return None
+    cost = pay.cost
+    if not (isinstance(cost, m.Attr) and cost.source == "column" and cost.subject.type == m.CARD):
+        return None
+    subject = cost.subject
+    chosen = {st.name for st in part if isinstance(st, m.Choose)}
+    if not (isinstance(subject, m.Ref) and subject.kind == "variable" and subject.name in chosen):
+        return None
+    bound = {st.name for st in part if isinstance(st, m.Let | m.Choose | m.ChooseDistinct)}
+    read = (pay.discount,) if pay.wild_cards is None else (pay.discount, pay.wild_cards.cards)
+    if any(analysis.uses(read, name) for name in bound):
+        return None
+    return ops.Early(pay, subject.name)
+
+
+class _Reads(Visitor):
+    """An action's statements -> what its apply reads and checks of a move."""
+
+    def __init__(self, action: m.Action) -> None:
+        self.action = action
+        self.body = action.body or ()
+        self.position = 1  # the move's value after the action's name
+
+    def generic_visit(self, node: Any, *args: Any) -> ops.Block:
+        return ()  # an effect: nothing to read
+
+    def visit_Let(self, st: m.Let, index: int) -> ops.Block:
+        read = analysis.uses(self.body[index + 1 :], st.name)
+        return (ops.Let(st, own_ids(st, self.action), read),)
+
+    def visit_Choose(self, st: m.Choose, index: int) -> ops.Block:
+        self.position += 1
+        return (ops.Pick(st, own_ids(st, self.action), self.position - 1, plain(st)),)
+
+    def visit_ChooseDistinct(self, st: m.ChooseDistinct, index: int) -> ops.Block:
+        self.position += 1
+        return (ops.PickSet(st, own_ids(st, self.action), self.position - 1),)
+
+    def visit_Require(self, st: m.Require, index: int) -> ops.Block:
+        return (ops.Check(st, own_ids(st, self.action)),)
+
+    def visit_Pay(self, st: m.Pay, index: int) -> ops.Block:
+        return (ops.PickPayment(st, self.position),)
+
+
+class _Effects(Visitor):
+    """A block of statements -> its effects. `bound`: the names already
+    bound (a choice among them was read from the move; any other waits)."""
+
+    def __init__(self, facts: Facts, owner: m.Part, bound: set[str]) -> None:
+        self.facts = facts
+        self.owner = owner
+        self.bound = bound
+
+    def block(self, body: tuple[m.Statement, ...]) -> ops.Block:
+        found: list[ops.Op] = []
+        for index, st in enumerate(body):
+            made: ops.Block = self.visit(st, body[index + 1 :])
+            found.extend(made)
+            if made and isinstance(made[-1], ops.Wait):
+                break  # a follow-up ends the block: the rest is its own
+        return tuple(found)
+
+    def note(self, st: m.Statement) -> ops.Block:
+        own = own_ids(st, self.owner)
+        return (ops.Note(st, own),) if own else ()
+
+    def generic_visit(self, node: Any, *args: Any) -> ops.Block:
+        return self.note(node)
+
+    def visit_Gain(self, st: m.Gain, later: tuple[m.Statement, ...]) -> ops.Block:
+        return (ops.Gain(st, own_ids(st, self.owner), self.facts.may_be_none(st.token)),)
+
+    def visit_GainEach(self, st: m.GainEach, later: tuple[m.Statement, ...]) -> ops.Block:
+        return (ops.GainEach(st, own_ids(st, self.owner)),)
+
+    def visit_Pay(self, st: m.Pay, later: tuple[m.Statement, ...]) -> ops.Block:
+        if st.wild_cards is None:
+            return (ops.GiveBack(st),)
+        return (ops.GiveBack(st), ops.SpendCards(st.wild_cards.variable))
+
+    def visit_Move(self, st: m.Move, later: tuple[m.Statement, ...]) -> ops.Block:
+        own = own_ids(st, self.owner)
+        if st.tile:
+            return (ops.TakeTile(st, own),)
+        return (ops.MoveCard(st, own, st.zone in self.facts.hooked),)
+
+    def visit_SetValue(self, st: m.SetValue, later: tuple[m.Statement, ...]) -> ops.Block:
+        return (ops.SetValue(st, own_ids(st, self.owner)),)
+
+    def visit_ReturnToBox(self, st: m.ReturnToBox, later: tuple[m.Statement, ...]) -> ops.Block:
+        return (ops.ReturnToBox(st, own_ids(st, self.owner)),)
+
+    def visit_If(self, st: m.If, later: tuple[m.Statement, ...]) -> ops.Block:
+        return (ops.When(st, own_ids(st, self.owner), self.block(st.body)),)
+
+    def visit_Let(self, st: m.Let, later: tuple[m.Statement, ...]) -> ops.Block:
+        if st.name in self.bound:
+            return self.note(st)
+        self.bound.add(st.name)
+        return (ops.EffectLet(st, own_ids(st, self.owner), analysis.uses(later, st.name)),)
+
+    def wait(self, st: Choice) -> ops.Block:
+        if st.name in self.bound:
+            return ()  # read from the move
+        index = self.facts.site_of[id(st)]
+        carried = tuple(name for name, _ in self.facts.sites[index].bound)
+        return (ops.Wait(st, index, carried),)
+
+    def visit_Choose(self, st: m.Choose, later: tuple[m.Statement, ...]) -> ops.Block:
+        return self.wait(st)
+
+    def visit_ChooseDistinct(
+        self, st: m.ChooseDistinct, later: tuple[m.Statement, ...]
+    ) -> ops.Block:
+        return self.wait(st)
+
+
+def legal(facts: Facts, action: m.Action, index: int) -> ops.Legal:
+    walk = _Legal(facts, action)
+    body = walk.rest(0)
+    defines = tuple(sorted(analysis.defines_in(walk.part)))
+    return ops.Legal(action, index, defines, walk.early, body)
+
+
+def apply(facts: Facts, action: m.Action, index: int) -> ops.Apply:
+    statements = action.body or ()
+    reads = _Reads(action)
+    read = tuple(op for i, st in enumerate(statements) for op in reads.visit(st, i))
+    choices = [op.statement.name for op in read if isinstance(op, ops.Pick | ops.PickSet)]
+    pays = [op.statement for op in read if isinstance(op, ops.PickPayment)]
+    paid = ["payment"] if pays else []
+    paid += [st.wild_cards.variable for st in pays if st.wild_cards is not None]
+    bound = {op.statement.name for op in read if isinstance(op, ops.Let | ops.Pick | ops.PickSet)}
+    effects = _Effects(facts, action, bound).block(statements)
+    return ops.Apply(action, index, (*choices, *paid), read, effects)
+
+
+def options(facts: Facts, choice: Choice) -> ops.ChoiceLoop | ops.CombinationLoop:
+    """A follow-up's loop over its options: each written as a move."""
+    body = (ops.Emit(paid=False),)
+    if isinstance(choice, m.ChooseDistinct):
+        return ops.CombinationLoop(choice, (), False, body)
+    return ops.ChoiceLoop(
+        statement=choice,
+        own=(),
+        read_later=False,
+        plain=plain(choice),
+        may_repeat=may_repeat(choice),
+        colours=all(_place(s, "colours") for s in choice.sources),
+        slots=facts.market_slots(choice, ()),
+        cost_test=False,
+        body=body,
+    )
+
+
+def carried(site: identities.FollowUp, reads: object) -> tuple[ops.Carried, ...]:
+    return tuple(ops.Carried(n, t, analysis.uses(reads, n)) for n, t in site.bound)
+
+
+def rest(
+    facts: Facts, site: identities.FollowUp, skip: bool
+) -> tuple[tuple[ops.Block, ...], tuple[ops.Carried, ...]]:
+    """What runs once a follow-up is decided (or skipped, for want of an
+    option): the rest of its block (not when skipped), then of each block
+    around it, up to the block a later follow-up ends."""
+    blocks = site.rest(len(site.path) - (2 if skip else 1))
+    names = carried(site, tuple(st for block in blocks for st in block))
+    bound = {c.name for c in names if c.read}
+    if not skip:
+        bound.add(site.choice.name)
+    walk = _Effects(facts, site.owner, bound)
+    found: list[ops.Block] = []
+    for block in blocks:
+        found.append(walk.block(block))
+        if any(isinstance(st, m.Choose | m.ChooseDistinct) for st in block):
+            break  # a follow-up choice ends the block: the rest is its own
+    return tuple(found), names
+
+
+def follow_up(facts: Facts, index: int, site: identities.FollowUp) -> ops.FollowUp:
+    take, take_carried = rest(facts, site, skip=False)
+    skip, skip_carried = rest(facts, site, skip=True)
+    return ops.FollowUp(
+        site=site,
+        index=index,
+        options=options(facts, site.choice),
+        options_carried=carried(site, site.choice),
+        take=take,
+        take_carried=take_carried,
+        skip=skip,
+        skip_carried=skip_carried,
+    )
+
+
+def build(edition: m.Edition) -> ops.Plan:
+    """The plan of an edition (its definitions with parameters already
+    inlined where they can be, `analysis.inline_definitions`)."""
+    facts = Facts.of(edition)
+    actions = edition.actions
+    return ops.Plan(
+        legal=tuple(
+            legal(facts, a, i) if a.body is not None else None for i, a in enumerate(actions)
+        ),
+        apply=tuple(apply(facts, a, i) for i, a in enumerate(actions)),
+        triggers=tuple((t, _Effects(facts, t, {t.card}).block(t.body)) for t in edition.triggers),
+        follow_ups=tuple(follow_up(facts, i, site) for i, site in enumerate(facts.sites)),
+    )

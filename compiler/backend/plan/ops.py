@@ -1,0 +1,327 @@
+"""The engine plan's operations: what an action's enumerator of legal moves,
+its apply, and the effects of actions, triggers and follow-ups do, as a
+small set of typed statements that every target prints.
+
+Expressions stay model expressions (each target has its expression
+emitter); an operation holds the model statement it comes from (its span and
+rule ids, for the comments) and the facts a printer needs, computed once by
+`build.py`. `own` is the rule ids an operation states beyond its owner's,
+where the rule file's place is worth a comment (empty: none).
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.frontend import model as m
+
+
+@frozen
+class Op:
+    """An operation of the plan."""
+
+
+Block = tuple[Op, ...]
+
+# ------------------------------------------------------------ legal moves
+
+
+@frozen
+class Let(Op):
+    """`let` among the choices: a local computed from what is bound so far.
+    `read_later`: whether a later statement of the action reads it."""
+
+    statement: m.Let
+    own: tuple[str, ...]
+    read_later: bool
+
+
+@frozen
+class ChoiceLoop(Op):
+    """A loop over the values of a `choose x from A, B`, `body` run for each.
+
+    `read_later`: a later statement reads x (else the value is only shown in
+    the move); `plain`: every source is the market or a zone, so each value
+    is its own value in the move (no pairs); `may_repeat`: two sources may
+    hold one value (offered once); `colours`: every value is a colour (never
+    none); `slots`: the market's slots to look at (from, to), where the
+    requirements rule out decks by the cards' data alone (None: all);
+    `cost_test`: the action's payment is tested against the player's means
+    right after this choice (`Legal.early`)."""
+
+    statement: m.Choose
+    own: tuple[str, ...]
+    read_later: bool
+    plain: bool
+    may_repeat: bool
+    colours: bool
+    slots: tuple[int, int] | None
+    cost_test: bool
+    body: Block
+
+
+@frozen
+class CombinationLoop(Op):
+    """A loop over the combinations of a `choose x: N distinct from S`."""
+
+    statement: m.ChooseDistinct
+    own: tuple[str, ...]
+    read_later: bool
+    body: Block
+
+
+@frozen
+class Guard(Op):
+    """Consecutive requirements of the choice part, `body` run when all
+    hold. A requirement that states rules of its own starts a guard of its
+    own (its comment goes before it)."""
+
+    requirements: tuple[m.Require, ...]
+    own: tuple[str, ...]
+    body: Block
+
+
+@frozen
+class Precheck(Op):
+    """A test that a later requirement implies, read from a kept tally
+    before the local it counts is built (`analysis.tally_prechecks`), where
+    every aggregate it reads is one an engine may keep up to date
+    (`analysis.kept_aggregates`; a target that keeps fewer prints the body
+    alone)."""
+
+    test: m.Expr
+    body: Block
+
+
+@frozen
+class Payment(Op):
+    """The ways to pay a `pay`, each completing the move (a payment comes
+    last: the checker puts it after every choice and requirement).
+
+    `discount_varies` / `cards_vary`: a choice or local changes the
+    discount / the cards that may be spent (else they are found once, before
+    the loops); `spendable_choices`: the cards the action chose that may be
+    among those the payment may spend (never spent)."""
+
+    statement: m.Pay
+    own: tuple[str, ...]
+    discount_varies: bool
+    cards_vary: bool
+    spendable_choices: tuple[str, ...]
+    body: Block
+
+
+@frozen
+class Emit(Op):
+    """Write the move: the action, each choice's value, the payment."""
+
+    paid: bool
+
+
+@frozen
+class Early:
+    """The payment whose cost is tested right after the choice of the card
+    it reads (a card column), before the requirements that follow: nothing
+    in the choice part changes the means."""
+
+    pay: m.Pay
+    choice: str
+
+
+@frozen
+class Legal:
+    """An action's enumerator of legal moves. `defines`: the definitions
+    its choice part reads, read once at its top."""
+
+    action: m.Action
+    index: int
+    defines: tuple[str, ...]
+    early: Early | None
+    body: Block
+
+
+# ------------------------------------------------------------------ apply
+
+
+@frozen
+class Pick(Op):
+    """Read a choice's value from the move, refusing one not offered."""
+
+    statement: m.Choose
+    own: tuple[str, ...]
+    position: int
+    plain: bool
+
+
+@frozen
+class PickSet(Op):
+    """Read a combination of distinct values from the move."""
+
+    statement: m.ChooseDistinct
+    own: tuple[str, ...]
+    position: int
+
+
+@frozen
+class PickPayment(Op):
+    """Read a payment (and, spending cards, the cards) from the move."""
+
+    statement: m.Pay
+    position: int
+
+
+@frozen
+class Check(Op):
+    """A requirement tested, refused with its message."""
+
+    statement: m.Require
+    own: tuple[str, ...]
+
+
+@frozen
+class Apply:
+    """An action's apply: read and check the move (`reads`), then make the
+    effects on a copy of the state. `values`: the names of the move's values
+    (choices, then the payment and the cards spent)."""
+
+    action: m.Action
+    index: int
+    values: tuple[str, ...]
+    reads: Block
+    effects: Block
+
+
+# ---------------------------------------------------------------- effects
+
+
+@frozen
+class Note(Op):
+    """A statement with nothing to do here that states rules of its own."""
+
+    statement: m.Statement
+    own: tuple[str, ...]
+
+
+@frozen
+class Gain(Op):
+    """`gain N of T`; `may_be_none`: T may be none (nothing is gained)."""
+
+    statement: m.Gain
+    own: tuple[str, ...]
+    may_be_none: bool
+
+
+@frozen
+class GainEach(Op):
+    statement: m.GainEach
+    own: tuple[str, ...]
+
+
+@frozen
+class GiveBack(Op):
+    """The tokens of the move's payment go back to the supply."""
+
+    statement: m.Pay
+
+
+@frozen
+class SpendCards(Op):
+    """The cards the payment spends go back to the box."""
+
+    variable: str
+
+
+@frozen
+class MoveCard(Op):
+    """A card moved to a zone; `hooked`: entering the zone runs code."""
+
+    statement: m.Move
+    own: tuple[str, ...]
+    hooked: bool
+
+
+@frozen
+class TakeTile(Op):
+    statement: m.Move
+    own: tuple[str, ...]
+
+
+@frozen
+class SetValue(Op):
+    statement: m.SetValue
+    own: tuple[str, ...]
+
+
+@frozen
+class ReturnToBox(Op):
+    statement: m.ReturnToBox
+    own: tuple[str, ...]
+
+
+@frozen
+class When(Op):
+    """`if C:` among the effects."""
+
+    statement: m.If
+    own: tuple[str, ...]
+    body: Block
+
+
+@frozen
+class EffectLet(Op):
+    """`let` among the effects; `read_later`: the rest of its block reads it."""
+
+    statement: m.Let
+    own: tuple[str, ...]
+    read_later: bool
+
+
+@frozen
+class Wait(Op):
+    """A follow-up decision: queue it with the names its rest reads; it
+    ends the block (its rest is its own)."""
+
+    choice: m.Choose | m.ChooseDistinct
+    site: int
+    carried: tuple[str, ...]
+
+
+# ------------------------------------------------------------- follow-ups
+
+
+@frozen
+class Carried:
+    """A name a follow-up carries; `read`: what the function reads it."""
+
+    name: str
+    type: m.Type
+    read: bool
+
+
+@frozen
+class FollowUp:
+    """A follow-up decision: its options (the choice's loop, over the names
+    carried), and what runs once it is decided (`take`) or skipped (`skip`):
+    blocks, innermost first, the last the one a later wait ends."""
+
+    site: identities.FollowUp
+    index: int
+    options: ChoiceLoop | CombinationLoop
+    options_carried: tuple[Carried, ...]
+    take: tuple[Block, ...]
+    take_carried: tuple[Carried, ...]
+    skip: tuple[Block, ...]
+    skip_carried: tuple[Carried, ...]
+
+
+@frozen
+class Plan:
+    """An edition's plan: per action (in order) its enumerator (None for
+    one legal only when no other is) and apply; per trigger its effects;
+    the follow-ups."""
+
+    legal: tuple[Legal | None, ...]
+    apply: tuple[Apply, ...]
+    triggers: tuple[tuple[m.Trigger, Block], ...]
+    follow_ups: tuple[FollowUp, ...]
