@@ -1173,5 +1173,5 @@ def not_printed(span: Span, target: str, construct: str) -> Diagnostic:
     return _error(
         f"the {target} target does not print {construct} yet",
         span,
-        "the interpreter plays this edition: --engine interpreted",
+        "the generated Python engine and the interpreter play it: --engine generated",
     )
