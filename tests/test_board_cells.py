@@ -27,6 +27,7 @@ from splendor_rules.compiler.runtime.interpreter.engine import InterpretedEngine
 from splendor_rules.compiler.runtime.loading import EngineUnavailable
 from splendor_rules.compiler.tools import records
 from splendor_rules.compiler.tools.loader import check_rule_file, load, rendered_engine
+from splendor_rules.compiler.tools.simulate.hidden import determinize
 from splendor_rules.dsl.formatting import format_source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -327,3 +328,13 @@ def test_the_board_rule_file_is_formatted_and_reads_back_the_same() -> None:
     the same tree: the rule file is already in it."""
     text = RULES.read_text(encoding="utf-8")
     assert format_source(text, path=str(RULES)) == text
+
+
+def test_a_bot_deals_the_bags_draws_it_cannot_see() -> None:
+    """simulate's bots play from a view, which hides the bag's generator:
+    a state dealt from the view has one, and is otherwise the view's."""
+    view = ENGINE.view(ENGINE.new_game(2, 3), 0)
+    dealt = determinize(ENGINE, view, random.Random(1))
+    assert view["draws"] is None and type(dealt["draws"]) is int
+    state = ENGINE.from_json(dealt)
+    assert ENGINE.view(state, 0) == view
