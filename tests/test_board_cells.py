@@ -243,6 +243,18 @@ def test_the_description_shows_the_board() -> None:
 # ------------------------------------------------------------- the targets
 
 
+# Moves of a line of cells that no position allows: a gap, a list for a
+# tuple, a condition for a cell, a cell off the board, no cell, two values.
+WRONG_LINES: tuple[Any, ...] = (
+    ("take_line", (cell(0, 0), cell(0, 2))),
+    ("take_line", [cell(0, 0)]),
+    ("take_line", (True,)),
+    ("take_line", (9,)),
+    ("take_line", ()),
+    ("take_line", (cell(0, 0),), (cell(0, 1),)),
+)
+
+
 def test_the_generated_engine_plays_as_the_interpreter() -> None:
     """The Python target prints the board (from the engine plan): random
     games on both engines, every legal move list, state, view, score and
@@ -257,14 +269,14 @@ def test_the_generated_engine_plays_as_the_interpreter() -> None:
             assert all(generated.view(a, p) == ENGINE.view(b, p) for p in range(players))
             legal = ENGINE.legal_actions(b)
             assert generated.legal_actions(a) == legal
-            gap = ("take_line", (cell(0, 0), cell(0, 2)))
-            refusals = []
-            for engine, state in ((generated, a), (ENGINE, b)):
-                with pytest.raises(engine.IllegalAction) as refused:
-                    engine.apply(state, gap)
-                refusals.append(str(refused.value).split(":")[0])
-            assert refusals[0] == refusals[1]
-            assert refusals[0] == "D-3.3" or ENGINE.to_json(b)["pending"] is not None
+            for wrong in WRONG_LINES:
+                refusals = []
+                for engine, state in ((generated, a), (ENGINE, b)):
+                    with pytest.raises(engine.IllegalAction) as refused:
+                        engine.apply(state, wrong)
+                    refusals.append(str(refused.value).split(":")[0])
+                assert refusals[0] == refusals[1], wrong
+                assert refusals[0] == "D-3.3" or ENGINE.to_json(b)["pending"] is not None
             move = rng.choice(legal)
             a, b = generated.apply(a, move), ENGINE.apply(b, move)
             plies += 1
