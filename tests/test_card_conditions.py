@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from splendor_rules.compiler.backend import analysis
-from splendor_rules.compiler.backend.native.lower import Lowering
+from splendor_rules.compiler.backend.plan.build import Facts
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
@@ -65,7 +65,7 @@ def test_market_slots(orient: m.Edition) -> None:
     ]
     assert with_sacrifice and with_sacrifice != list(range(len(decks.deck_cards)))
     starts = [sum(decks.face_up[:d]) for d in range(len(decks.face_up) + 1)]
-    lowering = Lowering(orient, ORIENT.parent)
+    facts = Facts.of(orient)
     for action, expected in (
         ("sacrifice", (starts[with_sacrifice[0]], starts[with_sacrifice[-1] + 1])),
         ("buy", None),
@@ -73,4 +73,4 @@ def test_market_slots(orient: m.Edition) -> None:
         part = analysis.choice_part(next(a for a in orient.actions if a.name == action))
         choice = part[0]
         assert isinstance(choice, m.Choose)
-        assert lowering.market_slots(choice, tuple(part[1:])) == expected
+        assert facts.market_slots(choice, tuple(part[1:])) == expected

@@ -27,6 +27,7 @@ from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.description import SCHEMA, describe
 from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
 from splendor_rules.compiler.frontend.rule_ids import rule_texts
+from splendor_rules.compiler.frontend.schema import schema
 from splendor_rules.compiler.runtime.api import playout_engine
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.compiler.runtime.loading import EngineUnavailable, load_engine
@@ -342,3 +343,61 @@ def test_simulate_reads_the_zones_from_the_description(path: Path) -> None:
     zones = [z for z in engine.DESCRIPTION["zones"] if z["owner"] == "player"]
     assert kinds.cards == {z["name"] for z in zones if z["holds"] == "cards"}
     assert kinds.hiding == {z["name"] for z in zones if z["deck_cards_seen_by"] == "owner"}
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=_ids(RULE_FILES))
+def test_the_card_and_tile_rows_are_the_data(path: Path) -> None:
+    """Each card and each tile face is a row of its cells, in its table's
+    columns' order (a number per colour as a list), numbered as the engine
+    numbers them."""
+    model = _model(path)
+    description = describe(model)
+
+    def cells(table: m.Table, row: Any) -> list[Any]:
+        found = (row.get(c.name) for c in table.columns)
+        return [list(v) if isinstance(v, tuple) else v for v in found]
+
+    cards = description["cards"]
+    assert [c["name"] for c in cards["columns"]] == [c.name for c in model.cards.columns]
+    assert cards["rows"] == [cells(model.cards, row) for row in model.cards.rows]
+    assert len(cards["rows"]) == cards["count"]
+    numbering = identities.tile_numbering(model)
+    for described, table in zip(description["tiles"]["sets"], model.tile_sets, strict=True):
+        assert described["rows"] == [cells(table, row) for row in table.rows]
+        for face, row in zip(described["faces"], table.rows, strict=True):
+            assert numbering.rows[face] == row
+
+
+def test_the_labels_run_no_front_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cards and tiles are named from the engine's description."""
+    from splendor_rules.compiler.tools import labels
+
+    def no_compile(*args: object) -> None:
+        raise AssertionError("the front end ran")
+
+    monkeypatch.setattr(pipeline, "_compile", no_compile)
+    monkeypatch.setattr(labels, "_DATA", {})
+    data = labels.edition_data("classic")
+    assert len(data.cards) == load_engine("classic").DESCRIPTION["cards"]["count"]
+    assert data.card_label(0).startswith("card 0 (")
+    assert data == labels.data_of(load_engine("classic").DESCRIPTION)
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=_ids(RULE_FILES))
+def test_the_zones_are_the_places_of_the_state_schema(path: Path) -> None:
+    """One source: each place of the schema (a seat's zones, then the
+    shared fields of the JSON form) is a zone, seen as the schema says."""
+    model = _model(path)
+    the = schema(model)
+    zones = describe(model)["zones"]
+    places = [*the.seat_places, *the.shared_places]
+    assert [(z["name"], z["holds"]) for z in zones] == [(p.name, p.holds) for p in places]
+    seat_zones = the.field("zones").names
+    assert [z["name"] for z in zones if z["owner"] == "player"] == list(seat_zones)
+    shared = [z["name"] for z in zones if z["owner"] == "shared"]
+    assert shared == [f.key for f in the.fields if f.places]
+    hiding = {z.name for z in model.zones if z.hidden_from_deck}
+    assert {z["name"] for z in zones if z["deck_cards_seen_by"] == "owner"} == hiding
+    assert [z["name"] for z in zones if z["seen_by"] == "nobody"] == [
+        f.key for f in the.fields if f.seen == "sizes"
+    ]

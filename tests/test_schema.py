@@ -12,12 +12,14 @@ import copy
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from test_native import TARGETS, Engines, engines_of, native_root  # noqa: F401 (a fixture)
 
-from splendor_rules.compiler.frontend.schema import Field, Schema, schema
+from splendor_rules.compiler.frontend.schema import Field, Kind, Schema, schema
+from splendor_rules.compiler.runtime.interpreter import load_interpreted
+from splendor_rules.compiler.runtime.loading import generated_editions
 
 Json = dict[str, Any]
 
@@ -218,3 +220,13 @@ def test_a_field_beyond_its_bounds_is_refused_alike(trio: Engines) -> None:
             assert len(set(messages)) == 1, (f.key, messages)
             tried += 1
     assert tried >= len(the.fields)
+
+
+def test_the_interpreter_reads_and_writes_every_kind_of_field() -> None:
+    """The interpreter's reader and writer go by kind, not by field: each
+    kind of the schema has its reader and its writer, so a new field of a
+    known kind is read and written with no edit there."""
+    json_form = load_interpreted(generated_editions()[0]).json
+    kinds = set(get_args(Kind))
+    assert set(json_form.writers) == kinds
+    assert {step[0] for step in json_form.reader.order if isinstance(step, tuple)} == kinds

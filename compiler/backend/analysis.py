@@ -16,7 +16,7 @@ import attrs
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.dsl.visitor import walk
+from splendor_rules.dsl.visitor import Visitor, walk
 
 # ("sum" or "tally", zone, column), or ("total" or "totals", zone, the
 # expression): a number, or a number per colour, that a Total adds up.
@@ -395,9 +395,8 @@ def tally_prechecks(action: m.Action) -> dict[int, m.Expr]:
         key, colour = shape
         bound_since: list[str] = []  # what N may not read: it is not bound yet at the let
         for later in part[index:]:
-            if isinstance(later, m.Let | m.Choose | m.ChooseDistinct):
-                bound_since.append(later.name)
-            test = _count_test(later, st.name) if isinstance(later, m.Require) else None
+            bound_since.extend(bound_by(later))
+            test = _count_test(later, st.name)
             if test is not None:
                 if not any(uses(test[1], name) for name in bound_since):
                     found[index] = _precheck(st, key, colour, *test)
@@ -424,9 +423,36 @@ def _keyed_filter(e: m.Filter) -> tuple[m.Expr, m.Expr] | None:
     return None
 
 
-def _count_test(st: m.Require, local: str) -> tuple[str, m.Expr] | None:
-    """(op, N) of `count(local) op N` (op >= or >, or the mirror), N not
-    reading the local."""
+class _Binds(Visitor):
+    """The local a statement binds: a let's or a choice's name."""
+
+    def generic_visit(self, node: Any, *args: Any) -> tuple[str, ...]:
+        return ()
+
+    def visit_Let(self, st: m.Let) -> tuple[str, ...]:
+        return (st.name,)
+
+    def visit_Choose(self, st: m.Choose) -> tuple[str, ...]:
+        return (st.name,)
+
+    def visit_ChooseDistinct(self, st: m.ChooseDistinct) -> tuple[str, ...]:
+        return (st.name,)
+
+
+_BINDS = _Binds()
+
+
+def bound_by(st: m.Statement) -> tuple[str, ...]:
+    """The local a statement binds, if any (a let or a choice)."""
+    found: tuple[str, ...] = _BINDS.visit(st)
+    return found
+
+
+def _count_test(st: m.Statement, local: str) -> tuple[str, m.Expr] | None:
+    """(op, N) of a requirement `count(local) op N` (op >= or >, or the
+    mirror), N not reading the local."""
+    if not isinstance(st, m.Require):
+        return None
     test = st.condition
     if not (isinstance(test, m.Binary) and test.op in _COUNT_TESTS):
         return None

@@ -19,7 +19,7 @@ from rich.text import Text
 from splendor_rules.compiler.backend.build import write_atomically
 from splendor_rules.compiler.cli.options import engine_option, plural
 from splendor_rules.compiler.runtime.api import Action, Engine, State
-from splendor_rules.compiler.tools.labels import EditionData, edition_data, move_label
+from splendor_rules.compiler.tools.labels import EditionData, data_of, move_label
 from splendor_rules.compiler.tools.records import (
     Bot,
     EngineNotAvailable,
@@ -68,7 +68,7 @@ def show_position(eng: Engine, state: State, seat: int, legal: list[Action]) -> 
     market with each card's cost, bonus and points, the tiles, each seat's
     tokens and cards, and the legal moves, numbered from 1 and labelled."""
     console = Console(stderr=True, highlight=False)
-    data = edition_data(eng.EDITION)
+    data = data_of(eng.DESCRIPTION)
     view = eng.view(state, seat)
     console.print(f"\n[bold]seat {seat} to move[/]; scores {list(eng.scores(state))}")
     console.print(Text("supply:").append_text(_pips(view["supply"])))

@@ -2,10 +2,11 @@
 
 As OpenSpiel's `Game::GetType()`, every engine carries its description
 (`DESCRIPTION`, compiler/runtime/api.py), so that a tool asks the engine
-what it plays (token kinds, card tables, decks, zones and who sees them,
-the shape of every move, the rules and their text) instead of running the
-front end again or probing the engine. It is computed here, once, from the
-checked model and the identities every engine shares; every engine of a
+what it plays (token kinds, card and tile tables with their rows, decks,
+zones and who sees them, the shape of every move, the rules and their
+text) instead of running the front end again or probing the engine. It is
+computed here, once, from the checked model, the identities every engine
+shares and the state's schema (its places are the zones); every engine of a
 model gives the same value but for `capabilities`. docs/engine.md,
 "Description", gives the format.
 """
@@ -18,6 +19,7 @@ from typing import Any
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.fingerprint import fingerprint
+from splendor_rules.compiler.frontend.schema import Seen, schema
 
 SCHEMA = 1
 
@@ -103,6 +105,19 @@ def _column(column: m.Column, rows: tuple[Any, ...], colours: tuple[str, ...]) -
     return found
 
 
+def _rows(table: m.Table) -> list[list[Any]]:
+    """Each row its cells, in the columns' order (a number per colour as a
+    list in colour order, a colour none as null): compact, and what a tool
+    needs to show a card or a tile by its data."""
+    return [
+        [
+            list(cell) if isinstance(cell, tuple) else cell
+            for cell in (row.get(c.name) for c in table.columns)
+        ]
+        for row in table.rows
+    ]
+
+
 def _cards(edition: m.Edition) -> Json:
     """The cards: one numbered sequence (docs/engine.md, "Identities") of
     every table's, each card with every column, and the card values."""
@@ -122,6 +137,7 @@ def _cards(edition: m.Edition) -> Json:
         "count": len(rows),
         "columns": [_column(c, rows, edition.colours) for c in edition.cards.columns],
         "tables": tables,
+        "rows": _rows(edition.cards),
         "values": [
             {
                 "name": v.name,
@@ -175,6 +191,7 @@ def _tiles(edition: m.Edition) -> Json:
             "faces": list(numbering.set_faces[table.name]),
             "tiles": [list(faces) for faces in numbering.set_tiles[table.name]],
             "columns": [_column(c, table.rows, edition.colours) for c in table.columns],
+            "rows": _rows(table),
         }
         for table in edition.tile_sets
     ]
@@ -192,41 +209,33 @@ def _tiles(edition: m.Edition) -> Json:
     return {"count": numbering.count, "sets": sets, "majorities": majorities, "reveals": reveals}
 
 
-def _zone(name: str, holds: str, owner: str, seen_by: str, deck_cards_seen_by: str) -> Json:
-    return {
-        "name": name,
-        "holds": holds,
-        "owner": owner,
-        "seen_by": seen_by,
-        "deck_cards_seen_by": deck_cards_seen_by,
-    }
+# Who sees a place's contents, and the cards taken from a deck into it, by
+# who the schema says sees it.
+_SEEN_BY: dict[Seen, tuple[str, str]] = {
+    "everyone": ("everyone", "everyone"),
+    "owner": ("everyone", "owner"),
+    "sizes": ("nobody", "nobody"),
+    "nobody": ("nobody", "nobody"),
+}
 
 
 def _zones(edition: m.Edition) -> list[Json]:
-    """Where things are and who sees them (E-6.3 in the reference): each
-    player's zones (a card taken from a deck into a zone that hides it is
-    seen by its owner only), then the shared places of the JSON form (a
-    view shows the decks' sizes, not their cards)."""
-    own = [
-        _zone(
-            z.name, z.content, "player", "everyone", "owner" if z.hidden_from_deck else "everyone"
-        )
-        for z in edition.zones
-    ]
+    """Where things are and who sees them, from the state's schema (E-6.3 in
+    the reference): each player's zones (a card taken from a deck into a
+    zone that hides it is seen by its owner only), then the shared places in
+    the order of the JSON form (a view shows the decks' sizes, not their
+    cards)."""
+    the = schema(edition)
+    owned = [(place, "player") for place in the.seat_places]
     return [
-        *own,
-        _zone("supply", "tokens", "shared", "everyone", "everyone"),
-        _zone("market", "cards", "shared", "everyone", "everyone"),
-        _zone("decks", "cards", "shared", "nobody", "nobody"),
-        _zone("tiles", "tiles", "shared", "everyone", "everyone"),
-        *(
-            [
-                _zone("board", "tokens", "shared", "everyone", "everyone"),
-                _zone("bag", "tokens", "shared", "everyone", "everyone"),
-            ]
-            if edition.board is not None
-            else []
-        ),
+        {
+            "name": place.name,
+            "holds": place.holds,
+            "owner": owner,
+            "seen_by": _SEEN_BY[place.seen][0],
+            "deck_cards_seen_by": _SEEN_BY[place.seen][1],
+        }
+        for place, owner in [*owned, *((place, "shared") for place in the.shared_places)]
     ]
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
@@ -44,9 +44,21 @@ Kind = Literal[
 ]
 
 Seen = Literal["everyone", "owner", "sizes", "nobody"]
-"""Who sees a field in a view: everyone; its owner only (a hidden card is
-shown to the others as the deck it came from); its sizes only; or nobody
-(a view shows null)."""
+"""Who sees a field or a place in a view: everyone; the owner only of the
+cards taken from a deck into it (the others see the deck each came from);
+its sizes only; or nobody (a view shows null)."""
+
+Holds = Literal["tokens", "cards", "tiles"]
+
+
+@frozen
+class Place:
+    """A place things are in (the description's zones): a field of the
+    state, shared, or an entry of a seat's zones, which each seat has."""
+
+    name: str
+    holds: Holds
+    seen: Seen = "everyone"
 
 
 @frozen
@@ -59,6 +71,11 @@ class Field:
     high: int  # the most
     names: tuple[str, ...] = ()  # an object's keys, in order
     seen: Seen = "everyone"
+    # Only the entries that are not 0 are written; one left out reads as 0.
+    sparse: bool = False
+    # The places it is: itself (a shared place) or, for a seat's zones, each
+    # entry; none for a field that holds no cards, tiles or tokens.
+    places: tuple[Place, ...] = ()
 
 
 @frozen
@@ -107,6 +124,16 @@ class Schema:
         return tuple(p.name for p in self.parts)
 
     @property
+    def seat_places(self) -> tuple[Place, ...]:
+        """The places each seat has (its zones)."""
+        return tuple(p for f in self.seat_fields for p in f.places)
+
+    @property
+    def shared_places(self) -> tuple[Place, ...]:
+        """The places of the state, shared, in the order of the JSON form."""
+        return tuple(p for f in self.fields for p in f.places)
+
+    @property
     def held(self) -> tuple[Part, ...]:
         """The parts the edition has: a Python engine's State attributes."""
         return tuple(p for p in self.parts if p.present)
@@ -119,6 +146,8 @@ def schema(edition: m.Edition) -> Schema:
     low, high = edition.players
     cards = len(edition.cards.rows) - 1
     deck_names = tuple(str(d) for d in decks.tiers)
+    token_names = tuple(t.name for t in edition.tokens)
+    tile_set_names = tuple(t.name for t in edition.tile_sets)
     fields = [
         Field("edition", "edition", 0, 0, (edition.name,)),
         Field("players", "players", low, high),
@@ -128,10 +157,10 @@ def schema(edition: m.Edition) -> Schema:
         Field("over", "flag", 0, 1),
         Field("last_round", "flag", 0, 1),
         Field("pending", "pending", -1, len(edition.steps) - 1),
-        Field("supply", "token counts", 0, COUNT.high, tuple(t.name for t in edition.tokens)),
-        Field("decks", "deck cards", 0, cards, deck_names, "sizes"),
-        Field("market", "market rows", 0, cards, deck_names),
-        Field("tiles", "tile sets", 0, tiles.count - 1, tuple(t.name for t in edition.tile_sets)),
+        _place(Field("supply", "token counts", 0, COUNT.high, token_names), "tokens"),
+        _place(Field("decks", "deck cards", 0, cards, deck_names, "sizes"), "cards"),
+        _place(Field("market", "market rows", 0, cards, deck_names), "cards"),
+        _place(Field("tiles", "tile sets", 0, tiles.count - 1, tile_set_names), "tiles"),
         Field("hidden", "hidden cards", 0, cards, (), "owner"),
     ]
     if edition.card_values:
@@ -150,31 +179,42 @@ def schema(edition: m.Edition) -> Schema:
     return Schema(tuple(fields), _seat_fields(edition, cards), _parts(edition))
 
 
+def _place(field: Field, holds: Holds) -> Field:
+    """A field that is one shared place, seen as the field is."""
+    return evolve(field, places=(Place(field.key, holds, field.seen),))
+
+
 def _board_fields(edition: m.Edition) -> tuple[Field, ...]:
     """A board's cells (a token kind each, or null), the bag's counts
     (public: the bag has no order to hide) and the generator its draws
     come from (seen by nobody, or a player could foresee them)."""
     kinds = tuple(t.name for t in edition.tokens)
     return (
-        Field("board", "board cells", 0, len(kinds) - 1, kinds),
-        Field("bag", "token counts", 0, COUNT.high, kinds),
+        _place(Field("board", "board cells", 0, len(kinds) - 1, kinds), "tokens"),
+        _place(Field("bag", "token counts", 0, COUNT.high, kinds), "tokens"),
         Field("draws", "generator", 0, GENERATOR_HIGH, (), "nobody"),
     )
 
 
 def _seat_fields(edition: m.Edition, cards: int) -> tuple[Field, ...]:
-    hiding = any(z.hidden_from_deck for z in edition.zones)
     caps = [t.cap for t in edition.tokens]
     most = COUNT.high if any(c is None for c in caps) else max((c or 0 for c in caps), default=0)
+    zones = tuple(
+        Place(z.name, z.content, "owner" if z.hidden_from_deck else "everyone")
+        for z in edition.zones
+    )
     return (
-        Field("tokens", "token counts", 0, most, tuple(t.name for t in edition.tokens)),
+        Field(
+            "tokens", "token counts", 0, most, tuple(t.name for t in edition.tokens), sparse=True
+        ),
         Field(
             "zones",
             "zones",
             0,
             max(cards, identities.tile_numbering(edition).count - 1),
-            tuple(z.name for z in edition.zones),
-            "owner" if hiding else "everyone",
+            tuple(z.name for z in zones),
+            "owner" if any(z.seen == "owner" for z in zones) else "everyone",
+            places=zones,
         ),
         Field(
             "did",

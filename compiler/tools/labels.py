@@ -2,13 +2,14 @@
 
 An engine numbers its cards and tiles (docs/engine.md, "Identities"); a
 person wants "card 71 (tier 3, black bonus, 4 points)" or a tile's name
-where the data has one. The data of each card and tile is read once from the
-checked model of the edition's rule file (the description names the columns,
-not the rows), turned into JSON-ready rows, and labelled by one function
-for every tool that shows a card: the web board, `play` in the terminal and
-`simulate`'s report. Nothing here knows an edition: a label is made from the
-columns' types alone (the market's grouping column first, a text column whose
-values are all distinct is a name, numbers with their column's name).
+where the data has one. The data of each card and tile is read from the
+engine's description (its card and tile tables, columns and rows: no front
+end runs), turned into JSON-ready rows once per edition, and labelled by one
+function for every tool that shows a card: the web board, `play` in the
+terminal and `simulate`'s report. Nothing here knows an edition: a label is
+made from the columns' types alone (the market's grouping column first, a
+text column whose values are all distinct is a name, numbers with their
+column's name).
 """
 
 from __future__ import annotations
@@ -20,11 +21,8 @@ from typing import Any
 
 from attrs import frozen
 
-from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.lookup import UnknownEdition, find_edition
 from splendor_rules.compiler.runtime.api import Json
-from splendor_rules.compiler.runtime.loading import EngineUnavailable
-from splendor_rules.compiler.tools.loader import check_rule_file, is_rule_file
+from splendor_rules.compiler.tools.loader import is_rule_file, load
 
 
 @frozen
@@ -64,52 +62,58 @@ def _deck(card: Any) -> Any:
     return None
 
 
-def _cell(value: Any, column: m.Column, colours: Sequence[str]) -> Any:
-    if column.type == "vector" and isinstance(value, tuple):
-        return {c: n for c, n in zip(colours, value, strict=False) if n}
-    return value
-
-
 def _counts(counts: Mapping[str, int]) -> str:
     return " ".join(f"{n} {kind}" for kind, n in counts.items() if n) or "nothing"
 
 
-def _name_column(table: m.Table) -> str | None:
+def _values(row: Sequence[Any], columns: Sequence[Json], colours: Sequence[str]) -> Json:
+    """A described row by column name (a vector as its counts not 0)."""
+    values = {}
+    for column, value in zip(columns, row, strict=True):
+        if column["type"] == "vector" and isinstance(value, list):
+            value = {c: n for c, n in zip(colours, value, strict=False) if n}
+        values[column["name"]] = value
+    return values
+
+
+def _name_column(columns: Sequence[Json], rows: Sequence[Sequence[Any]]) -> str | None:
     """A text column whose values are all distinct names each row."""
-    for column in table.columns:
-        values = [row.get(column.name) for row in table.rows]
-        if column.type == "text" and len(set(values)) == len(values) > 1:
-            return column.name
+    for i, column in enumerate(columns):
+        values = [row[i] for row in rows]
+        if column["type"] == "text" and len(set(values)) == len(values) > 1:
+            return str(column["name"])
     return None
 
 
-def _parts(values: Mapping[str, Any], columns: Sequence[m.Column], skip: set[str]) -> list[str]:
+def _parts(values: Mapping[str, Any], columns: Sequence[Json], skip: set[str]) -> list[str]:
     """A row's values in words, column by column (vectors left to pips)."""
     parts = []
     for column in columns:
-        value = values.get(column.name)
-        if column.name in skip or value is None or value is False or value == 0:
+        name, kind = column["name"], column["type"]
+        value = values.get(name)
+        if name in skip or value is None or value is False or value == 0:
             continue
-        if column.type == "vector":
+        if kind == "vector":
             continue
-        if column.type == "bool":
-            parts.append(column.name)
-        elif column.type == "colour" or column.type == "int":
-            parts.append(f"{value} {column.name}")
+        if kind == "bool":
+            parts.append(name)
+        elif kind == "colour" or kind == "int":
+            parts.append(f"{value} {name}")
         else:
-            parts.append(f"{column.name} {value}")
+            parts.append(f"{name} {value}")
     return parts
 
 
-def _card_rows(model: m.Edition) -> tuple[Json, ...]:
-    table = model.cards
-    named = _name_column(table)
-    group = model.market.group_by
+def _card_rows(description: Json) -> tuple[Json, ...]:
+    columns, colours = description["cards"]["columns"], description["colours"]
+    described = description["cards"]["rows"]
+    named = _name_column(columns, described)
+    group = description["markets"][0]["group_by"]
     rows = []
-    for number, row in enumerate(table.rows):
-        values = {c.name: _cell(row.get(c.name), c, model.colours) for c in table.columns}
+    for number, row in enumerate(described):
+        values = _values(row, columns, colours)
         words = [f"{group} {values[group]}"] if group in values else []
-        words += _parts(values, table.columns, {group, *([named] if named else [])})
+        words += _parts(values, columns, {group, *([named] if named else [])})
         head = f"{values[named]} (card {number}" if named else f"card {number} ("
         sep = ", " if named else ""
         label = f"{head}{sep}{', '.join(words)})" if words or named else f"card {number}"
@@ -124,65 +128,75 @@ def _card_rows(model: m.Edition) -> tuple[Json, ...]:
     return tuple(rows)
 
 
-def _tile_rows(model: m.Edition) -> tuple[Json, ...]:
+def _tile_rows(description: Json) -> tuple[Json, ...]:
     rows: list[Json] = []
-    for table in model.tile_sets:
-        named = _name_column(table)
-        for index, row in enumerate(table.rows):
-            values = {c.name: _cell(row.get(c.name), c, model.colours) for c in table.columns}
+    tiles, colours = description["tiles"], description["colours"]
+    for table in tiles["sets"]:
+        columns = table["columns"]
+        named = _name_column(columns, table["rows"])
+        for index, row in enumerate(table["rows"]):
+            values = _values(row, columns, colours)
             needs = [
-                _counts(v) for c in table.columns if c.type == "vector" and (v := values[c.name])
+                _counts(v) for c in columns if c["type"] == "vector" and (v := values[c["name"]])
             ]
-            words = _parts(values, table.columns, {named} if named else set()) + needs
-            name = values[named] if named else f"{table.name} {index}"
+            words = _parts(values, columns, {named} if named else set()) + needs
+            name = values[named] if named else f"{table['name']} {index}"
             rows.append(
                 {
                     "number": len(rows),
-                    "set": table.name,
+                    "set": table["name"],
                     "label": f"{name} ({', '.join(words)})",
                     "name": name,
                     "values": values,
                 }
             )
-    for majority in model.majorities:
+    for majority in tiles["majorities"]:
         rows.append(
             {
                 "number": len(rows),
-                "set": majority.name,
-                "label": f"{majority.title} ({majority.points} points)",
-                "name": majority.title,
-                "values": {"points": majority.points},
+                "set": majority["name"],
+                "label": f"{majority['title']} ({majority['points']} points)",
+                "name": majority["title"],
+                "values": {"points": majority["points"]},
             }
         )
     return tuple(rows)
 
 
-def data_of(model: m.Edition) -> EditionData:
-    """The cards and tiles of a checked edition, labelled."""
-    named = _name_column(model.cards)
-    return EditionData(
-        cards=_card_rows(model),
-        tiles=_tile_rows(model),
-        columns={c.name: c.type for c in model.cards.columns},
-        name_column=named,
-    )
+_DATA: dict[tuple[str, str], EditionData] = {}
+
+
+def data_of(description: Json) -> EditionData:
+    """The cards and tiles an engine describes, labelled (once per edition
+    and fingerprint)."""
+    key = (description["edition"], description["fingerprint"])
+    found = _DATA.get(key)
+    if found is None:
+        cards = description["cards"]
+        found = EditionData(
+            cards=_card_rows(description),
+            tiles=_tile_rows(description),
+            columns={c["name"]: c["type"] for c in cards["columns"]},
+            name_column=_name_column(cards["columns"], cards["rows"]),
+        )
+        _DATA[key] = found
+    return found
 
 
 @functools.lru_cache(maxsize=32)
 def _data_at(path: str, stamp: float) -> EditionData:
-    return data_of(check_rule_file(Path(path)))
+    return data_of(load(Path(path)).DESCRIPTION)
 
 
 def edition_data(edition: str | Path) -> EditionData:
-    """The data of an edition by name (its rule file in the editions folder)
-    or of a rule file by path; EngineUnavailable, saying why, if there is
-    none. Read once per file version."""
-    try:
-        path = Path(edition) if is_rule_file(edition) else find_edition(str(edition))
-    except UnknownEdition as error:
-        raise EngineUnavailable(str(error)) from error
+    """The data of an edition by name (its installed engine) or of a rule
+    file by path (its engine, from the cache); EngineUnavailable, saying
+    why, if there is none. A rule file is read once per version."""
+    if not is_rule_file(edition):
+        return data_of(load(str(edition)).DESCRIPTION)
+    path = Path(edition)
     if not path.is_file():
-        raise EngineUnavailable(f"no rule file {path}")
+        return data_of(load(path).DESCRIPTION)  # EngineUnavailable: no rule file
     return _data_at(str(path.resolve()), path.stat().st_mtime)
 
 

@@ -22,23 +22,19 @@ import linecache
 import sys
 import types
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from splendor_rules.compiler.backend.native.compile import (
-    CompileFailed,
-    CompilerSetting,
-    NativeUnavailable,
-    OutputUnwritable,
-    native_available,
-)
-from splendor_rules.compiler.backend.printable import NotPrinted
-from splendor_rules.compiler.backend.python.target import PYTHON
-from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file
 from splendor_rules.compiler.runtime.api import Engine
-from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.compiler.runtime.loading import EngineKind, EngineUnavailable, load_engine
-from splendor_rules.compiler.tools import cache
-from splendor_rules.dsl.diagnostics import Sources, display_path, has_errors, render
+
+if TYPE_CHECKING:
+    from splendor_rules.compiler.frontend import model as m
+    from splendor_rules.compiler.frontend.pipeline import Compiled
+
+# The compiler (front end, back end, cache) is imported where a rule file
+# needs it: loading an installed edition by name imports none of it, so
+# that a child process timed under valgrind starts in a fraction of the
+# instructions (compiler/tools/random_games.py).
 
 _NUMBERS = itertools.count(2)
 
@@ -62,6 +58,9 @@ def is_rule_file(argument: str | Path) -> bool:
 def check_rule_file(path: Path) -> m.Edition:
     """The checked model of a rule file; RuleFileMistakes, with its
     diagnostics rendered, if it does not check (or is not there)."""
+    from splendor_rules.compiler.frontend.pipeline import compile_file
+    from splendor_rules.dsl.diagnostics import Sources, display_path, has_errors, render
+
     if not path.is_file():
         raise EngineUnavailable(f"no rule file {display_path(path)}")
     sources = Sources()
@@ -75,6 +74,8 @@ def check_rule_file(path: Path) -> m.Edition:
 def render_source(model: m.Edition, root: Path) -> str:
     """The Python target's engine module for a checked model; comments name
     rule files relative to `root`."""
+    from splendor_rules.compiler.backend.python.target import PYTHON
+
     return PYTHON.render_engine(model, root)
 
 
@@ -128,10 +129,14 @@ def load(edition: str | Path, kind: EngineKind = "generated") -> Engine:
     mistakes) if there is none."""
     if not is_rule_file(edition):
         return load_engine(str(edition), kind)
+    from splendor_rules.dsl.diagnostics import display_path
+
     path = Path(edition)
     if not path.is_file():
         raise EngineUnavailable(f"no rule file {display_path(path)}")
     if kind == "interpreted":
+        from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+
         return InterpretedEngine(check_rule_file(path))
     if kind not in ("generated", "native"):
         raise EngineUnavailable(f"unknown engine kind {kind!r}")
@@ -143,6 +148,17 @@ def cached_engine(path: Path, kind: EngineKind) -> Engine:
     first if need be). Without a usable cache the generated engine is
     rendered in memory; the native one is then unavailable, as it is
     without a C compiler (EngineUnavailable says why)."""
+    from splendor_rules.compiler.backend.native.compile import (
+        CompileFailed,
+        CompilerSetting,
+        NativeUnavailable,
+        OutputUnwritable,
+        native_available,
+    )
+    from splendor_rules.compiler.backend.printable import NotPrinted
+    from splendor_rules.compiler.tools import cache
+    from splendor_rules.dsl.diagnostics import display_path
+
     target: cache.Target = "native" if kind == "native" else "python"
     if target == "native":
         reason = native_available()
@@ -153,7 +169,7 @@ def cached_engine(path: Path, kind: EngineKind) -> Engine:
             )
     try:
         loaded = cache.engine_module(path, target, check_rule_file)
-    except NotPrinted as refused:
+    except NotPrinted as refused:  # a construct this target does not print yet
         raise EngineUnavailable(str(refused)) from None
     except cache.CacheError as error:
         if target == "native":

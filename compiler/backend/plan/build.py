@@ -28,7 +28,7 @@ class Facts:
     """What the builder reads of an edition, found once."""
 
     edition: m.Edition
-    hooked: frozenset[str]
+    hooked: frozenset[str]  # the zones whose entry runs code
     sites: tuple[identities.FollowUp, ...]
     site_of: dict[int, int]  # id of a follow-up's choice -> its index
     none_colours: bool
@@ -118,7 +118,7 @@ class _Legal(Visitor):
 
     def rest(self, index: int) -> ops.Block:
         if index == len(self.part):
-            return (ops.Emit(paid=any(isinstance(st, m.Pay) for st in self.part)),)
+            return (ops.Emit(paid=payment_of(self.part) is not None),)
         st = self.part[index]
         precheck = self.prechecks.get(index)
         found: ops.Block = self.visit(st, index)
@@ -175,8 +175,6 @@ class _Legal(Visitor):
             after = self.part[end]
             if not isinstance(after, m.Require) or own_ids(after, self.action):
                 break
-            if end in self.prechecks:
-                break
             requirements.append(after)
             end += 1
         own = own_ids(st, self.action)
@@ -211,22 +209,28 @@ def may_be_spendable(part: tuple[m.Statement, ...], name: str, cards: m.Filter) 
     )
 
 
+def payment_of(part: tuple[m.Statement, ...]) -> m.Pay | None:
+    """The payment of an action's choice part, if it has one."""
+    return next((st for st in part if isinstance(st, m.Pay)), None)
+
+
 def early_cost(part: tuple[m.Statement, ...]) -> ops.Early | None:
     """The payment, and the choice right after which its cost can be tested
     against the means (before the requirements that follow the choice): the
     cost is a card column of the card chosen, and nothing in the part
     changes the means."""
-    pay = next((st for st in part if isinstance(st, m.Pay)), None)
+    pay = payment_of(part)
     if pay is None:
         return None
     cost = pay.cost
     if not (isinstance(cost, m.Attr) and cost.source == "column" and cost.subject.type == m.CARD):
         return None
     subject = cost.subject
-    chosen = {st.name for st in part if isinstance(st, m.Choose)}
-    if not (isinstance(subject, m.Ref) and subject.kind == "variable" and subject.name in chosen):
+    if not (isinstance(subject, m.Ref) and subject.kind == "variable"):
         return None
-    bound = {st.name for st in part if isinstance(st, m.Let | m.Choose | m.ChooseDistinct)}
+    if not any(isinstance(st, m.Choose) and st.name == subject.name for st in part):
+        return None  # a card chosen, not a let's
+    bound = {name for st in part for name in analysis.bound_by(st)}
     read = (pay.discount,) if pay.wild_cards is None else (pay.discount, pay.wild_cards.cards)
     if any(analysis.uses(read, name) for name in bound):
         return None
@@ -429,11 +433,25 @@ def build(edition: m.Edition) -> ops.Plan:
     inlined where they can be, `analysis.inline_definitions`)."""
     facts = Facts.of(edition)
     actions = edition.actions
+    waiting = {id(site.owner) for site in facts.sites}
+    triggers = tuple(
+        ops.TriggerPlan(t, id(t) in waiting, _Effects(facts, t, {t.card}).block(t.body))
+        for t in edition.triggers
+    )
+    hooks = tuple(
+        ops.Hook(
+            zone,
+            tuple(t for t in triggers if t.trigger.zone == zone),
+            tuple(j for j in edition.majorities if j.event_zone == zone),
+        )
+        for zone in analysis.hooked_zones(edition)
+    )
     return ops.Plan(
         legal=tuple(
             legal(facts, a, i) if a.body is not None else None for i, a in enumerate(actions)
         ),
         apply=tuple(apply(facts, a, i) for i, a in enumerate(actions)),
-        triggers=tuple((t, _Effects(facts, t, {t.card}).block(t.body)) for t in edition.triggers),
+        triggers=triggers,
+        hooks=hooks,
         follow_ups=tuple(follow_up(facts, i, site) for i, site in enumerate(facts.sites)),
     )

@@ -351,13 +351,37 @@ class FollowUp:
     skip_carried: tuple[Carried, ...]
 
 
+# ------------------------------------------------------------ zone hooks
+
+
+@frozen
+class TriggerPlan:
+    """A trigger's effects; `waits`: it makes a follow-up decision, so it
+    has a function of its own that the decision returns from."""
+
+    trigger: m.Trigger
+    waits: bool
+    body: Block
+
+
+@frozen
+class Hook:
+    """What runs when a card enters a zone: its triggers, in order, then
+    the contests of the majorities it decides."""
+
+    zone: str
+    triggers: tuple[TriggerPlan, ...]
+    majorities: tuple[m.Majority, ...]
+
+
 @frozen
 class Plan:
     """An edition's plan: per action (in order) its enumerator (None for
     one legal only when no other is) and apply; per trigger its effects;
-    the follow-ups."""
+    per zone whose entry runs code its hook; the follow-ups."""
 
     legal: tuple[Legal | None, ...]
     apply: tuple[Apply, ...]
-    triggers: tuple[tuple[m.Trigger, Block], ...]
+    triggers: tuple[TriggerPlan, ...]
+    hooks: tuple[Hook, ...]
     follow_ups: tuple[FollowUp, ...]

@@ -40,7 +40,6 @@ class Context:
     stop: list[ast.stmt] = field(factory=list)
 
 
-# size: one method per operation
 class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting):
     """The functions of an edition's actions, and the effects of its
     triggers and follow-ups."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 
-from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.plan import ops
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python.actions import Actions
@@ -43,57 +42,45 @@ class Turns(LoweringPart):
         return body
 
     def hooks(self) -> list[py.Function]:
-        found = []
-        for trigger in self.edition.triggers:
-            if self.waits(trigger):
-                found.append(self.trigger(trigger))
+        plan = self.actions.plan
+        found = [self.trigger(t) for t in plan.triggers if t.waits]
         for majority in self.edition.majorities:
             found.append(self.measure(majority))
             found.append(self.contest(majority))
-        for zone in analysis.hooked_zones(self.edition):
-            found.append(self.zone_hook(zone))
+        found.extend(self.zone_hook(hook) for hook in plan.hooks)
         return found
 
-    def zone_hook(self, zone: str) -> py.Function:
+    def zone_hook(self, hook: ops.Hook) -> py.Function:
         """What runs when a card enters the zone: the triggers' effects on
         the state being built, then the contests of the majorities."""
         body: list[ast.stmt] = []
-        for trigger in self.edition.triggers:
-            if trigger.zone == zone and self.waits(trigger):
-                name = ident("_trigger_", trigger.name)
+        for trigger in hook.triggers:
+            if trigger.waits:
+                name = ident("_trigger_", trigger.trigger.name)
                 body.append(py.do(py.call(name, py.name("s"), py.name("p"), py.name("card"))))
-            elif trigger.zone == zone:
-                body.append(self.where(trigger))
-                frame = Frame().bind(trigger.card, "card")
-                effects, _ = self.actions.effects(self.effects_of(trigger), frame, [])
+            else:
+                body.append(self.where(trigger.trigger))
+                frame = Frame().bind(trigger.trigger.card, "card")
+                effects, _ = self.actions.effects(trigger.body, frame, [])
                 body.extend(effects)
-        for majority in self.edition.majorities:
-            if majority.event_zone == zone:
-                contest = py.call(ident("_contest_", majority.name), py.name("s"), py.name("p"))
-                body.append(py.do(contest))
+        for majority in hook.majorities:
+            contest = py.call(ident("_contest_", majority.name), py.name("s"), py.name("p"))
+            body.append(py.do(contest))
         return py.Function(
-            ident("_entered_", zone), (*STATE_AND_PLAYER, ("card", "int")), "None", body
+            ident("_entered_", hook.zone), (*STATE_AND_PLAYER, ("card", "int")), "None", body
         )
 
-    def effects_of(self, trigger: m.Trigger) -> ops.Block:
-        """The plan of a trigger's effects."""
-        return next(block for t, block in self.actions.plan.triggers if t is trigger)
-
-    def waits(self, trigger: m.Trigger) -> bool:
-        """Does the trigger make a follow-up choice (so that its rest may wait)?"""
-        return any(site.owner is trigger for site in identities.follow_ups(self.edition))
-
-    def trigger(self, trigger: m.Trigger) -> py.Function:
+    def trigger(self, trigger: ops.TriggerPlan) -> py.Function:
         """A trigger with a follow-up choice, in a function of its own: the
         choice returns from it, and the rest waits for the decision."""
-        frame = Frame().bind(trigger.card, "card")
+        frame = Frame().bind(trigger.trigger.card, "card")
         stop: list[ast.stmt] = [py.return_()]
-        effects, _ = self.actions.effects(self.effects_of(trigger), frame, stop)
+        effects, _ = self.actions.effects(trigger.body, frame, stop)
         return py.Function(
-            ident("_trigger_", trigger.name),
+            ident("_trigger_", trigger.trigger.name),
             (*STATE_AND_PLAYER, ("card", "int")),
             "None",
-            [self.where(trigger), *effects],
+            [self.where(trigger.trigger), *effects],
         )
 
     def measure(self, majority: m.Majority) -> py.Function:

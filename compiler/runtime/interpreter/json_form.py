@@ -1,13 +1,18 @@
 """The JSON forms of states and actions, and a player's view of a state
-(docs/engine.md, "JSON form of a state" and "Actions"). What a move's values
-are is read from its signature (compiler/frontend/identities.py)."""
+(docs/engine.md, "JSON form of a state" and "Actions"). A state is written
+and viewed by walking the fields of its schema (compiler/frontend/schema.py)
+with a writer per kind of field, and read back by state_reader.py the same
+way; what a move's values are is read from its signature
+(compiler/frontend/identities.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from splendor_rules.compiler.frontend import identities
-from splendor_rules.compiler.runtime.interpreter.state_reader import StateReader
+from splendor_rules.compiler.frontend.schema import Field, Kind
+from splendor_rules.compiler.runtime.interpreter.state_reader import StateReader, attribute
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import (
     DECK,
@@ -27,54 +32,47 @@ class JsonForm:
         self.edition = tables.model.name
         self.schema = tables.schema
         self.reader = StateReader(tables)
+        self.writers = self.kinds()
 
     # ------------------------------------------------------------- states
 
     def to_json(self, state: State) -> Json:
         """The state's JSON form (docs/engine.md): each field of the schema,
-        in its order, written by the writer of its key."""
-        write = self.writers(state)
-        return {f.key: write[f.key]() for f in self.schema.fields}
+        in its order, written by the writer of its kind."""
+        return {f.key: self.write(f, state, state) for f in self.schema.fields}
 
-    def writers(self, state: State) -> dict[str, Callable[[], Value]]:
-        """Each field's writer: its value in the JSON form."""
-        tables, model = self.tables, self.tables.model
-        return {
-            "edition": lambda: self.edition,
-            "players": lambda: state.players,
-            "first_player": lambda: state.first_player,
-            "current_player": lambda: state.current,
-            "turn": lambda: state.turn,
-            "over": lambda: state.over,
-            "last_round": lambda: state.last_round,
-            "pending": lambda: self.follow_json(state, None) if state.follow else state.pending,
-            "supply": lambda: dict(zip(tables.tokens, state.supply, strict=True)),
-            "decks": lambda: {
-                str(t): list(d) for t, d in zip(tables.tiers, state.decks, strict=True)
-            },
-            "market": lambda: {
-                str(t): list(r) for t, r in zip(tables.tiers, state.market, strict=True)
-            },
-            "tiles": lambda: {
-                s.name: list(t) for s, t in zip(model.tile_sets, state.tiles, strict=True)
-            },
-            "hidden": lambda: sorted(state.hidden),
-            "card_values": lambda: self.card_values(state),
-            "board": lambda: [None if k is None else tables.tokens[k] for k in state.board],
-            "bag": lambda: dict(zip(tables.tokens, state.bag, strict=True)),
-            "draws": lambda: state.draws,
-            "seats": lambda: [self.seat_json(seat) for seat in state.seats],
-        }
-
-    def seat_json(self, seat: Seat) -> Json:
+    def seat_json(self, state: State, seat: Seat) -> Json:
         """A seat's JSON form: each seat field of the schema, in its order."""
-        zones = self.tables.model.zones
-        write: dict[str, Callable[[], Value]] = {
-            "tokens": lambda: self.nonzero(seat.tokens),
-            "zones": lambda: {z.name: list(c) for z, c in zip(zones, seat.zones, strict=True)},
-            "did": lambda: list(seat.did),
+        return {f.key: self.write(f, state, seat) for f in self.schema.seat_fields}
+
+    def write(self, f: Field, state: State, holder: State | Seat) -> Value:
+        """A field's value in the JSON form, from the state or seat holding
+        it; KeyError for a kind with no writer (a new kind's is in `kinds`)."""
+        name = attribute(f.key)
+        value = getattr(holder, name) if name is not None else None
+        return self.writers[f.kind](f, state, value)
+
+    def kinds(self) -> dict[Kind, Writer]:
+        """The writer of each kind of field: its value in the JSON form."""
+        return {
+            "edition": lambda f, s, v: f.names[0],
+            "players": _as_held,
+            "seat": _as_held,
+            "count": _as_held,
+            "flag": _as_held,
+            "pending": lambda f, s, v: self.follow_json(s, None) if s.follow else v,
+            "token counts": _counts,
+            "deck cards": _by_name,
+            "market rows": _by_name,
+            "tile sets": _by_name,
+            "zones": _by_name,
+            "hidden cards": lambda f, s, v: sorted(v),
+            "card values": lambda f, s, v: self.card_values(s),
+            "seats": lambda f, s, v: [self.seat_json(s, seat) for seat in v],
+            "actions done": lambda f, s, v: list(v),
+            "board cells": lambda f, s, v: [None if k is None else f.names[k] for k in v],
+            "generator": _as_held,
         }
-        return {f.key: write[f.key]() for f in self.schema.seat_fields}
 
     def card_values(self, state: State) -> Json:
         """Each card value, for the cards whose value is not the initial one."""
@@ -120,35 +118,40 @@ class JsonForm:
         return self.reader.state(data, complete)
 
     def view(self, state: State, player: int) -> Json:
-        """The JSON form as `player` may see it: deck sizes only, and the
-        hidden cards of the others as the deck they came from; ValueError
-        for a player who is not a seat (a bool is not one)."""
+        """The JSON form as `player` may see it: each field the schema says
+        is not seen by everyone shown as it says (a deck by its size; the
+        cards taken from a deck into a place seen by its owner only, as
+        their deck, to the others); ValueError for a player who is not a
+        seat (a bool is not one)."""
         if type(player) is not int or not 0 <= player < state.players:
             raise ValueError(f"player must be a seat from 0 to {state.players - 1}, not {player!r}")
-        tables, zones = self.tables, self.tables.model.zones
         data = self.to_json(state)
-        data["decks"] = {str(t): len(d) for t, d in zip(tables.tiers, state.decks, strict=True)}
+        owners = {
+            card: p
+            for p, seat in enumerate(data["seats"])
+            for f in self.schema.seat_fields
+            for place in f.places
+            if place.seen == "owner"
+            for card in seat[f.key][place.name]
+        }
 
-        def seen(card: int, owner: int) -> Value:
+        def seen(card: Value, owner: int) -> Value:
             if owner != player and card in state.hidden:
-                return {DECK: tables.tier(card)}
+                return {DECK: self.tables.tier(card)}
             return card
 
-        owners = {
-            c: p
-            for p, seat in enumerate(state.seats)
-            for z, cards in zip(zones, seat.zones, strict=True)
-            if z.content == "cards"
-            for c in cards
-        }
+        for f in self.schema.fields:
+            if f.seen == "sizes":
+                data[f.key] = {name: len(items) for name, items in data[f.key].items()}
+            elif f.seen == "owner":  # the hidden cards: the viewer's own
+                data[f.key] = [c for c in data[f.key] if owners.get(c) == player]
+            elif f.seen == "nobody":  # a board's generator: what the bag gives next
+                data[f.key] = None
         for p, seat in enumerate(data["seats"]):
-            for z in zones:
-                if z.content == "cards":
-                    seat["zones"][z.name] = [seen(c, p) for c in seat["zones"][z.name]]
-        data["hidden"] = [c for c in data["hidden"] if owners.get(c) == player]
-        for field in self.schema.fields:
-            if field.seen == "nobody":
-                data[field.key] = None
+            for f in self.schema.seat_fields:
+                for place in f.places:
+                    if place.seen == "owner":
+                        seat[f.key][place.name] = [seen(c, p) for c in seat[f.key][place.name]]
         if state.follow:
             data["pending"] = self.follow_json(state, player)
         return data
@@ -208,6 +211,23 @@ class JsonForm:
         if unknown:
             raise ValueError(f"unknown token kinds {sorted(unknown)}")
         return tuple(int(counts.get(k, 0)) for k in tokens)
+
+
+Writer = Callable[[Field, State, Any], Value]  # a field, the state, the value held
+
+
+def _as_held(f: Field, state: State, value: Any) -> Value:
+    return value
+
+
+def _counts(f: Field, state: State, value: Any) -> Value:
+    """A count per token kind; sparse, only those not 0."""
+    return {n: k for n, k in zip(f.names, value, strict=True) if k or not f.sparse}
+
+
+def _by_name(f: Field, state: State, value: Any) -> Value:
+    """An object: each entry's name -> its items, as a list."""
+    return {n: list(v) for n, v in zip(f.names, value, strict=True)}
 
 
 def _element_to_json(value: Value) -> Value:

@@ -9,17 +9,27 @@ that are nowhere (docs/engine.md, "JSON form of a state"). The refusal is a
 ValueError naming what is wrong, worded as the generated engines word it,
 though the check is written here from the model alone: the interpreter stays
 an implementation independent of the code generator.
+
+The reader walks the state's schema (compiler/frontend/schema.py): a reader
+per kind of field, not per field, so a new field of a known kind is read
+with no edit here. The kinds are read in one order, each after those its
+checks need (the hidden cards after the zones they must be in), with the
+checks across fields between them (the tokens' totals once the supply and
+every seat's tokens are read), as every engine reads a state: the first
+thing wrong is the one named.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from attrs import define, field
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend.identities import DeckName
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
-from splendor_rules.compiler.frontend.schema import GENERATOR_HIGH
+from splendor_rules.compiler.frontend.schema import Field, Kind
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import Json, Seat, State, Value
 
@@ -108,101 +118,372 @@ class Places:
         return next((card for card in range(count) if card not in self.cards), None)
 
 
+# The State attribute of a field whose name is not its key; a field named
+# here as None is no attribute (the edition is the engine's own).
+ATTRIBUTES: dict[str, str | None] = {"edition": None, "current_player": "current"}
+
+
+def attribute(key: str) -> str | None:
+    """The State (or Seat) attribute a field is held in, if any."""
+    return ATTRIBUTES.get(key, key)
+
+
+def held(read: dict[str, Any]) -> dict[str, Any]:
+    """Fields read, by key, as the attributes that hold them."""
+    return {name: v for k, v in read.items() if (name := attribute(k)) is not None}
+
+
+class At(NamedTuple):
+    """A field's value where it is read: the state's, or seat `seat`'s."""
+
+    value: Any
+    what: str  # its name in a refusal: "supply", "seat 0 tokens"
+    seat: int | None = None
+
+
+@define
+class Reading:
+    """A state being read: its form, and each field read so far."""
+
+    data: Json
+    complete: bool
+    places: Places
+    state: dict[str, Any] = field(factory=dict)  # by key
+    forms: list[Json] = field(factory=list)  # each seat's form
+    seats: list[dict[str, Any]] = field(factory=list)  # each seat's fields, by key
+    follow: tuple[tuple[int, tuple[Value, ...]], ...] = ()
+
+
+Reader = Callable[[Field, At, Reading], Any]
+Check = Callable[[Reading], None]
+
+
 class StateReader:
-    """The JSON form of a state, checked part by part, as a `State`."""
+    """The JSON form of a state, checked field by field, as a `State`."""
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.model = tables.model
-
-    def state(self, data: Any, complete: bool) -> State:
-        """The state; ValueError naming the first thing that is wrong (the
-        parts are checked in the order of the form)."""
-        if self.model.card_values and not complete and isinstance(data, dict):
-            # A hand-made position may leave the card values out: all initial.
-            data = {"card_values": {v.name: {} for v in self.model.card_values}, **data}
-        players, seats = self.header(data)
-        first = self.seat(data["first_player"], players, "first_player")
-        current = self.seat(data["current_player"], players, "current_player")
-        turn = whole(data["turn"], "turn")
-        over = flag(data["over"], "over")
-        last_round = flag(data["last_round"], "last_round")
-        pending = self.pending(data["pending"], over)
-        board, bag, draws = self.board(data) if self.model.board is not None else ((), (), 0)
-        supply, tokens = self.tokens(data, seats, complete, (*board, *bag))
-        places = Places(self.tables)
-        decks, market = self.cards_on_the_table(data, places)
-        tiles = self.tiles_in_play(data["tiles"], places)
-        zones = [self.zones(p, seat["zones"], places) for p, seat in enumerate(seats)]
-        if complete and not self.tables.boxes and (card := places.missing_card()) is not None:
-            raise refuse(f"card {card} is nowhere: in no deck, market row or zone")
-        hidden = self.hidden(data["hidden"], zones)
-        card_values = self.card_values(data["card_values"]) if self.model.card_values else ()
-        listed = isinstance(data["pending"], list) and bool(self.tables.follow_ups)
-        follow = self.follow(data["pending"]) if listed else ()
-        if follow and over:
-            raise refuse("pending: a game that is over has no pending decision")
-        return State(
-            players=players,
-            first_player=first,
-            current=current,
-            turn=turn,
-            over=over,
-            last_round=last_round,
-            pending=pending,
-            supply=supply,
-            decks=decks,
-            market=market,
-            tiles=tiles,
-            hidden=hidden,
-            follow=follow,
-            seats=tuple(
-                Seat(tokens=held, zones=zones[p], did=self.did(p, seats[p]["did"]))
-                for p, held in enumerate(tokens)
-            ),
-            card_values=card_values,
-            board=board,
-            bag=bag,
-            draws=draws,
+        self.schema = tables.schema
+        # The order of reading: each step reads every field of its kind (the
+        # state's, then each seat's) or checks across the fields read.
+        self.order: tuple[tuple[Kind, Reader] | Check, ...] = (
+            ("edition", self.edition),
+            ("players", self.players),
+            ("seats", self.seat_forms),
+            ("seat", self.seat),
+            ("count", self.count),
+            ("flag", self.flag),
+            ("pending", self.pending),
+            ("board cells", self.board_cells),
+            ("generator", self.generator),
+            ("token counts", self.counts),
+            self.token_totals,
+            ("deck cards", self.deck_cards),
+            ("market rows", self.market_rows),
+            ("tile sets", self.tile_sets),
+            ("zones", self.zones),
+            self.nowhere,
+            ("hidden cards", self.hidden),
+            ("card values", self.card_values),
+            ("pending", self.follow),
+            ("actions done", self.did),
+        )
+        # Each step with the fields it reads, the state's then the seat's.
+        self.plan = tuple(
+            (
+                step[1],
+                tuple(f for f in self.schema.fields if f.kind == step[0]),
+                tuple(f for f in self.schema.seat_fields if f.kind == step[0]),
+            )
+            if isinstance(step, tuple)
+            else step
+            for step in self.order
         )
 
-    # ------------------------------------------------------------- parts
+    def state(self, data: Any, complete: bool) -> State:
+        """The state; ValueError naming the first thing that is wrong."""
+        if not complete and isinstance(data, dict):
+            # A hand-made position may leave the card values out: all initial.
+            initial: Json = {
+                f.key: {n: {} for n in f.names}
+                for f in self.schema.fields
+                if f.kind == "card values"
+            }
+            data = {**initial, **data}
+        an_object(data, self.schema.keys, "the state")
+        r = Reading(data, complete, Places(self.tables))
+        for step in self.plan:
+            if not isinstance(step, tuple):
+                step(r)
+                continue
+            read, fields, seat_fields = step
+            for f in fields:
+                r.state[f.key] = read(f, At(data[f.key], f.key), r)
+            for f in seat_fields:
+                for p, (form, seat) in enumerate(zip(r.forms, r.seats, strict=True)):
+                    seat[f.key] = read(f, At(form[f.key], f"seat {p} {f.key}", p), r)
+        seats = tuple(Seat(**held(seat)) for seat in r.seats)
+        return State(**{**held(r.state), "seats": seats}, follow=r.follow)
 
-    def header(self, data: Any) -> tuple[int, list[Json]]:
-        """The edition, the player count and the seats."""
-        an_object(data, self.tables.schema.keys, "the state")
-        name = self.model.name
-        if data["edition"] != name:
-            raise refuse(f"a state of edition {data['edition']!r}, not of {name!r}")
-        field = self.tables.schema.field("players")
-        low, high = field.low, field.high
-        players = data["players"]
-        if type(players) is not int or not low <= players <= high:
-            raise refuse(f"{name} is for {low} to {high} players, not {players!r}")
-        seats = a_list(data["seats"], "seats")
+    # ------------------------------------------------- the form's frame
+
+    def edition(self, f: Field, at: At, r: Reading) -> str:
+        (name,) = f.names
+        if at.value != name:
+            raise refuse(f"a state of edition {at.value!r}, not of {name!r}")
+        return name
+
+    def players(self, f: Field, at: At, r: Reading) -> int:
+        players = at.value
+        if type(players) is not int or not f.low <= players <= f.high:
+            raise refuse(f"{self.model.name} is for {f.low} to {f.high} players, not {players!r}")
+        return players
+
+    def seat_forms(self, f: Field, at: At, r: Reading) -> list[Json]:
+        """The seats' forms, each an object of the seat's fields."""
+        players = r.state["players"]
+        seats = a_list(at.value, at.what)
         if len(seats) != players:
             raise refuse(f"{len(seats)} seats for {players} players")
         for p, seat in enumerate(seats):
-            an_object(seat, self.tables.schema.seat_keys, f"seat {p}")
-        return players, seats
+            an_object(seat, self.schema.seat_keys, f"seat {p}")
+        r.forms, r.seats = seats, [{} for _ in seats]
+        return seats
 
-    def seat(self, value: Any, players: int, what: str) -> int:
-        if type(value) is not int or not 0 <= value < players:
-            raise refuse(f"{what} must be a seat from 0 to {players - 1}, not {value!r}")
+    # ------------------------------------------------------- the numbers
+
+    def seat(self, f: Field, at: At, r: Reading) -> int:
+        players = r.state["players"]
+        if type(at.value) is not int or not 0 <= at.value < players:
+            raise refuse(f"{at.what} must be a seat from 0 to {players - 1}, not {at.value!r}")
+        return at.value
+
+    def count(self, f: Field, at: At, r: Reading) -> int:
+        return whole(at.value, at.what)
+
+    def flag(self, f: Field, at: At, r: Reading) -> bool:
+        return flag(at.value, at.what)
+
+    def counts(self, f: Field, at: At, r: Reading) -> tuple[int, ...]:
+        """Token counts: every kind listed, or only those not 0 (sparse)."""
+        value, what = at.value, at.what
+        if not isinstance(value, dict):
+            raise refuse(f"{what} must be an object, not {type(value).__name__}")
+        stray = [key for key in value if key not in f.names]
+        if stray:
+            raise refuse(f"unknown token kind {stray[0]!r} in {what}")
+        absent = [] if f.sparse else [kind for kind in f.names if kind not in value]
+        if absent:
+            raise refuse(f"missing token kind {absent[0]!r} in {what}")
+        return tuple(whole(value.get(kind, 0), f"{what} {kind}") for kind in f.names)
+
+    def token_totals(self, r: Reading) -> None:
+        """No seat over a kind's cap; complete, every token of the game in
+        the supply or a seat."""
+        supply = r.state["supply"]
+        board = self.model.board
+        # an edition with a board: the tokens on it and in the bag count too
+        placed = [0] * len(self.model.tokens)
+        if board is not None:
+            placed = [
+                b + sum(1 for c in r.state["board"] if c == k) for k, b in enumerate(r.state["bag"])
+            ]
+        places = (
+            "the supply, the seats, the board and the bag" if board else "the supply and the seats"
+        )
+        held = [
+            s[f.key] for s in r.seats for f in self.schema.seat_fields if f.kind == "token counts"
+        ]
+        players = len(r.seats)
+        for k, kind in enumerate(self.model.tokens):
+            for p, counts in enumerate(held):
+                if kind.cap is not None and counts[k] > kind.cap:
+                    raise refuse(
+                        f"seat {p} holds {counts[k]} {kind.name}; a player holds at most {kind.cap}"
+                    )
+            total = supply[k] + sum(counts[k] for counts in held) + placed[k]
+            if total > COUNT.high:
+                raise refuse(
+                    f"{total} {kind.name} in {places}; a state counts at most {COUNT.high}"
+                )
+            game = kind.supply[players]
+            if board is not None:
+                game += board.bag.get(kind.name, {}).get(players, 0)
+            if r.complete and total != game:
+                raise refuse(f"{total} {kind.name} in {places}; a {players}-player game has {game}")
+
+    # ---------------------------------------------------------- a board
+
+    def board_cells(self, f: Field, at: At, r: Reading) -> tuple[int | None, ...]:
+        """A board's cells: a token kind's index, or None for an empty cell."""
+        board = self.model.board
+        assert board is not None
+        cells = a_list(at.value, at.what)
+        if len(cells) != board.cells:
+            raise refuse(f"{at.what} has {len(cells)} cells, not {board.cells}")
+        for n, kind in enumerate(cells):
+            if kind is not None and kind not in f.names:
+                known = ", ".join(f.names)
+                raise refuse(f"{at.what} cell {n}: {kind!r} is not a token kind ({known})")
+        return tuple(None if k is None else f.names.index(k) for k in cells)
+
+    def generator(self, f: Field, at: At, r: Reading) -> int:
+        """A generator's state: a whole number from 0 to its most."""
+        if type(at.value) is not int or not f.low <= at.value <= f.high:
+            raise refuse(
+                f"{at.what} must be a whole number from {f.low} to {f.high}, not {at.value!r}"
+            )
+        return at.value
+
+    # ------------------------------------------------ the cards and tiles
+
+    def deck_cards(self, f: Field, at: At, r: Reading) -> tuple[tuple[int, ...], ...]:
+        """The decks, bottom to top, by deck order."""
+        decks = an_object(at.value, f.names, at.what, "deck")
+        found = []
+        for name, tier in zip(f.names, self.tables.tiers, strict=True):
+            where = f"deck tier {name}"
+            found.append(tuple(r.places.card(c, where, tier) for c in a_list(decks[name], where)))
+        return tuple(found)
+
+    def market_rows(self, f: Field, at: At, r: Reading) -> tuple[tuple[int | None, ...], ...]:
+        """The market rows, by deck order: a card or null each slot."""
+        market = an_object(at.value, f.names, at.what, "deck")
+        rows: list[tuple[int | None, ...]] = []
+        shown = zip(f.names, self.tables.tiers, self.tables.decks.face_up, strict=True)
+        for name, tier, face_up in shown:
+            where = f"market tier {name}"
+            row = a_list(market[name], where)
+            if len(row) != face_up:
+                raise refuse(f"{where} has {len(row)} slots, not {face_up}")
+            rows.append(tuple(None if c is None else r.places.card(c, where, tier) for c in row))
+        return tuple(rows)
+
+    def tile_sets(self, f: Field, at: At, r: Reading) -> tuple[tuple[int, ...], ...]:
+        sets = an_object(at.value, f.names, at.what, "tile set")
+        in_play: list[tuple[int, ...]] = []
+        for name in f.names:
+            where = f"tile set {name}"
+            tiles = tuple(r.places.tile(t, where) for t in a_list(sets[name], where))
+            stray = [t for t in tiles if t not in self.tables.tiles.set_faces[name]]
+            if stray:
+                raise refuse(f"{where}: tile {stray[0]} is not one of its tiles")
+            in_play.append(tiles)
+        return tuple(in_play)
+
+    def zones(self, f: Field, at: At, r: Reading) -> tuple[tuple[int, ...], ...]:
+        """A seat's zones, in declaration order: cards or tiles, as each holds."""
+        named = an_object(at.value, f.names, at.what, "zone")
+        zones: list[tuple[int, ...]] = []
+        for place in f.places:
+            where = f"seat {at.seat} zone {place.name}"
+            put = r.places.card if place.holds == "cards" else r.places.tile
+            zones.append(tuple(put(item, where) for item in a_list(named[place.name], where)))
+        return tuple(zones)
+
+    def nowhere(self, r: Reading) -> None:
+        """Complete, every card is in some place (or in the box, if any)."""
+        if r.complete and not self.tables.boxes and (card := r.places.missing_card()) is not None:
+            raise refuse(f"card {card} is nowhere: in no deck, market row or zone")
+
+    def hidden(self, f: Field, at: At, r: Reading) -> tuple[int, ...]:
+        """The cards seen by their owner only: in a seat's place seen so,
+        each listed once; kept in ascending order."""
+        hiding = {
+            card
+            for g in self.schema.seat_fields
+            for seat in r.seats
+            for place, items in zip(g.places, seat.get(g.key, ()), strict=False)
+            if place.seen == "owner"
+            for card in items
+        }
+        seen: list[int] = []
+        for card in a_list(at.value, at.what):
+            if type(card) is not int or card not in hiding:
+                hides = "a zone that hides cards taken from a deck"
+                raise refuse(f"{at.what}: {card!r} is not a card in {hides}")
+            if card in seen:
+                raise refuse(f"{at.what}: card {card} is listed twice")
+            seen.append(card)
+        return tuple(sorted(seen))
+
+    # --------------------------------------------------- what cards hold
+
+    def card_values(self, f: Field, at: At, r: Reading) -> tuple[tuple[Any, ...], ...]:
+        """Each card value: cards named by their number (as text), each value
+        of its kind; a card not named has the initial value."""
+        named = an_object(at.value, f.names, at.what, "card value")
+        cards = len(self.model.cards.rows)
+        keys = {str(card) for card in range(cards)}  # as to_json writes them
+        read = []
+        declared = self.model.card_values
+        for value, row in zip(declared, self.tables.initial_card_values(), strict=True):
+            where = f"card value {value.name}"
+            given = named[value.name]
+            if not isinstance(given, dict):
+                raise refuse(f"{where} must be an object, not {type(given).__name__}")
+            values = list(row)
+            for key, v in given.items():
+                if not isinstance(key, str) or key not in keys:
+                    raise refuse(f"{where}: {key!r} is not a card (0 to {cards - 1})")
+                values[int(key)] = self.card_value(v, value.type, f"{where} of card {key}")
+            read.append(tuple(values))
+        return tuple(read)
+
+    def card_value(self, value: Any, kind: str, what: str) -> Any:
+        if kind == "bool":
+            return flag(value, what)
+        if kind == "int":
+            if type(value) is not int:
+                raise refuse(f"{what} must be a whole number, not {value!r}")
+            if not CARD_VALUE.low <= value <= CARD_VALUE.high:
+                raise refuse(
+                    f"{what} must be from {CARD_VALUE.low} to {CARD_VALUE.high}, not {value}"
+                )
+            return value
+        colours = self.tables.colours
+        if value is not None and (not isinstance(value, str) or value not in colours):
+            raise refuse(f"{what} must be a colour ({', '.join(colours)}) or null, not {value!r}")
         return value
 
-    def follow(self, value: list[Any]) -> tuple[tuple[int, tuple[Value, ...]], ...]:
+    # ------------------------------------------------- what is to be done
+
+    def pending(self, f: Field, at: At, r: Reading) -> str | None:
+        """The step whose decision is pending, or None (a list: the
+        follow-up decisions waiting, read last, by `follow`)."""
+        value = at.value
+        if value is None or (isinstance(value, list) and self.tables.follow_ups):
+            return None
+        decisions = [s.name for s in self.model.steps if s.name in self.tables.signatures]
+        if not isinstance(value, str) or value not in decisions:
+            raise refuse(
+                f"{at.what} must be null or a decision step ({', '.join(decisions)}), not {value!r}"
+            )
+        if self.over(r):
+            raise refuse(f"{at.what}: a game that is over has no pending decision ({value})")
+        return value
+
+    def over(self, r: Reading) -> bool:
+        """Whether the game is over (the flag `over`, read before)."""
+        return bool(r.state["over"])
+
+    def follow(self, f: Field, at: At, r: Reading) -> str | None:
         """The follow-up decisions waiting (docs/engine.md): a non-empty list
         of {"decision": move name, "names": {name: value}}."""
+        value = at.value
+        if not (isinstance(value, list) and self.tables.follow_ups):
+            step: str | None = r.state[f.key]  # a step, or None: read by `pending`
+            return step
         if not value:
-            raise refuse("pending: a list of follow-up decisions cannot be empty")
+            raise refuse(f"{at.what}: a list of follow-up decisions cannot be empty")
         queue = []
         for entry in value:
             an_object(entry, ("decision", "names"), "a pending follow-up decision")
             name = entry["decision"]
             if not isinstance(name, str) or name not in self.tables.follow_up:
                 known = ", ".join(self.tables.follow_up)
-                raise refuse(f"pending: {name!r} is not a follow-up decision ({known})")
+                raise refuse(f"{at.what}: {name!r} is not a follow-up decision ({known})")
             index = self.tables.follow_up[name]
             site = self.tables.follow_ups[index]
             names = an_object(entry["names"], tuple(n for n, _ in site.bound), f"{name} names")
@@ -211,7 +492,10 @@ class StateReader:
                 for n, t in site.bound
             )
             queue.append((index, values))
-        return tuple(queue)
+        if self.over(r):
+            raise refuse(f"{at.what}: a game that is over has no pending decision")
+        r.follow = tuple(queue)
+        return None
 
     def bound_value(self, value: Any, kind: str, what: str) -> Value:
         """A value a follow-up decision carries, checked against its kind."""
@@ -235,217 +519,21 @@ class StateReader:
                 raise refuse(f"{what} must be a string, not {value!r}")
             return value
         cells = tables.model.board.cells if tables.model.board is not None else 0
-        count = {
-            "card": len(tables.decks.card_tier),
-            "tile": tables.tiles.count,
-            "cell": cells,
-        }.get(kind)
+        counts = {"card": len(tables.decks.card_tier), "tile": tables.tiles.count, "cell": cells}
+        count = counts.get(kind)
         if count is None:
             return number(value, what)
         if type(value) is not int or not 0 <= value < count:
             raise refuse(f"{what}: {value!r} is not a {kind} (0 to {count - 1})")
         return value
 
-    def pending(self, value: Any, over: bool) -> str | None:
-        if value is None or (isinstance(value, list) and self.tables.follow_ups):
-            return None  # a list: follow-up decisions, read by `follow`
-        decisions = [s.name for s in self.model.steps if s.name in self.tables.signatures]
-        if not isinstance(value, str) or value not in decisions:
-            raise refuse(
-                f"pending must be null or a decision step ({', '.join(decisions)}), not {value!r}"
-            )
-        if over:
-            raise refuse(f"pending: a game that is over has no pending decision ({value})")
-        return value
-
-    def counts(self, value: Any, what: str, every: bool) -> tuple[int, ...]:
-        kinds = self.tables.tokens
-        if not isinstance(value, dict):
-            raise refuse(f"{what} must be an object, not {type(value).__name__}")
-        stray = [key for key in value if key not in kinds]
-        if stray:
-            raise refuse(f"unknown token kind {stray[0]!r} in {what}")
-        absent = [kind for kind in kinds if kind not in value] if every else []
-        if absent:
-            raise refuse(f"missing token kind {absent[0]!r} in {what}")
-        return tuple(whole(value.get(kind, 0), f"{what} {kind}") for kind in kinds)
-
-    def board(self, data: Json) -> tuple[tuple[int | None, ...], tuple[int, ...], int]:
-        """The board's cells (a token kind or null each), the bag's counts
-        and the generator's state."""
-        grid = self.model.board
-        assert grid is not None
-        kinds = self.tables.tokens
-        cells = a_list(data["board"], "board")
-        if len(cells) != grid.cells:
-            raise refuse(f"board has {len(cells)} cells, not {grid.cells}")
-        for n, kind in enumerate(cells):
-            if kind is not None and kind not in kinds:
-                raise refuse(f"board cell {n}: {kind!r} is not a token kind ({', '.join(kinds)})")
-        board = tuple(None if k is None else self.tables.token[k] for k in cells)
-        bag = self.counts(data["bag"], "bag", every=True)
-        draws = data["draws"]
-        if type(draws) is not int or not 0 <= draws <= GENERATOR_HIGH:
-            raise refuse(f"draws must be a whole number from 0 to {GENERATOR_HIGH}, not {draws!r}")
-        return board, bag, draws
-
-    def tokens(
-        self,
-        data: Json,
-        seats: list[Json],
-        complete: bool,
-        placed: tuple[int | None, ...] = (),
-    ) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
-        """The supply and what each seat holds: none over a kind's cap;
-        complete, every token of the game in one or the other, or on the
-        board or in the bag (`placed`: the board's cells, then the bag's
-        counts)."""
-        grid = self.model.board
-        cells = grid.cells if grid is not None else 0
-        on_board = [
-            sum(1 for k in placed[:cells] if k == i) for i in range(len(self.tables.tokens))
-        ]
-        in_bag = [n or 0 for n in placed[cells:]] or [0] * len(self.tables.tokens)
-        supply = self.counts(data["supply"], "supply", every=True)
-        held = [
-            self.counts(s["tokens"], f"seat {p} tokens", every=False) for p, s in enumerate(seats)
-        ]
-        for k, kind in enumerate(self.model.tokens):
-            for p, counts in enumerate(held):
-                if kind.cap is not None and counts[k] > kind.cap:
-                    raise refuse(
-                        f"seat {p} holds {counts[k]} {kind.name}; a player holds at most {kind.cap}"
-                    )
-            total = supply[k] + sum(counts[k] for counts in held) + on_board[k] + in_bag[k]
-            places = (
-                "the supply, the seats, the board and the bag"
-                if grid
-                else "the supply and the seats"
-            )
-            if total > COUNT.high:
-                raise refuse(
-                    f"{total} {kind.name} in {places}; a state counts at most {COUNT.high}"
-                )
-            game = kind.supply[len(seats)]
-            if grid is not None:
-                game += grid.bag.get(kind.name, {}).get(len(seats), 0)
-            if complete and total != game:
-                raise refuse(
-                    f"{total} {kind.name} in {places}; a {len(seats)}-player game has {game}"
-                )
-        return supply, held
-
-    def cards_on_the_table(
-        self, data: Json, places: Places
-    ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int | None, ...], ...]]:
-        """The decks (bottom to top) and the market rows, by ascending tier."""
-        keys = [str(tier) for tier in self.tables.tiers]
-        decks = an_object(data["decks"], keys, "decks", "deck")
-        market = an_object(data["market"], keys, "market", "deck")
-        deck_cards = tuple(
-            tuple(
-                places.card(c, f"deck tier {t}", t) for c in a_list(decks[str(t)], f"deck tier {t}")
-            )
-            for t in self.tables.tiers
-        )
-        rows: list[tuple[int | None, ...]] = []
-        for tier, face_up in zip(self.tables.tiers, self.tables.decks.face_up, strict=True):
-            where = f"market tier {tier}"
-            row = a_list(market[str(tier)], where)
-            if len(row) != face_up:
-                raise refuse(f"{where} has {len(row)} slots, not {face_up}")
-            rows.append(tuple(None if c is None else places.card(c, where, tier) for c in row))
-        return deck_cards, tuple(rows)
-
-    def tiles_in_play(self, value: Any, places: Places) -> tuple[tuple[int, ...], ...]:
-        names = [table.name for table in self.model.tile_sets]
-        sets = an_object(value, names, "tiles", "tile set")
-        in_play: list[tuple[int, ...]] = []
-        for name in names:
-            where = f"tile set {name}"
-            tiles = tuple(places.tile(t, where) for t in a_list(sets[name], where))
-            stray = [t for t in tiles if t not in self.tables.tiles.set_faces[name]]
-            if stray:
-                raise refuse(f"{where}: tile {stray[0]} is not one of its tiles")
-            in_play.append(tiles)
-        return tuple(in_play)
-
-    def zones(self, p: int, value: Any, places: Places) -> tuple[tuple[int, ...], ...]:
-        """A seat's zones, in declaration order: cards or tiles, as declared."""
-        named = an_object(value, [z.name for z in self.model.zones], f"seat {p} zones", "zone")
-        zones: list[tuple[int, ...]] = []
-        for zone in self.model.zones:
-            where = f"seat {p} zone {zone.name}"
-            place = places.card if zone.content == "cards" else places.tile
-            zones.append(tuple(place(item, where) for item in a_list(named[zone.name], where)))
-        return tuple(zones)
-
-    def hidden(self, value: Any, zones: list[tuple[tuple[int, ...], ...]]) -> tuple[int, ...]:
-        """The cards seen by their owner only: in a zone that hides cards
-        taken from a deck, each listed once; kept in ascending order."""
-        hiding = {
-            card
-            for seat in zones
-            for zone, cards in zip(self.model.zones, seat, strict=True)
-            if zone.hidden_from_deck
-            for card in cards
-        }
-        seen: list[int] = []
-        for card in a_list(value, "hidden"):
-            if type(card) is not int or card not in hiding:
-                raise refuse(
-                    f"hidden: {card!r} is not a card in a zone that hides cards taken from a deck"
-                )
-            if card in seen:
-                raise refuse(f"hidden: card {card} is listed twice")
-            seen.append(card)
-        return tuple(sorted(seen))
-
-    def card_values(self, value: Any) -> tuple[tuple[Any, ...], ...]:
-        """Each card value: cards named by their number (as text), each value
-        of its kind; a card not named has the initial value."""
-        declared = self.model.card_values
-        named = an_object(value, [v.name for v in declared], "card_values", "card value")
-        cards = len(self.model.cards.rows)
-        keys = {str(card) for card in range(cards)}  # as to_json writes them
-        read = []
-        for declared_value, row in zip(declared, self.tables.initial_card_values(), strict=True):
-            where = f"card value {declared_value.name}"
-            given = named[declared_value.name]
-            if not isinstance(given, dict):
-                raise refuse(f"{where} must be an object, not {type(given).__name__}")
-            values = list(row)
-            for key, v in given.items():
-                if not isinstance(key, str) or key not in keys:
-                    raise refuse(f"{where}: {key!r} is not a card (0 to {cards - 1})")
-                values[int(key)] = self.card_value(v, declared_value.type, f"{where} of card {key}")
-            read.append(tuple(values))
-        return tuple(read)
-
-    def card_value(self, value: Any, kind: str, what: str) -> Any:
-        if kind == "bool":
-            return flag(value, what)
-        if kind == "int":
-            if type(value) is not int:
-                raise refuse(f"{what} must be a whole number, not {value!r}")
-            if not CARD_VALUE.low <= value <= CARD_VALUE.high:
-                raise refuse(
-                    f"{what} must be from {CARD_VALUE.low} to {CARD_VALUE.high}, not {value}"
-                )
-            return value
-        colours = self.tables.colours
-        if value is not None and (not isinstance(value, str) or value not in colours):
-            raise refuse(f"{what} must be a colour ({', '.join(colours)}) or null, not {value!r}")
-        return value
-
-    def did(self, p: int, value: Any) -> tuple[str, ...]:
+    def did(self, f: Field, at: At, r: Reading) -> tuple[str, ...]:
         """The actions a seat did this round, each once, in declaration order."""
-        actions: Mapping[str, Any] = self.tables.actions
         done: list[str] = []
-        for name in a_list(value, f"seat {p} did"):
-            if not isinstance(name, str) or name not in actions:
-                raise refuse(f"seat {p} did: {name!r} is not an action of {self.model.name}")
+        for name in a_list(at.value, at.what):
+            if not isinstance(name, str) or name not in f.names:
+                raise refuse(f"{at.what}: {name!r} is not an action of {self.model.name}")
             if name in done:
-                raise refuse(f"seat {p} did: {name} is listed twice")
+                raise refuse(f"{at.what}: {name} is listed twice")
             done.append(name)
-        return tuple(a for a in actions if a in done)
+        return tuple(a for a in f.names if a in done)

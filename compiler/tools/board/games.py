@@ -26,7 +26,7 @@ from splendor_rules.compiler.runtime.api import Action, Engine, Json, State
 from splendor_rules.compiler.runtime.loading import EngineUnavailable
 from splendor_rules.compiler.tools.labels import (
     EditionData,
-    edition_data,
+    data_of,
     move_label,
     move_rules,
 )
@@ -90,7 +90,8 @@ def open_edition(source: str | Path) -> Edition:
     found = _EDITIONS.get(key)
     if found is None:
         try:
-            found = Edition(key, _engine(key), edition_data(key))
+            engine = _engine(key)
+            found = Edition(key, engine, data_of(engine.DESCRIPTION))
         except EngineUnavailable as error:
             raise Refused(400, str(error)) from error
         _EDITIONS[key] = found
