@@ -276,6 +276,7 @@ class Pay(Statement):
     cost: Expr
     discount: Expr
     wild_cards: WildCards | None = None
+    into_bag: bool = False  # `into the bag`: the tokens paid go into the bag
 
 
 @frozen(kw_only=True)
@@ -322,6 +323,30 @@ class Transfer(Statement):
     token: Name
     source: Expr | TheSupply | None = None
     target: Expr | TheSupply | None = None
+
+
+@frozen(kw_only=True)
+class ChooseLine(Statement):
+    """`choose x: LOW to HIGH in a line from CELLS`: LOW to HIGH cells of
+    the source, consecutive along a row, a column or a diagonal."""
+
+    name: Name
+    low: int
+    high: int
+    source: Expr
+
+
+@frozen(kw_only=True)
+class TakeCells(Statement):
+    """`take the tokens of x`: the tokens of a chosen cell, or cells, into
+    the player's supply."""
+
+    cells: Name
+
+
+@frozen(kw_only=True)
+class RefillBoard(Statement):
+    """`refill the board`: the bag drawn onto the empty cells in fill order."""
 
 
 # -------------------------------------------------------------- declarations
@@ -474,6 +499,31 @@ class CardValue(Decl):
 
 
 @frozen(kw_only=True)
+class Cell(Node):
+    """`(row, column)`: a cell of the board, (0, 0) at the top left."""
+
+    row: int
+    column: int
+
+
+@frozen(kw_only=True)
+class Board(Decl):
+    """`board R by C, filled in order (r, c), ...`: a grid of cells, each
+    holding at most one token, filled from the bag in the order listed."""
+
+    rows: int
+    columns: int
+    order: tuple[Cell, ...]
+
+
+@frozen(kw_only=True)
+class Bag(Decl):
+    """`bag { KIND: amount ... }`: the tokens in the bag at setup."""
+
+    lines: tuple[SupplyLine, ...]
+
+
+@frozen(kw_only=True)
 class Market(Decl):
     name: Name | None  # None: the main market, of the unnamed card table
     table: Name | None  # a named market's card table
@@ -548,11 +598,13 @@ class Majority(Decl):
 @frozen(kw_only=True)
 class StepLimit(Node):
     """`return tokens above N`, counting every kind, or with `, counting
-    KIND, …` only those (`, not counting KIND, …`: all but those)."""
+    KIND, …` only those (`, not counting KIND, …`: all but those); `into
+    the bag` after N: the tokens returned go into the bag."""
 
     limit: int
     kinds: tuple[Name, ...] = ()
     not_counting: bool = False
+    into_bag: bool = False  # the tokens returned go into the bag
 
 
 @frozen(kw_only=True)

@@ -295,7 +295,19 @@ class StatementPrinter(Visitor):
                 f", using {wild.variable.text} in {source} where {condition}"
                 f" as {wild.units} wild each"
             )
+        if node.into_bag:
+            text += " into the bag"
         return [text]
+
+    def visit_ChooseLine(self, node: s.ChooseLine) -> list[str]:
+        source = self.expr(node.source, VALUE)
+        return [f"choose {node.name.text}: {node.low} to {node.high} in a line from {source}"]
+
+    def visit_TakeCells(self, node: s.TakeCells) -> list[str]:
+        return [f"take the tokens of {self.rename(node.cells.text)}"]
+
+    def visit_RefillBoard(self, node: s.RefillBoard) -> list[str]:
+        return ["refill the board"]
 
     def visit_Move(self, node: s.Move) -> list[str]:
         return [f"move {self.rename(node.card.text)} to {self.rename(node.zone.text)}"]
@@ -392,13 +404,17 @@ class DeclarationPrinter(Visitor):
         return [f"token {self.name(node.name)}{title}: {properties}"]
 
     def visit_Supply(self, node: s.Supply) -> list[Line]:
+        return [opening("supply", node), *block(self.supply_lines(node.lines)), closing(node)]
+
+    def supply_lines(self, written: tuple[s.SupplyLine, ...]) -> list[Line]:
+        """The lines of a supply or a bag: an amount per kind."""
         lines = []
-        for line in node.lines:
+        for line in written:
             target = self.name(line.target) if line.target is not None else "each colour"
             amount = line.amount
             shown = str(amount) if isinstance(amount, int) else "by players " + int_map(amount)
             lines.extend(lines_of([f"{target}: {shown}"], line))
-        return [opening("supply", node), *block(lines), closing(node)]
+        return lines
 
     def visit_SeatSetup(self, node: s.SeatSetup) -> list[Line]:
         lines = []
@@ -457,6 +473,13 @@ class DeclarationPrinter(Visitor):
 
     def visit_CardValue(self, node: s.CardValue) -> list[str]:
         return [f"card value {node.name.text}: {node.kind}"]
+
+    def visit_Board(self, node: s.Board) -> list[str]:
+        cells = ", ".join(f"({c.row}, {c.column})" for c in node.order)
+        return [f"board {node.rows} by {node.columns}, filled in order {cells}"]
+
+    def visit_Bag(self, node: s.Bag) -> list[Line]:
+        return [opening("bag", node), *block(self.supply_lines(node.lines)), closing(node)]
 
     # ------------------------------------------------------------- setup
 
@@ -538,7 +561,8 @@ class DeclarationPrinter(Visitor):
         if isinstance(body, s.StepLimit):
             kinds = ", ".join(self.name(k) for k in body.kinds)
             counting = f", {'not ' if body.not_counting else ''}counting {kinds}" if kinds else ""
-            return f"return tokens above {body.limit}{counting}"
+            into = " into the bag" if body.into_bag else ""
+            return f"return tokens above {body.limit}{into}{counting}"
         if isinstance(body, s.StepEndCheck):
             return "check game end"
         source = f" from {self.name(body.source)}" if body.source is not None else ""

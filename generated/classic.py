@@ -136,7 +136,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
     'edition': 'classic',
     'title': 'Splendor',
     'extends': None,
-    'fingerprint': 'sha256:ef669def6e28cb72',
+    'fingerprint': 'sha256:94c180197e0218fd',
     'players': {'min': 2, 'max': 4},
     'colours': ['white', 'blue', 'green', 'red', 'black'],
     'tokens': [

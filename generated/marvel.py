@@ -172,7 +172,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
     'edition': 'marvel',
     'title': 'Splendor: Marvel',
     'extends': 'classic',
-    'fingerprint': 'sha256:389665410c48ebed',
+    'fingerprint': 'sha256:fd60313aebd0892b',
     'players': {'min': 2, 'max': 4},
     'colours': ['mind', 'space', 'soul', 'reality', 'power'],
     'tokens': [

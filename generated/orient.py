@@ -194,7 +194,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
     'edition': 'orient',
     'title': 'Splendor: The Orient',
     'extends': 'classic',
-    'fingerprint': 'sha256:edb0c3097f93bcba',
+    'fingerprint': 'sha256:c2cd1604402b2308',
     'players': {'min': 2, 'max': 4},
     'colours': ['white', 'blue', 'green', 'red', 'black'],
     'tokens': [

@@ -248,6 +248,8 @@ def may_be_none(e: m.Expr, none_columns: frozenset[str] = frozenset()) -> bool:
         return False
     if isinstance(e, m.Ref) and e.kind in ("colour", "token"):
         return False
+    if isinstance(e, m.Attr) and e.subject.type == m.CELL:  # an empty cell's token is none
+        return True
     if isinstance(e, m.Attr) and e.source == "column":
         return e.attribute in none_columns
     if isinstance(e, m.Conditional):
@@ -268,6 +270,7 @@ def colours_may_be_none(edition: m.Edition) -> bool:
     return (
         bool(edition.card_values)
         or bool(none_columns(edition))
+        or edition.board is not None
         or any(isinstance(n, m.Const) and n.value is None for n in nodes(edition))
     )
 
@@ -295,7 +298,7 @@ def choice_part(action: m.Action) -> list[m.Statement]:
     return [
         st
         for st in action.body or ()
-        if isinstance(st, m.Let | m.Choose | m.ChooseDistinct | m.Require | m.Pay)
+        if isinstance(st, m.Let | m.Choose | m.ChooseDistinct | m.ChooseLine | m.Require | m.Pay)
     ]
 
 

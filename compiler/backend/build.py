@@ -35,6 +35,7 @@ from splendor_rules.compiler.backend.native.compile import (
     source_hash,
     stamp_problem,
 )
+from splendor_rules.compiler.backend.printable import NotPrinted
 from splendor_rules.compiler.backend.target import Target
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
@@ -123,7 +124,9 @@ def render(folder: Path, outputs: Sequence[tuple[Target, Path]]) -> Build:
             build.failed.append((path, compiled.diagnostics))
             continue
         for output in build.outputs:
-            _engine(build, output, path, compiled.model, folder)
+            refused = _engine(build, output, path, compiled.model, folder)
+            if refused is not None:
+                build.diagnostics.append((refused, sources))
     packages = [_package(build, output) for output in build.outputs]
     if build.ok:
         for output, package in zip(build.outputs, packages, strict=True):
@@ -131,22 +134,32 @@ def render(folder: Path, outputs: Sequence[tuple[Target, Path]]) -> Build:
     return build
 
 
-def _engine(build: Build, output: Output, path: Path, model: m.Edition, folder: Path) -> None:
-    """One edition's engine files in an output, or the mistake that stops them."""
+def _engine(
+    build: Build, output: Output, path: Path, model: m.Edition, folder: Path
+) -> Diagnostic | None:
+    """One edition's engine files in an output, or the mistake that stops
+    them (with its diagnostic, when the target does not print the edition)."""
     try:
         engine = output.folder / output.target.engine_file(model.name)
     except ValueError as error:
         build.mistakes.append(f"{display_path(path)}: no engine file for this name: {error}")
-        return
+        return None
     if engine in output.engines:
         build.mistakes.append(
             f"{display_path(output.engines[engine])} and {display_path(path)} both build "
             f"{display_path(engine)}: rename one edition"
         )
-        return
+        return None
+    try:
+        files = output.target.render_files(model, folder.parent)
+    except NotPrinted as refused:
+        build.mistakes.append(f"{display_path(path)}: {refused.diagnostic.message}")
+        build.failed.append((path, [refused.diagnostic]))
+        return refused.diagnostic
     output.engines[engine] = path
-    for name, text in output.target.render_files(model, folder.parent).items():
+    for name, text in files.items():
         output.texts[output.folder / name] = text
+    return None
 
 
 def _package(build: Build, output: Output) -> dict[Path, str]:

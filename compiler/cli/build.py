@@ -34,6 +34,7 @@ from splendor_rules.compiler.backend.native.compile import (
     OutputUnwritable,
     native_available,
 )
+from splendor_rules.compiler.backend.printable import NotPrinted
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend import pipeline
 from splendor_rules.compiler.tools import cache, export, loader
@@ -160,6 +161,9 @@ def _cache_one(path: Path, target: str) -> None:
     except (cache.CacheError, CompilerSetting, OutputUnwritable, NativeUnavailable) as error:
         click.echo(f"{shown}: {target}: {error}", err=True)
         sys.exit(2)
+    except NotPrinted as refused:  # as without a C compiler: the other engines work
+        click.echo(f"{shown}: {target}: not built: {refused}")
+        return
     for said in loaded.said:
         click.echo(f"native: {said}", err=True)
     state = "built" if loaded.built else "current"

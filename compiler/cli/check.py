@@ -27,6 +27,8 @@ def _summary(compiled: Compiled) -> str:
         f"{len(model.actions)} actions",
         _coverage(compiled),
     ]
+    if model.board is not None:  # beside the tiles, in a board's words
+        parts.insert(3, f"a board of {model.board.rows} by {model.board.columns} cells")
     parent = f", extends {model.parent}" if model.parent else ""
     return f"{model.name} ({display_path(compiled.path)}{parent}): " + ", ".join(parts)
 

@@ -57,6 +57,25 @@ def describe(edition: m.Edition, *, playouts: bool = False) -> Json:
         "policies": [{"name": p.name, "values": list(p.values)} for p in edition.policies],
         "rules": _rules(edition),
         "capabilities": {"playouts": playouts},
+        **_board(edition),
+    }
+
+
+def _board(edition: m.Edition) -> Json:
+    """An edition with a board: its grid, fill order (cell numbers, row *
+    columns + column) and the bag at setup; nothing for the others."""
+    board = edition.board
+    if board is None:
+        return {}
+    bag = {kind: {str(n): a for n, a in amounts.items()} for kind, amounts in board.bag.items()}
+    return {
+        "board": {
+            "rows": board.rows,
+            "columns": board.columns,
+            "order": list(board.order),
+            "bag": bag,
+            "rules": list(board.rule_ids),
+        }
     }
 
 
@@ -200,6 +219,7 @@ _SEEN_BY: dict[Seen, tuple[str, str]] = {
     "everyone": ("everyone", "everyone"),
     "owner": ("everyone", "owner"),
     "sizes": ("nobody", "nobody"),
+    "nobody": ("nobody", "nobody"),
 }
 
 

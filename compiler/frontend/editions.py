@@ -51,6 +51,8 @@ _SINGLETONS = {
     s.TurnOrder: "turn order",
     s.Randomness: "randomness",
     s.Hidden: "hidden",
+    s.Board: "board",
+    s.Bag: "bag",
     s.Decisions: "decisions",
     s.Score: "score",
     s.Winners: "winners",

@@ -20,10 +20,14 @@ from typing import Any
 import attrs
 
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.model import ADDED
 from splendor_rules.dsl.syntax import Span
 
 # Fields that say where or how a part is written, not what it means.
 _LEFT_OUT = frozenset({"span", "file", "rule_texts"})
+# A field of the model marked ADDED (model.py) is left out while it holds its
+# default (the construct unused): an edition that does not use it keeps its
+# fingerprint, and its records replay quietly.
 DIGITS = 16  # hexadecimal digits of the SHA-256 kept: 64 bits
 
 
@@ -45,6 +49,7 @@ def canonical(value: Any) -> Any:
             field.name: canonical(getattr(value, field.name))
             for field in attrs.fields(type(value))
             if field.name not in _LEFT_OUT
+            and not (field.metadata == ADDED and getattr(value, field.name) == field.default)
         }
         return [type(value).__name__, fields]
     if isinstance(value, Mapping):

@@ -137,6 +137,8 @@ def action_signature(action: m.Action) -> Signature:
             choices.append((statement.name, element_kind(statement.sources[0].type)))
         elif isinstance(statement, m.ChooseDistinct):
             choices.append((statement.name, "set:" + element_kind(statement.source.type)))
+        elif isinstance(statement, m.ChooseLine):
+            choices.append((statement.name, "set:cell"))
         elif isinstance(statement, m.Pay):
             choices.append(("pay", "pay"))
             if statement.wild_cards is not None:  # the cards spent, named by its variable
@@ -211,6 +213,8 @@ def _names_before(block: tuple[m.Statement, ...], index: int) -> list[tuple[str,
             found.append((st.name, st.value.type))
         elif isinstance(st, m.Choose | m.ChooseDistinct):
             found.append((st.name, choice_type(st)))
+        elif isinstance(st, m.ChooseLine):
+            found.append((st.name, m.set_of(m.CELL)))
     return found
 
 
@@ -225,6 +229,8 @@ def reads_local(tree: object, name: str) -> bool:
             if isinstance(node, m.Move | m.SetValue) and node.card == name:
                 return True
             if isinstance(node, m.ReturnToBox) and node.cards == name:
+                return True
+            if isinstance(node, m.TakeCells) and node.cells == name:
                 return True
             if isinstance(node, m.WildCards) and name in (*node.chosen, *node.chosen_sets):
                 return True

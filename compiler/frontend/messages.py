@@ -1169,3 +1169,115 @@ def cards_of_other_named(span: Span, what: str) -> Diagnostic:
         span,
         "moves and returns take the player's own cards and tiles; read another's with 'of'",
     )
+
+
+# ----------------------------------------------------------------- board
+
+
+def bag_without_board(span: Span) -> Diagnostic:
+    return _error(
+        "a bag needs a board to fill",
+        span,
+        "declare the board: `board 5 by 5, filled in order (0, 0), (0, 1), ...`",
+    )
+
+
+def board_without_bag(span: Span) -> Diagnostic:
+    return _error(
+        "a board is filled from a bag, and this edition declares none",
+        span,
+        "declare what the bag holds at setup: `bag { each colour: 4 }`",
+    )
+
+
+def board_name_taken(span: Span, name: str, first: Span | None) -> Diagnostic:
+    """`board` or `bag`, the board's names, declared by the edition too."""
+    return _first_here(
+        _error(
+            f"an edition with a board reads '{name}' as its own; the name is declared already",
+            span,
+            f"rename the other declaration of '{name}'",
+        ),
+        first,
+    )
+
+
+def board_side(span: Span, side: int, most: int) -> Diagnostic:
+    return _error(f"a board has 1 to {most} rows and 1 to {most} columns, not {side}", span)
+
+
+def cell_off_board(span: Span, row: int, column: int, board: s.Board) -> Diagnostic:
+    return _error(
+        f"cell ({row}, {column}) is not on the board",
+        span,
+        f"rows are 0 to {board.rows - 1} and columns 0 to {board.columns - 1}",
+    )
+
+
+def cell_twice(span: Span, row: int, column: int, first: Span) -> Diagnostic:
+    return _first_here(
+        _error(f"cell ({row}, {column}) is listed twice in the fill order", span), first
+    )
+
+
+def cell_not_filled(span: Span, row: int, column: int, missing: int) -> Diagnostic:
+    others = f" and {missing - 1} other {_plural(missing - 1, 'cell')}" if missing > 1 else ""
+    return _error(
+        f"the fill order does not list cell ({row}, {column}){others}",
+        span,
+        "the fill order lists every cell of the board once",
+    )
+
+
+def bag_twice(span: Span, target: str) -> Diagnostic:
+    return _error(f"the bag's amount of '{target}' is given twice", span)
+
+
+def no_bag(span: Span, what: str) -> Diagnostic:
+    """A statement or step that uses the bag, in an edition without a board."""
+    return _error(
+        f"{what} needs a bag, and this edition has no board",
+        span,
+        "declare a board and its bag, or leave the tokens to the supply",
+    )
+
+
+def line_needs_cells(span: Span, actual: m.Type) -> Diagnostic:
+    return _error(
+        f"a line is chosen from a set of cells, not a {actual}",
+        span,
+        "choose from the board: `x in board where x.token != ...`",
+    )
+
+
+def line_lengths(span: Span, low: int, high: int) -> Diagnostic:
+    return _error(
+        f"a line of {low} to {high} cells is no line",
+        span,
+        "a line has at least 1 cell, and the most is at least the least: `1 to 3`",
+    )
+
+
+def line_choice_here(span: Span) -> Diagnostic:
+    return _error(
+        "a choice of cells in a line cannot be made here",
+        span,
+        "it belongs at the top level of an action, not in a trigger or 'if'",
+    )
+
+
+def not_cells(span: Span, name: str, actual: m.Type) -> Diagnostic:
+    return _error(
+        f"'{name}' is a {actual}, not a cell or a set of cells the action chose",
+        span,
+        "choose them first: `choose x: 1 to 3 in a line from board`, then `take the tokens of x`",
+    )
+
+
+def not_printed(span: Span, target: str, construct: str) -> Diagnostic:
+    """A construct the reference interpreter runs and a target does not print yet."""
+    return _error(
+        f"the {target} target does not print {construct} yet",
+        span,
+        "the generated Python engine and the interpreter play it: --engine generated",
+    )

@@ -16,6 +16,10 @@ from attrs import field, frozen
 
 from splendor_rules.dsl.syntax import Span
 
+# A field added after editions were played: the fingerprint (fingerprint.py)
+# leaves it out at its default, so an edition that does not use it keeps its own.
+ADDED = {"fingerprint": "left out at its default"}
+
 # --------------------------------------------------------------------- types
 
 
@@ -32,6 +36,7 @@ class Type:
         "card",
         "tile",
         "player",
+        "cell",
         "vector",
         "set",
         "list",
@@ -57,6 +62,7 @@ COLOUR = Type("colour")
 TOKEN = Type("token")
 CARD = Type("card")
 PLAYER = Type("player")  # a seat: 0 for the first in turn order, up to players - 1
+CELL = Type("cell")  # a cell of the board: its number, row * columns + column
 VECTOR = Type("vector")
 ERROR = Type("error")  # a mistake already reported: accepted everywhere
 
@@ -88,6 +94,8 @@ RefKind = Literal[
     "score",  # the score of the player in context
     "majority",  # a majority tile (only as an argument of holds)
     "action",  # an action (only as an argument of did)
+    "board",  # the cells of the board that hold a token
+    "bag",  # the tokens in the bag, as a list of token kinds in token order
 ]
 
 
@@ -302,6 +310,33 @@ class Pay(Statement):
     cost: Expr
     discount: Expr
     wild_cards: WildCards | None = None
+    # the tokens paid go into the bag, not the supply
+    into_bag: bool = field(default=False, metadata=ADDED)
+
+
+@frozen(kw_only=True)
+class ChooseLine(Statement):
+    """A choice of `low` to `high` cells of `source`, consecutive along a
+    row, a column or a diagonal; bound as the set of them in line order."""
+
+    name: str
+    low: int
+    high: int
+    source: Expr
+
+
+@frozen(kw_only=True)
+class TakeCells(Statement):
+    """The tokens of a chosen cell (or set of cells, `many`) into the
+    player's supply; the cells are left empty."""
+
+    cells: str
+    many: bool
+
+
+@frozen(kw_only=True)
+class RefillBoard(Statement):
+    """The bag drawn at random onto the empty cells, in fill order."""
 
 
 @frozen(kw_only=True)
@@ -418,6 +453,24 @@ class CardValue(Part):
 
 
 @frozen(kw_only=True)
+class Board(Part):
+    """A grid of cells, each holding at most one token, numbered row by row
+    (row * columns + column); `order` is the fill order, every cell once.
+    The bag, hidden and unordered, holds `bag` at setup (token kind ->
+    player count -> amount), drawn onto the board then."""
+
+    rows: int
+    columns: int
+    order: tuple[int, ...]
+    bag: Mapping[str, Mapping[int, int]]
+    bag_ids: tuple[str, ...] = ()
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.columns
+
+
+@frozen(kw_only=True)
 class Market(Part):
     """A market: the cards of one card table in decks by a column, each deck
     showing `face_up` cards. The main market (name None) takes the unnamed
@@ -484,7 +537,10 @@ class TokenLimit(Part):
 
     name: str
     limit: int
-    counted: tuple[str, ...] | None = None  # in the edition's token order
+    # in the edition's token order
+    counted: tuple[str, ...] | None = field(default=None, metadata=ADDED)
+    # the tokens returned go into the bag, not the supply
+    into_bag: bool = field(default=False, metadata=ADDED)
 
 
 @frozen(kw_only=True)
@@ -591,4 +647,6 @@ class Edition:
     card_values: tuple[CardValue, ...] = ()
     # the text of each id of `references`, in each reference's order
     rule_texts: tuple[RuleText, ...] = ()
-    seat_gifts: tuple[SeatGift, ...] = ()  # what players start with (`setup { … }`)
+    # what players start with (`setup { … }`)
+    seat_gifts: tuple[SeatGift, ...] = field(default=(), metadata=ADDED)
+    board: Board | None = field(default=None, metadata=ADDED)  # a board of cells and its bag

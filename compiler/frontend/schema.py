@@ -21,6 +21,8 @@ from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
 
+GENERATOR_HIGH = 2**64 - 1  # a splitmix64 state
+
 Kind = Literal[
     "edition",  # the edition's name, a constant
     "players",  # the player count
@@ -37,12 +39,14 @@ Kind = Literal[
     "seats",  # one object a seat, of the seat fields
     "zones",  # an object: zone -> its cards or tiles
     "actions done",  # the actions a seat did this round
+    "board cells",  # a list: per cell, the token kind it holds, or null
+    "generator",  # a generator's state, 0 to 2**64 - 1
 ]
 
-Seen = Literal["everyone", "owner", "sizes"]
+Seen = Literal["everyone", "owner", "sizes", "nobody"]
 """Who sees a field or a place in a view: everyone; the owner only of the
 cards taken from a deck into it (the others see the deck each came from);
-or its sizes only."""
+its sizes only; or nobody (a view shows null)."""
 
 Holds = Literal["tokens", "cards", "tiles"]
 
@@ -169,6 +173,8 @@ def schema(edition: m.Edition) -> Schema:
                 tuple(v.name for v in edition.card_values),
             )
         )
+    if edition.board is not None:
+        fields.extend(_board_fields(edition))
     fields.append(Field("seats", "seats", low, high))
     return Schema(tuple(fields), _seat_fields(edition, cards), _parts(edition))
 
@@ -176,6 +182,18 @@ def schema(edition: m.Edition) -> Schema:
 def _place(field: Field, holds: Holds) -> Field:
     """A field that is one shared place, seen as the field is."""
     return evolve(field, places=(Place(field.key, holds, field.seen),))
+
+
+def _board_fields(edition: m.Edition) -> tuple[Field, ...]:
+    """A board's cells (a token kind each, or null), the bag's counts
+    (public: the bag has no order to hide) and the generator its draws
+    come from (seen by nobody, or a player could foresee them)."""
+    kinds = tuple(t.name for t in edition.tokens)
+    return (
+        _place(Field("board", "board cells", 0, len(kinds) - 1, kinds), "tokens"),
+        _place(Field("bag", "token counts", 0, COUNT.high, kinds), "tokens"),
+        Field("draws", "generator", 0, GENERATOR_HIGH, (), "nobody"),
+    )
 
 
 def _seat_fields(edition: m.Edition, cards: int) -> tuple[Field, ...]:
@@ -238,6 +256,12 @@ def _parts(edition: m.Edition) -> tuple[Part, ...]:
             present=bool(edition.card_values),
         )
     )
+    if edition.board is not None:
+        # Only an edition with a board stores them, so the other editions'
+        # engines (and the native export's parts) are as they were.
+        parts.append(Part("board", "board", "tuple[int, ...]", "per cell, a token kind or -1"))
+        parts.append(Part("bag", "bag", "tuple[int, ...]"))
+        parts.append(Part("draws", "draws", "int", "the bag's generator, splitmix64"))
     parts.append(
         Part(
             "follow",

@@ -118,7 +118,8 @@ def valgrind() -> str:
 
 def _instructions(args: Sequence[str], folder: Path) -> int:
     """The instructions a child process playing `args` executes."""
-    out = folder / f"callgrind.{'.'.join(args)}"
+    # one file per run, named for it: a rule file's path is no part of a file name
+    out = folder / f"callgrind.{'.'.join(a.replace('/', '_') for a in args)}"
     command = [
         valgrind(),
         "--tool=callgrind",

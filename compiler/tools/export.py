@@ -19,6 +19,7 @@ from attrs import frozen
 from splendor_rules.compiler.backend.build import write_atomically
 from splendor_rules.compiler.backend.native import compile as native_compile
 from splendor_rules.compiler.backend.native.target import render_files
+from splendor_rules.compiler.backend.printable import NotPrinted
 from splendor_rules.compiler.backend.python.target import PYTHON
 from splendor_rules.compiler.backend.source import ident
 from splendor_rules.compiler.frontend import model as m
@@ -60,13 +61,17 @@ def export_engines(
         out / f"{module}.py": PYTHON.render_engine(model, rule_file.parent),
         native / "__init__.py": '"""Native engines written by splendor-rules build --out."""\n',
     }
-    if not native_too:
+    refused: str | None = None  # the native target does not print the edition
+    if native_too:
+        try:
+            files = render_files(
+                model, rule_file.parent, python_package=package, native_package=f"{package}.native"
+            )
+            texts.update({native / name: text for name, text in files.items()})
+        except NotPrinted as error:
+            refused = str(error)
+    if not native_too or refused is not None:
         del texts[native / "__init__.py"]
-    else:
-        files = render_files(
-            model, rule_file.parent, python_package=package, native_package=f"{package}.native"
-        )
-        texts.update({native / name: text for name, text in files.items()})
     try:
         for path, text in texts.items():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -75,6 +80,7 @@ def export_engines(
     except OSError as error:
         raise ExportError(f"cannot write in {out}: {error.strerror or error}") from error
     reason = native_compile.native_available() if native_too else "not asked for (--target)"
+    reason = refused or reason
     if reason is not None:
         return Exported(tuple(texts), None, reason, ())
     said: list[str] = []

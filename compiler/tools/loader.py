@@ -155,6 +155,7 @@ def cached_engine(path: Path, kind: EngineKind) -> Engine:
         OutputUnwritable,
         native_available,
     )
+    from splendor_rules.compiler.backend.printable import NotPrinted
     from splendor_rules.compiler.tools import cache
     from splendor_rules.dsl.diagnostics import display_path
 
@@ -168,6 +169,8 @@ def cached_engine(path: Path, kind: EngineKind) -> Engine:
             )
     try:
         loaded = cache.engine_module(path, target, check_rule_file)
+    except NotPrinted as refused:  # a construct this target does not print yet
+        raise EngineUnavailable(str(refused)) from None
     except cache.CacheError as error:
         if target == "native":
             raise EngineUnavailable(f"no native engine for {display_path(path)}: {error}") from None

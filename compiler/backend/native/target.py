@@ -19,6 +19,7 @@ import jinja2
 from splendor_rules.compiler.backend.literals import engine_imports, wrapped
 from splendor_rules.compiler.backend.native.compile import STAMP_MARKER
 from splendor_rules.compiler.backend.native.lower import Lowering
+from splendor_rules.compiler.backend.printable import refuse_unprinted
 from splendor_rules.compiler.backend.source import ident
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
@@ -110,6 +111,7 @@ def render_files(
     """An edition's three files by name: the C source, its stub and the
     engine module (which imports the Python engine from `python_package`
     and the compiled module from `native_package`)."""
+    refuse_unprinted(edition, "native")
     found = context(edition, root)
     found["python_package"] = python_package
     found["native_package"] = native_package

@@ -160,6 +160,12 @@ class _Legal(Visitor):
         own = own_ids(st, self.action)
         return (ops.CombinationLoop(st, own, read, self.rest(index + 1)),)
 
+    def visit_ChooseLine(self, st: m.ChooseLine, index: int) -> ops.Block:
+        self.bound.append(st.name)
+        read = analysis.uses(self.later(index), st.name)
+        own = own_ids(st, self.action)
+        return (ops.LineLoop(st, own, read, self.rest(index + 1)),)
+
     def visit_Require(self, st: m.Require, index: int) -> ops.Block:
         """Requirements one after another share a guard; the rules any of
         them states (or cites) of its own are the guard's."""
@@ -251,6 +257,10 @@ class _Reads(Visitor):
         self.position += 1
         return (ops.PickSet(st, own_ids(st, self.action), self.position - 1),)
 
+    def visit_ChooseLine(self, st: m.ChooseLine, index: int) -> ops.Block:
+        self.position += 1
+        return (ops.PickLine(st, own_ids(st, self.action), self.position - 1),)
+
     def visit_Require(self, st: m.Require, index: int) -> ops.Block:
         return (ops.Check(st, own_ids(st, self.action)),)
 
@@ -296,6 +306,12 @@ class _Effects(Visitor):
         if st.wild_cards is None:
             return (ops.GiveBack(st),)
         return (ops.GiveBack(st), ops.SpendCards(st.wild_cards.variable))
+
+    def visit_TakeCells(self, st: m.TakeCells, later: tuple[m.Statement, ...]) -> ops.Block:
+        return (ops.TakeCells(st, own_ids(st, self.owner)),)
+
+    def visit_RefillBoard(self, st: m.RefillBoard, later: tuple[m.Statement, ...]) -> ops.Block:
+        return (ops.RefillBoard(st, own_ids(st, self.owner)),)
 
     def visit_Move(self, st: m.Move, later: tuple[m.Statement, ...]) -> ops.Block:
         own = own_ids(st, self.owner)
@@ -348,11 +364,12 @@ def apply(facts: Facts, action: m.Action, index: int) -> ops.Apply:
     statements = action.body or ()
     reads = _Reads(action)
     read = tuple(op for i, st in enumerate(statements) for op in reads.visit(st, i))
-    choices = [op.statement.name for op in read if isinstance(op, ops.Pick | ops.PickSet)]
+    picks = ops.Pick | ops.PickSet | ops.PickLine
+    choices = [op.statement.name for op in read if isinstance(op, picks)]
     pays = [op.statement for op in read if isinstance(op, ops.PickPayment)]
     paid = ["payment"] if pays else []
     paid += [st.wild_cards.variable for st in pays if st.wild_cards is not None]
-    bound = {op.statement.name for op in read if isinstance(op, ops.Let | ops.Pick | ops.PickSet)}
+    bound = {op.statement.name for op in read if isinstance(op, ops.Let | picks)}
     effects = _Effects(facts, action, bound).block(statements)
     return ops.Apply(action, index, (*choices, *paid), read, effects)
 

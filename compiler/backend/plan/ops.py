@@ -72,6 +72,17 @@ class CombinationLoop(Op):
 
 
 @frozen
+class LineLoop(Op):
+    """A loop over the lines of cells of a `choose x: LOW to HIGH in a line
+    from S` (docs/engine.md, "The board", gives their order)."""
+
+    statement: m.ChooseLine
+    own: tuple[str, ...]
+    read_later: bool
+    body: Block
+
+
+@frozen
 class Guard(Op):
     """Consecutive requirements of the choice part, `body` run when all
     hold; `own`: the rules they state or cite beyond their action's (the
@@ -159,6 +170,15 @@ class PickSet(Op):
     """Read a combination of distinct values from the move."""
 
     statement: m.ChooseDistinct
+    own: tuple[str, ...]
+    position: int
+
+
+@frozen
+class PickLine(Op):
+    """Read a line of cells from the move, refusing one not offered."""
+
+    statement: m.ChooseLine
     own: tuple[str, ...]
     position: int
 
@@ -266,6 +286,22 @@ class SetValue(Op):
 @frozen
 class ReturnToBox(Op):
     statement: m.ReturnToBox
+    own: tuple[str, ...]
+
+
+@frozen
+class TakeCells(Op):
+    """The tokens of a chosen cell, or cells, into the player's supply."""
+
+    statement: m.TakeCells
+    own: tuple[str, ...]
+
+
+@frozen
+class RefillBoard(Op):
+    """The bag drawn onto the board's empty cells, in fill order."""
+
+    statement: m.RefillBoard
     own: tuple[str, ...]
 
 

@@ -14,6 +14,7 @@ from splendor_rules.compiler.backend.plan import ops
 from splendor_rules.compiler.backend.plan.printer import PlanPrinter
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python.base import LoweringPart, Source
+from splendor_rules.compiler.backend.python.board import BoardPrinting
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import ident
@@ -39,7 +40,7 @@ class Context:
     stop: list[ast.stmt] = field(factory=list)
 
 
-class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame]):
+class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting):
     """The functions of an edition's actions, and the effects of its
     triggers and follow-ups."""
 
@@ -373,7 +374,8 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame]):
         return [*self.comment(st, op.own), py.do(gain)], frame
 
     def visit_GiveBack(self, op: ops.GiveBack, frame: Frame, context: Context) -> Printed:
-        back = py.call("_give_back", py.name(frame.state), py.name("p"), py.name("v_pay"))
+        to = "_give_to_bag" if op.statement.into_bag else "_give_back"
+        back = py.call(to, py.name(frame.state), py.name("p"), py.name("v_pay"))
         return [py.do(back)], frame
 
     def visit_SpendCards(self, op: ops.SpendCards, frame: Frame, context: Context) -> Printed:

@@ -85,6 +85,9 @@ class _Emission(Visitor):
         if e.source == "value":  # held by the state: s.values[V_name][card]
             values = py.attr(self.frame.state, "values")
             column = py.item(values, self.names.card_value(e.attribute))
+        elif element(e.subject.type) == m.CELL:  # a cell's token (-1: none), row or column
+            cells = {"token": py.attr(self.frame.state, "board"), "row": py.name("_CELL_ROW")}
+            column = cells.get(e.attribute, py.name("_CELL_COLUMN"))
         else:
             column = self.names.column(element(e.subject.type), e.attribute)
         if e.subject.type.kind in ("set", "list"):
@@ -217,6 +220,10 @@ class _Emission(Visitor):
             return py.call(n.define(e.name), py.name(state), py.value(self.frame.player))
         if e.kind == "score":
             return py.call("_score", py.name(state), py.value(self.frame.player))
+        if e.kind == "board":
+            return py.call("_occupied", py.name(state))
+        if e.kind == "bag":
+            return py.call("_bag_tokens", py.name(state))
         raise AssertionError(f"cannot emit a reference to a {e.kind}")
 
     def visit_Call(self, e: m.Call) -> ast.expr:

@@ -67,4 +67,20 @@ def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     context["count_max"] = COUNT.high
     context["card_value_low"] = CARD_VALUE.low
     context["card_value_high"] = CARD_VALUE.high
+    context["board"] = _board(edition)
     return context
+
+
+def _board(edition: m.Edition) -> dict[str, Any] | None:
+    """A board's constants: its size, fill order and the bag at setup (a
+    count per token kind, by player count); None without a board."""
+    board = edition.board
+    if board is None:
+        return None
+    low, high = edition.players
+    kinds = [t.name for t in edition.tokens]
+    bag = [
+        (count, tuple(board.bag.get(k, {}).get(count, 0) for k in kinds))
+        for count in range(low, high + 1)
+    ]
+    return {"rows": board.rows, "columns": board.columns, "order": board.order, "bag": bag}

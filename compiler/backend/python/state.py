@@ -80,7 +80,8 @@ class StateLayout:
     def draft_init(held: tuple[Part, ...]) -> str:
         """A draft from every part the constructor takes (the parts every
         edition has, and the aggregates); the others start empty."""
-        taken = [p for p in held if p.name not in ("values", "follow")]
+        later = ("values", "follow", "board", "bag", "draws")  # set after the draft is made
+        taken = [p for p in held if p.name not in later]
         parameters = (
             ("self", ""),
             *((p.name, p.annotation) for p in taken),
@@ -150,6 +151,17 @@ class StateLayout:
             ),
             "hidden": lambda: py.call("sorted", _s("hidden")),
             "card_values": lambda: py.call("_card_values_json", py.name("s")),
+            "board": lambda: py.list_of(
+                py.if_expression(
+                    py.binary(py.name("k"), ">=", py.const(0)),
+                    py.item(py.name("TOKENS"), py.name("k")),
+                    py.const(None),
+                ),
+                "k",
+                _s("board"),
+            ),
+            "bag": lambda: _enumerated("TOKENS", lambda i: py.item(_s("bag"), py.name(i))),
+            "draws": lambda: _s("draws"),
             "seats": lambda: py.list_of(
                 py.call("_seat_json", py.name("s"), py.name("p")),
                 "p",

@@ -188,7 +188,8 @@ class Turns(LoweringPart):
         """The effect of the option a player decided."""
         s, p, option = py.name("s"), py.name("p"), py.name("option")
         if isinstance(step, m.TokenLimit):
-            decided: ast.stmt = py.do(py.call("_give_back", s, p, option))
+            back = "_give_to_bag" if step.into_bag else "_give_back"
+            decided: ast.stmt = py.do(py.call(back, s, p, option))
         elif isinstance(step, m.Claim):
             zone = self.names.zone(step.zone)
             decided = py.do(py.call("_take_tile", s, p, option, zone))

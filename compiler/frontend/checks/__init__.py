@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks import components, followups, scoring, setup, turns
+from splendor_rules.compiler.frontend.checks.board import check_board
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.definitions import type_definitions
 from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
@@ -45,6 +46,7 @@ def check_edition(
     components.check_colours(context)
     components.declare_globals(context)
     tokens = components.check_tokens(context)
+    board = check_board(context)
     components.check_tables(context)
     card_values = components.check_card_values(context)
     zones = components.check_zones(context)
@@ -96,6 +98,7 @@ def check_edition(
         references=tuple(context.rulebooks),
         rule_texts=tuple(context.rule_texts),
         seat_gifts=seat_gifts,
+        board=board,
     )
     check_hidden_reads(context, model)
     check_limits(context, model)

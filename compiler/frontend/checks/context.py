@@ -55,6 +55,7 @@ class Context:
         self.action_names: set[str] = set()
         self.defines: dict[str, Entry] = {}
         self.used_globals: set[str] = set()
+        self.board: m.Board | None = None  # checks/board.py
 
     # ---------------------------------------------------------- reporting
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.checks.board import CELL_ATTRIBUTES
 from splendor_rules.compiler.frontend.checks.calls import VALUE_TYPES, CallChecker, fits
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.players import PlayerExpressions
@@ -22,6 +23,7 @@ from splendor_rules.compiler.frontend.editions import Entry
 from splendor_rules.compiler.frontend.model import (
     BOOL,
     CARD,
+    CELL,
     COLOUR,
     ERROR,
     INT,
@@ -200,6 +202,8 @@ class ExpressionChecker(CallChecker, PlayerExpressions):
         if item == CARD:
             values = self.context.card_values.values()
             return {**columns.get("cards", {}), **{v.name: VALUE_TYPES[v.type] for v in values}}
+        if item == CELL:
+            return dict(CELL_ATTRIBUTES)
         if item.kind != "tile":
             return None
         if item.tiles is not None:

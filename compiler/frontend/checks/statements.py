@@ -22,7 +22,7 @@ from splendor_rules.compiler.frontend.checks.players import (
 )
 from splendor_rules.compiler.frontend.checks.scopes import Scope, bind
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
-from splendor_rules.compiler.frontend.model import BOOL, CARD, ERROR, INT, TOKEN, VECTOR, Type
+from splendor_rules.compiler.frontend.model import BOOL, CARD, CELL, ERROR, INT, TOKEN, VECTOR, Type
 from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.visitor import Visitor
 
@@ -62,6 +62,8 @@ class StatementChecker(Visitor):
         ids = tuple(dict.fromkeys([*(t.text for t in st.tags), *self.context.current_ids]))
         if not allow_choices and isinstance(st, s.Require | s.Pay):
             self.context.report(msgs.top_level_only(st.span, st))
+        if not allow_choices and isinstance(st, s.ChooseLine):
+            self.context.report(msgs.line_choice_here(st.span))
         checked: m.Statement | None = self.visit(st, scope, ids)
         return checked
 
@@ -154,7 +156,48 @@ class StatementChecker(Visitor):
         cost = self.expressions.expect(st.cost, scope, VECTOR)
         discount = self.expressions.expect(st.discount, scope, VECTOR)
         wild = self.wild_cards(st.wild_cards, scope) if st.wild_cards is not None else None
-        return m.Pay(rule_ids=ids, span=st.span, cost=cost, discount=discount, wild_cards=wild)
+        if st.into_bag:
+            self.uses_bag(st.span, "a payment into the bag")
+        return m.Pay(
+            rule_ids=ids,
+            span=st.span,
+            cost=cost,
+            discount=discount,
+            wild_cards=wild,
+            into_bag=st.into_bag,
+        )
+
+    def uses_bag(self, span: s.Span, what: str) -> None:
+        if self.context.board is None:
+            self.context.report(msgs.no_bag(span, what))
+
+    # ------------------------------------------------------------ board
+
+    def visit_ChooseLine(self, st: s.ChooseLine, scope: Scope, ids: Ids) -> m.Statement:
+        """`choose x: LOW to HIGH in a line from CELLS`: bound as a set of cells."""
+        source = self.expressions.check(st.source, scope)
+        if not fits(source.type, m.set_of(CELL)):
+            self.context.report(msgs.line_needs_cells(st.source.span, source.type))
+        if not 1 <= st.low <= st.high:
+            self.context.report(msgs.line_lengths(st.span, st.low, st.high))
+        bind(self.context, scope, st.name, m.set_of(CELL))
+        return m.ChooseLine(
+            rule_ids=ids, span=st.span, name=st.name.text, low=st.low, high=st.high, source=source
+        )
+
+    def visit_TakeCells(self, st: s.TakeCells, scope: Scope, ids: Ids) -> m.Statement:
+        """`take the tokens of x`: x a cell, or a set of cells, the action chose."""
+        written = s.NameRef(span=st.cells.span, name=st.cells.text)
+        cells = self.expressions.check(written, scope)
+        local = isinstance(cells, m.Ref) and cells.kind == "variable"
+        if cells.type != ERROR and (not local or cells.type not in (CELL, m.set_of(CELL))):
+            self.context.report(msgs.not_cells(st.cells.span, st.cells.text, cells.type))
+        many = cells.type.kind == "set"
+        return m.TakeCells(rule_ids=ids, span=st.span, cells=st.cells.text, many=many)
+
+    def visit_RefillBoard(self, st: s.RefillBoard, scope: Scope, ids: Ids) -> m.Statement:
+        self.uses_bag(st.span, "a refill of the board")
+        return m.RefillBoard(rule_ids=ids, span=st.span)
 
     def wild_cards(self, written: s.WildCards, scope: Scope) -> m.WildCards:
         """`using x in SET where COND as N wild each`: the player's own cards,
@@ -295,7 +338,7 @@ def check_order(context: Context, body: tuple[s.Statement, ...]) -> None:
     effect: s.Statement | None = None
     paid = False
     for statement in body:
-        if isinstance(statement, s.Let | s.Choose | s.ChooseDistinct | s.Require):
+        if isinstance(statement, s.Let | s.Choose | s.ChooseDistinct | s.ChooseLine | s.Require):
             if effect is not None:
                 context.report(msgs.choice_after_effect(statement.span, effect.span))
         elif isinstance(statement, s.Pay):

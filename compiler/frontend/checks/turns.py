@@ -98,9 +98,16 @@ def check_steps(context: Context, expressions: ExpressionChecker) -> tuple[m.Ste
             if body.limit < 1:
                 context.report(msgs.token_limit_below_one(body.span))
             counted = _counted(context, body)
+            if body.into_bag and context.board is None:
+                context.report(msgs.no_bag(body.span, "a return into the bag"))
             steps.append(
                 m.TokenLimit(
-                    rule_ids=ids, span=decl.span, name=name, limit=body.limit, counted=counted
+                    rule_ids=ids,
+                    span=decl.span,
+                    name=name,
+                    limit=body.limit,
+                    counted=counted,
+                    into_bag=body.into_bag,
                 )
             )
         elif isinstance(body, s.StepClaim):

@@ -14,6 +14,7 @@ from attrs import evolve
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.limits import CARD_VALUE
+from splendor_rules.compiler.runtime.interpreter import board
 from splendor_rules.compiler.runtime.interpreter.evaluation import Definitions, Env
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.validation import require
@@ -120,8 +121,12 @@ class Effects:
             state = self.transfer(state, target, i, moved)
         return state
 
-    def pay(self, state: State, player: int, payment: tuple[int, ...]) -> State:
-        """Give tokens back to the supply: a payment, or a return."""
+    def pay(
+        self, state: State, player: int, payment: tuple[int, ...], into_bag: bool = False
+    ) -> State:
+        """Give tokens back to the supply, or into the bag: a payment, or a return."""
+        if into_bag:
+            return board.into_bag(state, player, payment)
         for i, n in enumerate(payment):
             state = self.transfer(state, player, i, -n)
         return state
@@ -278,7 +283,7 @@ class _Run(Visitor):
         if self.payment is None:  # the move carries the payment of the top level only
             raise NotImplementedError("a payment inside 'if' or a trigger")
         env = self.env
-        self.env = env.at(self.effects.pay(env.state, env.whose(), self.payment))
+        self.env = env.at(self.effects.pay(env.state, env.whose(), self.payment, st.into_bag))
         if st.wild_cards is not None:  # the cards spent, bound when the move was checked
             spent = tuple(self.env.names[st.wild_cards.variable])
             self.env = self.env.at(self.effects.to_box(self.env.state, env.whose(), spent))
@@ -309,6 +314,17 @@ class _Run(Visitor):
         env = self.env
         cards = env.names[st.cards] if st.many else (env.names[st.cards],)
         self.env = env.at(self.effects.to_box(env.state, env.whose(), tuple(cards)))
+
+    def visit_TakeCells(self, st: m.TakeCells) -> None:
+        env = self.env
+        cells = env.names[st.cells] if st.many else (env.names[st.cells],)
+        caps = tuple(t.cap for t in self.effects.tables.model.tokens)
+        self.env = env.at(board.take(env.state, env.whose(), tuple(cells), caps))
+
+    def visit_RefillBoard(self, st: m.RefillBoard) -> None:
+        grid = self.effects.tables.model.board
+        assert grid is not None
+        self.env = self.env.at(board.refill(grid, self.env.state))
 
     def visit_If(self, st: m.If) -> None:
         if self.env.holds(st.condition):

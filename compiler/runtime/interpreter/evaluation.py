@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.runtime.interpreter import board
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import Seat, State, Value
 from splendor_rules.dsl.visitor import Visitor
@@ -133,6 +134,12 @@ class Env(Visitor):
             return self.definitions.value(define, state, self.whose())
         if kind == "score":
             return self.definitions.value(self.tables.model.score, state, self.whose())
+        if kind == "board":
+            return board.occupied(state)
+        if kind == "bag":
+            return tuple(
+                t for t, n in zip(self.tables.tokens, state.bag, strict=True) for _ in range(n)
+            )
         raise AssertionError(f"'{expr.name}' ({kind}) is not a value")
 
     def visit_PlayerRef(self, expr: m.PlayerRef) -> Value:
@@ -159,6 +166,14 @@ class Env(Visitor):
             values = self.state.card_values[self.tables.card_value[expr.attribute]]
             many = type_.kind in ("set", "list")
             return tuple(values[k] for k in subject) if many else values[subject]
+        if type_.kind == "cell" or type_.element == m.CELL:
+            assert self.tables.model.board is not None
+            grid, tokens = self.tables.model.board, self.tables.tokens
+            if type_.kind == "cell":
+                return board.cell_attribute(grid, self.state, tokens, subject, expr.attribute)
+            return tuple(
+                board.cell_attribute(grid, self.state, tokens, x, expr.attribute) for x in subject
+            )
         if type_.kind in ("set", "list"):
             assert type_.element is not None
             kind = type_.element.kind

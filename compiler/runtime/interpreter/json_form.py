@@ -70,6 +70,8 @@ class JsonForm:
             "card values": lambda f, s, v: self.card_values(s),
             "seats": lambda f, s, v: [self.seat_json(s, seat) for seat in v],
             "actions done": lambda f, s, v: list(v),
+            "board cells": lambda f, s, v: [None if k is None else f.names[k] for k in v],
+            "generator": _as_held,
         }
 
     def card_values(self, state: State) -> Json:
@@ -143,6 +145,8 @@ class JsonForm:
                 data[f.key] = {name: len(items) for name, items in data[f.key].items()}
             elif f.seen == "owner":  # the hidden cards: the viewer's own
                 data[f.key] = [c for c in data[f.key] if owners.get(c) == player]
+            elif f.seen == "nobody":  # a board's generator: what the bag gives next
+                data[f.key] = None
         for p, seat in enumerate(data["seats"]):
             for f in self.schema.seat_fields:
                 for place in f.places:

@@ -13,12 +13,19 @@ import itertools
 from collections.abc import Iterator
 
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.runtime.interpreter import board
 from splendor_rules.compiler.runtime.interpreter.evaluation import Definitions, Env
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import DECK, Action, State, Value, same
 from splendor_rules.dsl.visitor import Visitor
 
-DECIDED = (m.Let, m.Choose, m.ChooseDistinct, m.Require)  # the choice part but payments
+DECIDED = (
+    m.Let,
+    m.Choose,
+    m.ChooseDistinct,
+    m.ChooseLine,
+    m.Require,
+)  # the choice part but payments
 _CHOICE_PART = (*DECIDED, m.Pay)
 
 
@@ -101,6 +108,13 @@ class Moves:
             (tuple(self.shown(x, element_type, env.state) for x in combo), combo)
             for combo in itertools.combinations(elements, count)
         ]
+
+    def line_options(self, st: m.ChooseLine, env: Env) -> list[tuple[int, ...]]:
+        """A choice of cells in a line: every line of the source's cells
+        (board.py gives the order)."""
+        grid = self.tables.model.board
+        assert grid is not None
+        return board.lines(grid, tuple(env.visit(st.source)), st.low, st.high)
 
     def shown(self, value: Value, type_: m.Type | None, state: State) -> Value:
         """A chosen element as a move shows it: a card on top of its deck is
@@ -260,6 +274,12 @@ class _Branch(Visitor):
         ]
 
     visit_ChooseDistinct = visit_Choose
+
+    def visit_ChooseLine(self, st: m.ChooseLine) -> list[_Branch]:
+        return [
+            _Branch(self.moves, self.env.bind(st.name, line), (*self.values, line), self.payment)
+            for line in self.moves.line_options(st, self.env)
+        ]
 
     def visit_Require(self, st: m.Require) -> list[_Branch]:
         return [self] if self.env.holds(st.condition) else []

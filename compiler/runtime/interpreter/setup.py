@@ -1,5 +1,6 @@
 """The setup of a new game, with the random calls in the order of
-docs/engine.md ("Setup"): the decks by ascending tier, then the reveals."""
+docs/engine.md ("Setup"): the decks by ascending tier, then the reveals,
+then the board's generator."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 
 from attrs import evolve
 
+from splendor_rules.compiler.runtime.interpreter import board
 from splendor_rules.compiler.runtime.interpreter.evaluation import Definitions
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import Seat, State, replace
@@ -54,7 +56,13 @@ def new_game(definitions: Definitions, players: int, seed: int, first_player: in
         wanted = definitions.env(state).visit(reveal.count)
         index = tables.tile_set[reveal.tiles]
         tiles = replace(tiles, index, _revealed(tables, reveal.tiles, wanted, rng))
-    return evolve(state, tiles=tiles)
+    state = evolve(state, tiles=tiles)
+    if model.board is not None:  # the bag, then drawn onto the board
+        bag = tuple(model.board.bag.get(t, {}).get(players, 0) for t in tables.tokens)
+        empty = (None,) * model.board.cells
+        state = evolve(state, board=empty, bag=bag, draws=rng.getrandbits(64))
+        state = board.refill(model.board, state)
+    return state
 
 
 def _seat_gifts(tables: Tables, state: State) -> State:

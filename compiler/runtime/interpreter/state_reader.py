@@ -175,6 +175,8 @@ class StateReader:
             ("count", self.count),
             ("flag", self.flag),
             ("pending", self.pending),
+            ("board cells", self.board_cells),
+            ("generator", self.generator),
             ("token counts", self.counts),
             self.token_totals,
             ("deck cards", self.deck_cards),
@@ -279,7 +281,17 @@ class StateReader:
     def token_totals(self, r: Reading) -> None:
         """No seat over a kind's cap; complete, every token of the game in
         the supply or a seat."""
-        (supply,) = [r.state[f.key] for f in self.schema.fields if f.kind == "token counts"]
+        supply = r.state["supply"]
+        board = self.model.board
+        # an edition with a board: the tokens on it and in the bag count too
+        placed = [0] * len(self.model.tokens)
+        if board is not None:
+            placed = [
+                b + sum(1 for c in r.state["board"] if c == k) for k, b in enumerate(r.state["bag"])
+            ]
+        places = (
+            "the supply, the seats, the board and the bag" if board else "the supply and the seats"
+        )
         held = [
             s[f.key] for s in r.seats for f in self.schema.seat_fields if f.kind == "token counts"
         ]
@@ -290,18 +302,39 @@ class StateReader:
                     raise refuse(
                         f"seat {p} holds {counts[k]} {kind.name}; a player holds at most {kind.cap}"
                     )
-            total = supply[k] + sum(counts[k] for counts in held)
+            total = supply[k] + sum(counts[k] for counts in held) + placed[k]
             if total > COUNT.high:
                 raise refuse(
-                    f"{total} {kind.name} in the supply and the seats; "
-                    f"a state counts at most {COUNT.high}"
+                    f"{total} {kind.name} in {places}; a state counts at most {COUNT.high}"
                 )
             game = kind.supply[players]
+            if board is not None:
+                game += board.bag.get(kind.name, {}).get(players, 0)
             if r.complete and total != game:
-                raise refuse(
-                    f"{total} {kind.name} in the supply and the seats; "
-                    f"a {players}-player game has {game}"
-                )
+                raise refuse(f"{total} {kind.name} in {places}; a {players}-player game has {game}")
+
+    # ---------------------------------------------------------- a board
+
+    def board_cells(self, f: Field, at: At, r: Reading) -> tuple[int | None, ...]:
+        """A board's cells: a token kind's index, or None for an empty cell."""
+        board = self.model.board
+        assert board is not None
+        cells = a_list(at.value, at.what)
+        if len(cells) != board.cells:
+            raise refuse(f"{at.what} has {len(cells)} cells, not {board.cells}")
+        for n, kind in enumerate(cells):
+            if kind is not None and kind not in f.names:
+                known = ", ".join(f.names)
+                raise refuse(f"{at.what} cell {n}: {kind!r} is not a token kind ({known})")
+        return tuple(None if k is None else f.names.index(k) for k in cells)
+
+    def generator(self, f: Field, at: At, r: Reading) -> int:
+        """A generator's state: a whole number from 0 to its most."""
+        if type(at.value) is not int or not f.low <= at.value <= f.high:
+            raise refuse(
+                f"{at.what} must be a whole number from {f.low} to {f.high}, not {at.value!r}"
+            )
+        return at.value
 
     # ------------------------------------------------ the cards and tiles
 
@@ -490,7 +523,9 @@ class StateReader:
             if type(value) is not int or not 0 <= value < high:
                 raise refuse(f"{what}: {value!r} is not a player (0 to {high - 1})")
             return value
-        count = {"card": len(tables.decks.card_tier), "tile": tables.tiles.count}.get(kind)
+        cells = tables.model.board.cells if tables.model.board is not None else 0
+        counts = {"card": len(tables.decks.card_tier), "tile": tables.tiles.count, "cell": cells}
+        count = counts.get(kind)
         if count is None:
             return number(value, what)
         if type(value) is not int or not 0 <= value < count:

@@ -107,7 +107,7 @@ class Turns:
     def take_option(self, state: State, step: m.Step, option: object) -> State:
         if isinstance(step, m.TokenLimit):
             assert isinstance(option, tuple)
-            return self.effects.pay(state, state.current, option)
+            return self.effects.pay(state, state.current, option, step.into_bag)
         assert isinstance(step, m.Claim) and isinstance(option, int)
         return self.effects.claim(state, step, option)
 

@@ -136,6 +136,18 @@ class Validation:
             return repr(value)
         return "(" + ", ".join(one(v) for v in value) + ")"
 
+    def describe_cells(self, value: Value) -> str:
+        """Refused cells, for the message: each as (row, column)."""
+        grid = self.tables.model.board
+        assert grid is not None
+        cells = grid.rows * grid.columns
+        if not isinstance(value, tuple) or not all(
+            type(v) is int and 0 <= v < cells for v in value
+        ):
+            return repr(value)
+        shown = ", ".join(f"({v // grid.columns}, {v % grid.columns})" for v in value)
+        return f"the cells {shown}" if len(value) != 1 else f"the cell {shown}"
+
     def counts(self, counts: Value) -> str:
         tokens = self.tables.tokens
         if not (isinstance(counts, tuple) and len(counts) == len(tokens)):
@@ -190,6 +202,16 @@ class _Check(Visitor):
         self.env = self.env.bind(st.name, match[0])
 
     visit_ChooseDistinct = visit_Choose
+
+    def visit_ChooseLine(self, st: m.ChooseLine) -> None:
+        value = next(self.values)
+        if not any(same(value, line) for line in self.validation.moves.line_options(st, self.env)):
+            described = self.validation.describe_cells(value)
+            raise IllegalAction(
+                f"{rule_ids(st)}: {described} is not a line of {st.low} to {st.high} "
+                "cells you may choose here"
+            )
+        self.env = self.env.bind(st.name, value)
 
     def visit_Require(self, st: m.Require) -> None:
         require(st, self.env)

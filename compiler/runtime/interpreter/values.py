@@ -61,6 +61,12 @@ class State:
     # The follow-up decisions waiting, first the pending one: each a site
     # (its index in tables.follow_ups) and the values of the names it carries.
     follow: tuple[tuple[int, tuple[Any, ...]], ...] = ()
+    # The board, per cell its token kind's index or None (empty); the bag,
+    # per token kind its count; the bag's generator (board.py). Empty and 0
+    # for an edition without a board.
+    board: tuple[int | None, ...] = ()
+    bag: tuple[int, ...] = ()
+    draws: int = 0
 
 
 def same(a: Value, b: Value) -> bool:

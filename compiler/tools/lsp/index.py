@@ -387,8 +387,11 @@ class _Walker:  # size: one method per kind of node that binds or names a symbol
         elif isinstance(st, s.Move):
             self.use(st.card, "local")
             self.use(st.zone, "zone")
-        elif isinstance(st, s.ReturnToBox):
-            self.use(st.cards, "local")
+        elif isinstance(st, s.ChooseLine):
+            self.node(st.source)
+            self.bind(st.name, scope)
+        elif isinstance(st, s.ReturnToBox | s.TakeCells):
+            self.use(st.cards if isinstance(st, s.ReturnToBox) else st.cells, "local")
         elif isinstance(st, s.SetValue):
             self.use(st.card, "local")
             self.column_use(st.value_name, ("value", st.value_name.text))

@@ -55,6 +55,7 @@ class Catalog:
     tile_count: int
     zones: Mapping[str, tuple[str, bool]]  # name -> (content, hides deck cards)
     moves: Mapping[str, identities.Signature]  # actions, then decisions
+    cells: int = 0  # the board's cells (none without a board)
 
     def signature(self, name: str) -> identities.Signature:
         return self.moves[name]
@@ -103,7 +104,13 @@ def catalog_of_description(description: Json) -> Catalog:
             move["name"]: tuple((name, kind) for name, kind in move["choices"])
             for move in description["moves"]
         },
+        cells=_cells(description),
     )
+
+
+def _cells(description: Json) -> int:
+    board = description.get("board")
+    return int(board["rows"] * board["columns"]) if board else 0
 
 
 def editions() -> list[str]:

@@ -18,7 +18,9 @@ from splendor_rules.compiler.tools.records.actions import check_card, check_coun
 from splendor_rules.compiler.tools.records.catalog import Catalog
 from splendor_rules.compiler.tools.records.form import Json, RecordError, brief, is_int
 
-SETUP_KEYS = frozenset({"supply", "seats", "market", "decks", "tiles", "current_player"})
+SETUP_KEYS = frozenset(
+    {"supply", "seats", "market", "decks", "tiles", "current_player", "board", "bag"}
+)
 
 
 def seat_index(key: Json, players: int, what: str) -> int:
@@ -267,6 +269,34 @@ def _give_tokens(
         state["supply"][kind] = left
 
 
+def _board(state: dict[str, Json], board: Json, bag: Json, cat: Catalog) -> None:
+    """The board, cell by cell (a token kind or null), and the bag: the
+    tokens the board gains come out of the bag, and those it loses go
+    into it, for every kind the bag does not list."""
+    if not cat.cells:
+        raise RecordError(f"setup: {cat.name} has no board")
+    check_counts(bag, cat, "setup bag")
+    old = state["board"]
+    if board is not None:
+        if not isinstance(board, list) or len(board) != cat.cells:
+            raise RecordError(f"setup board must list its {cat.cells} cells, a token kind or null")
+        for n, kind in enumerate(board):
+            if kind is not None and kind not in cat.tokens:
+                raise RecordError(f"setup board cell {n}: unknown token kind {brief(kind)}")
+        state["board"] = list(board)
+    for kind in cat.tokens:
+        if kind in bag:
+            state["bag"][kind] = bag[kind]
+            continue
+        left = state["bag"][kind] + old.count(kind) - state["board"].count(kind)
+        if left < 0:
+            raise RecordError(
+                f"setup: the board is given more {kind} than the board and the bag held; "
+                f"give setup bag {kind} explicitly"
+            )
+        state["bag"][kind] = left
+
+
 def apply_setup(state: dict[str, Json], patch: Json, cat: Catalog) -> dict[str, Any]:
     """The state (JSON form, after new_game) with the record's setup patch
     applied: see docs/records.md. Anything impossible is a RecordError."""
@@ -288,6 +318,8 @@ def apply_setup(state: dict[str, Json], patch: Json, cat: Catalog) -> dict[str, 
         for name, items in named.items():
             state["seats"][seat]["zones"][name] = items
     state["hidden"] = sorted(seats.hidden)
+    if "board" in patch or "bag" in patch:
+        _board(state, patch.get("board"), patch.get("bag", {}), cat)
     if "current_player" in patch:
         current = patch["current_player"]
         if not is_int(current) or not 0 <= current < players:

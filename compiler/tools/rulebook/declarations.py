@@ -68,6 +68,8 @@ class Declarations:
             "end": self.ending,
             "winners": lambda _: self.winners(),
             "reference": self.reference,
+            "board": lambda _: self.board(),
+            "bag": lambda _: self.bag(),
         }
 
     def sentences(self, key: Key) -> list[str]:
@@ -279,6 +281,24 @@ class Declarations:
             f"{self._zone(x.zone)}."
         ]
 
+    def board(self) -> list[str]:
+        board = self.edition.board
+        assert board is not None
+        first = ", ".join(f"({n // board.columns}, {n % board.columns})" for n in board.order[:3])
+        return [
+            f"The board is a grid of {board.rows} rows and {board.columns} columns of cells, "
+            f"each holding at most one token, filled in order {first} and so on."
+        ]
+
+    def bag(self) -> list[str]:
+        board = self.edition.board
+        assert board is not None
+        parts = [f"{self.english.token(k)}: {by_players(n)}" for k, n in board.bag.items()]
+        return [
+            f"At setup the bag holds {'; '.join(parts)}, drawn at random onto the board "
+            "in fill order. The bag is hidden and has no order."
+        ]
+
     def step(self, name: str | None) -> list[str]:
         step = next((s for s in self.edition.steps if s.name == name), None)
         if isinstance(step, m.TokenLimit):
@@ -295,8 +315,9 @@ class Declarations:
                 left = f" {named[:1].upper()}{named[1:]} {verb} not counted."
             return [
                 f"At the end of the turn, a player holding more than {step.limit} tokens{which} "
-                f"returns {such} of their choice{never} to the supply until {step.limit} "
-                f"remain.{left}"
+                f"returns {such} of their choice{never} "
+                + ("into the bag" if step.into_bag else "to the supply")
+                + f" until {step.limit} remain.{left}"
             ]
         if isinstance(step, m.Claim):
             source = (

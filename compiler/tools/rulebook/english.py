@@ -177,6 +177,10 @@ class English(Visitor):
             return self.majority(e.name)
         if e.kind == "action":
             return self.action(e.name)
+        if e.kind == "board":
+            return "the cells of the board that hold a token"
+        if e.kind == "bag":
+            return "the tokens in the bag"
         return e.name  # a variable
 
     def _define(self, name: str) -> str:
@@ -295,6 +299,22 @@ class English(Visitor):
             return f"The {words(x.value_name)} of {x.card} becomes {self.expr(x.value)}."
         if isinstance(x, m.Transfer):
             return self._transfer(x)
+        return self._board_statement(x)
+
+    def _board_statement(self, x: m.Statement) -> str:
+        """The statements of a board of cells."""
+        if isinstance(x, m.ChooseLine):
+            return (
+                f"The player chooses {x.name}: {x.low} to {x.high} of {self.expr(x.source)}, "
+                "neighbours along one row, column or diagonal with no cell skipped."
+            )
+        if isinstance(x, m.TakeCells):
+            return f"The player takes the tokens of {x.cells} from the board."
+        if isinstance(x, m.RefillBoard):
+            return (
+                "The bag is drawn at random onto the empty cells of the board, in fill "
+                "order, until the bag or the empty cells run out."
+            )
         raise TypeError(f"no English for {type(x).__name__}")
 
     def _gain(self, amount: m.Expr, token: m.Expr) -> str:
@@ -325,7 +345,8 @@ class English(Visitor):
             tokens += f" or {listed(wild, 'or')} tokens, each paying 1 of any colour"
         text = (
             f"The player pays {self.expr(x.cost)} less {self.expr(x.discount)}, colour by "
-            f"colour and never below 0, with {tokens}; the tokens paid go back to the supply."
+            f"colour and never below 0, with {tokens}; the tokens paid go "
+            + ("into the bag." if x.into_bag else "back to the supply.")
         )
         if x.wild_cards is not None:
             spent = x.wild_cards

@@ -138,6 +138,8 @@ class Dealer:
         }
         state["seats"] = seats
         state["hidden"] = sorted([*view["hidden"], *dealt])
+        if "draws" in view and view["draws"] is None:  # a board's bag: what comes out is unseen
+            state["draws"] = rng.getrandbits(64)
         return state
 
     def deal(self, rng: random.Random) -> Any:

@@ -1,0 +1,352 @@
+"""A board of cells and its bag (issue 22, construct 4), on the reference
+interpreter: tests/boards/board.rules, a 3 by 3 board beside classic
+Splendor's supply, each test a scenario of the Splendor Duel rule it
+states (DUEL.md: D-1.6 the board and its fill order, D-1.7 the bag, D-2.4
+the board filled at setup, D-3.1 a refill, D-3.3 tokens taken in a line,
+D-3.4 a gold token taken, D-3.5 tokens paid into the bag).
+
+The targets do not print a board yet (compiler/backend/printable.py): the
+last tests hold them to refusing it, located, rather than building an
+engine that would play other rules.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from splendor_rules.compiler.backend.native.compile import native_available
+from splendor_rules.compiler.backend.native.target import NativeTarget
+from splendor_rules.compiler.backend.printable import NotPrinted
+from splendor_rules.compiler.backend.python.target import PYTHON
+from splendor_rules.compiler.runtime.interpreter import board as cells
+from splendor_rules.compiler.runtime.interpreter.engine import InterpretedEngine
+from splendor_rules.compiler.runtime.loading import EngineUnavailable
+from splendor_rules.compiler.tools import records
+from splendor_rules.compiler.tools.loader import check_rule_file, load, rendered_engine
+from splendor_rules.compiler.tools.simulate.hidden import determinize
+from splendor_rules.dsl.formatting import format_source
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "tests" / "boards" / "board.rules"
+MODEL = check_rule_file(RULES)
+ENGINE = InterpretedEngine(MODEL)
+IllegalAction = ENGINE.IllegalAction
+KINDS = ENGINE.TOKENS
+
+
+def cell(row: int, column: int) -> int:
+    return row * 3 + column
+
+
+def position(board: dict[tuple[int, int], str], bag: dict[str, int] | None = None) -> Any:
+    """A hand-made position of two players: the board as given (other
+    cells empty), the bag as given (else empty), no tokens held."""
+    data = ENGINE.to_json(ENGINE.new_game(2, 7))
+    data["board"] = [board.get(divmod(n, 3)) for n in range(9)]
+    data["bag"] = {k: (bag or {}).get(k, 0) for k in KINDS}
+    return ENGINE.from_json(data, complete=False)
+
+
+def held(state: Any, player: int = 0) -> dict[str, int]:
+    tokens: dict[str, int] = ENGINE.to_json(state)["seats"][player]["tokens"]
+    return tokens
+
+
+# ------------------------------------------------------------ D-1.6, D-2.4
+
+
+def test_d_2_4_setup_draws_the_bag_onto_every_cell_in_fill_order() -> None:
+    """D-1.6, D-1.7, D-2.4: the 9 tokens of the bag fill the 9 cells; the
+    same seed draws alike, and seeds differ in where tokens land."""
+    boards = set()
+    for seed in range(20):
+        data = ENGINE.to_json(ENGINE.new_game(2, seed))
+        assert all(kind is not None for kind in data["board"])
+        assert sorted(data["board"]) == sorted(
+            ["white", "blue", "green", "red", "black", "gold", "gold", "pearl", "pearl"]
+        )
+        assert set(data["bag"].values()) == {0}
+        assert ENGINE.to_json(ENGINE.new_game(2, seed)) == data
+        boards.add(tuple(data["board"]))
+    assert len(boards) > 10
+
+
+def test_d_1_6_fill_order_places_draws_and_skips_occupied_cells() -> None:
+    """D-3.1 b: a refill draws onto the empty cells only, in fill order,
+    until the bag is empty; the occupied cells keep their tokens."""
+    start = position({(0, 0): "red", (1, 1): "blue"}, {"white": 2, "gold": 1})
+    after = ENGINE.apply(start, ("replenish",))
+    shown = ENGINE.to_json(after)
+    order = MODEL.board.order if MODEL.board else ()
+    filled = [n for n in order if n not in (cell(0, 0), cell(1, 1))][:3]
+    assert shown["board"][cell(0, 0)] == "red" and shown["board"][cell(1, 1)] == "blue"
+    assert sorted(shown["board"][n] for n in filled) == ["gold", "white", "white"]
+    assert [n for n, kind in enumerate(shown["board"]) if kind is not None] == sorted(
+        [cell(0, 0), cell(1, 1), *filled]
+    )
+    assert set(shown["bag"].values()) == {0}
+    assert shown["draws"] != ENGINE.to_json(start)["draws"]
+
+
+def test_d_3_1_refill_refused_when_the_bag_is_empty() -> None:
+    start = position({(0, 0): "red"})
+    assert ("replenish",) not in ENGINE.legal_actions(start)
+    with pytest.raises(IllegalAction, match=r"^D-3\.1: the bag is empty; 0 pearl"):
+        ENGINE.apply(start, ("replenish",))
+
+
+# ------------------------------------------------------------------ D-3.3
+
+
+def test_d_3_3_a_line_of_three_on_a_diagonal_is_taken() -> None:
+    """Three reds on the diagonal (0, 0), (1, 1), (2, 2): taken, the
+    cells left empty; three of one colour gain a gold (the rule file's
+    reward, standing in for Duel's privilege)."""
+    start = position({(0, 0): "red", (1, 1): "red", (2, 2): "red", (0, 2): "blue"})
+    line = (cell(0, 0), cell(1, 1), cell(2, 2))
+    assert ("take_line", line) in ENGINE.legal_actions(start)
+    after = ENGINE.apply(start, ("take_line", line))
+    assert held(after) == {"red": 3, "gold": 1}
+    assert ENGINE.to_json(after)["board"] == [None] * 2 + ["blue"] + [None] * 6
+    other = (cell(0, 2), cell(1, 1), cell(2, 0))  # the other diagonal: (2, 0) is empty
+    assert ("take_line", other) not in ENGINE.legal_actions(start)
+
+
+def test_d_3_3_a_line_with_a_gap_is_refused() -> None:
+    """An empty cell or a gold token between two cells breaks the line."""
+    start = position(
+        {(0, 0): "red", (0, 2): "red", (2, 0): "blue", (2, 1): "gold", (2, 2): "green"}
+    )
+    legal = ENGINE.legal_actions(start)
+    for gap in [(cell(0, 0), cell(0, 2)), (cell(0, 0), cell(0, 1), cell(0, 2))]:
+        assert ("take_line", gap) not in legal
+        with pytest.raises(IllegalAction, match=r"^D-3\.3: the cells .* is not a line of 1 to 3"):
+            ENGINE.apply(start, ("take_line", gap))
+    with pytest.raises(IllegalAction, match=r"^D-3\.3: the cells \(2, 0\), \(2, 1\), \(2, 2\)"):
+        ENGINE.apply(start, ("take_line", (cell(2, 0), cell(2, 1), cell(2, 2))))
+    lines = [a[1] for a in legal if a[0] == "take_line"]
+    assert lines == [(cell(0, 0),), (cell(0, 2),), (cell(2, 0),), (cell(2, 2),)]
+
+
+def test_d_3_3_both_pearls_taken_gain_the_reward() -> None:
+    start = position({(1, 0): "pearl", (1, 1): "pearl"})
+    after = ENGINE.apply(start, ("take_line", (cell(1, 0), cell(1, 1))))
+    assert held(after) == {"pearl": 2, "gold": 1}
+
+
+def test_lines_are_listed_by_length_then_first_cell_then_direction() -> None:
+    """docs/engine.md, "The board": along a row, down a column, down to the
+    right, down to the left; a single cell once."""
+    assert MODEL.board is not None
+    everything = tuple(range(9))
+    found = cells.lines(MODEL.board, everything, 2, 2)
+    assert found[:4] == [(0, 1), (0, 3), (0, 4), (1, 2)]
+    assert (2, 4) in found and (2, 6) not in found
+    assert len(cells.lines(MODEL.board, everything, 1, 1)) == 9
+    assert cells.lines(MODEL.board, everything, 3, 3) == [
+        (0, 1, 2),
+        (0, 3, 6),
+        (0, 4, 8),
+        (1, 4, 7),
+        (2, 5, 8),
+        (2, 4, 6),
+        (3, 4, 5),
+        (6, 7, 8),
+    ]
+
+
+# ------------------------------------------------------------- D-3.4, D-3.5
+
+
+def test_d_3_4_a_gold_token_is_taken_from_any_cell() -> None:
+    start = position({(2, 2): "gold", (0, 0): "red"})
+    golds = {a[1] for a in ENGINE.legal_actions(start) if a[0] == "take_gold"}
+    assert golds == {cell(2, 2)}
+    reserve = next(a for a in ENGINE.legal_actions(start) if a[0] == "take_gold")
+    after = ENGINE.apply(start, reserve)
+    assert held(after) == {"gold": 1}
+    assert ENGINE.to_json(after)["board"][cell(2, 2)] is None
+
+
+def test_d_3_5_tokens_paid_go_into_the_bag() -> None:
+    """A purchase pays into the bag, not the supply; the bag's counts grow."""
+    data = ENGINE.to_json(position({}))
+    data["seats"][0]["tokens"] = {c: 7 for c in ("white", "blue", "green", "red", "black")}
+    start = ENGINE.from_json(data, complete=False)
+    buy = next(a for a in ENGINE.legal_actions(start) if a[0] == "buy")
+    paid = dict(zip(KINDS, buy[-1], strict=True))
+    after = ENGINE.to_json(ENGINE.apply(start, buy))
+    assert after["supply"] == data["supply"]
+    assert after["bag"] == {k: paid[k] for k in KINDS}
+
+
+def test_d_5_2_tokens_returned_over_the_limit_go_into_the_bag() -> None:
+    data = ENGINE.to_json(position({(0, 0): "red"}))
+    data["seats"][0]["tokens"] = {"white": 5, "blue": 5}
+    start = ENGINE.from_json(data, complete=False)
+    waiting = ENGINE.apply(start, ("take_line", (cell(0, 0),)))
+    assert ENGINE.to_json(waiting)["pending"] == "token_limit"
+    returned = ENGINE.legal_actions(waiting)[0]
+    after = ENGINE.to_json(ENGINE.apply(waiting, returned))
+    assert sum(after["bag"].values()) == 1 and after["supply"] == data["supply"]
+
+
+# ------------------------------------------------------- the state's form
+
+
+def test_random_games_keep_every_token_in_one_place() -> None:
+    """D-1.7: every token is on the board, in the bag, in a player's supply
+    or in the common supply, all game long; the JSON form reads back as the
+    same state, and a view shows the bag's counts but not its generator."""
+    rng = random.Random(5)
+    for players in (2, 3, 4):
+        state = ENGINE.new_game(players, players)
+        for _ in range(60):
+            if ENGINE.is_over(state):
+                break
+            state = ENGINE.apply(state, rng.choice(ENGINE.legal_actions(state)))
+            data = ENGINE.to_json(state)
+            assert ENGINE.to_json(ENGINE.from_json(data)) == data  # complete: all counted
+            view = ENGINE.view(state, 1)
+            assert view["draws"] is None and view["bag"] == data["bag"]
+
+
+def test_a_state_with_a_wrong_board_is_refused() -> None:
+    data = ENGINE.to_json(ENGINE.new_game(2, 1))
+    wrong = {**data, "board": data["board"][:-1]}
+    with pytest.raises(ValueError, match="board has 8 cells, not 9"):
+        ENGINE.from_json(wrong)
+    wrong = {**data, "board": ["ruby", *data["board"][1:]]}
+    with pytest.raises(ValueError, match="board cell 0: 'ruby' is not a token kind"):
+        ENGINE.from_json(wrong)
+    wrong = {**data, "bag": {**data["bag"], "red": 1}}
+    with pytest.raises(ValueError, match="in the supply, the seats, the board and the bag"):
+        ENGINE.from_json(wrong)
+    with pytest.raises(ValueError, match="draws must be a whole number"):
+        ENGINE.from_json({**data, "draws": -1})
+
+
+def test_the_description_shows_the_board() -> None:
+    described = ENGINE.DESCRIPTION["board"]
+    assert (described["rows"], described["columns"]) == (3, 3)
+    assert described["order"] == [4, 5, 8, 7, 6, 3, 0, 1, 2]
+    assert described["bag"]["gold"] == {"2": 2, "3": 2, "4": 2}
+    moves = {m["name"]: m["choices"] for m in ENGINE.DESCRIPTION["moves"]}
+    assert moves["take_line"] == [["picked", "set:cell"]]
+    assert "board" not in load("classic", "interpreted").DESCRIPTION
+
+
+# ------------------------------------------------------------- the targets
+
+
+# Moves of a line of cells that no position allows: a gap, a list for a
+# tuple, a condition for a cell, a cell off the board, no cell, two values.
+WRONG_LINES: tuple[Any, ...] = (
+    ("take_line", (cell(0, 0), cell(0, 2))),
+    ("take_line", [cell(0, 0)]),
+    ("take_line", (True,)),
+    ("take_line", (9,)),
+    ("take_line", ()),
+    ("take_line", (cell(0, 0),), (cell(0, 1),)),
+)
+
+
+def test_the_generated_engine_plays_as_the_interpreter() -> None:
+    """The Python target prints the board (from the engine plan): random
+    games on both engines, every legal move list, state, view, score and
+    winner alike, and a line with a gap refused by the same rule."""
+    generated = rendered_engine(MODEL, ROOT, register=False)
+    plies = 0
+    for game in range(6):
+        players, rng = 2 + game % 3, random.Random(game)
+        a, b = generated.new_game(players, game), ENGINE.new_game(players, game)
+        while not ENGINE.is_over(b) and plies < 600:
+            assert generated.to_json(a) == ENGINE.to_json(b)
+            assert all(generated.view(a, p) == ENGINE.view(b, p) for p in range(players))
+            legal = ENGINE.legal_actions(b)
+            assert generated.legal_actions(a) == legal
+            for wrong in WRONG_LINES:
+                refusals = []
+                for engine, state in ((generated, a), (ENGINE, b)):
+                    with pytest.raises(engine.IllegalAction) as refused:
+                        engine.apply(state, wrong)
+                    refusals.append(str(refused.value).split(":")[0])
+                assert refusals[0] == refusals[1], wrong
+                assert refusals[0] == "D-3.3" or ENGINE.to_json(b)["pending"] is not None
+            move = rng.choice(legal)
+            a, b = generated.apply(a, move), ENGINE.apply(b, move)
+            plies += 1
+        assert generated.is_over(a) == ENGINE.is_over(b)
+        assert generated.scores(a) == ENGINE.scores(b)
+        assert generated.winners(a) == ENGINE.winners(b)
+    assert plies > 300
+
+
+def test_the_native_target_refuses_a_board_located() -> None:
+    with pytest.raises(NotPrinted) as refused:
+        NativeTarget().render_engine(MODEL, ROOT)
+    diagnostic = refused.value.diagnostic
+    assert diagnostic.message == "the native target does not print a board of cells yet"
+    assert (Path(diagnostic.span.file).name, diagnostic.span.line) == ("board.rules", 10)
+    PYTHON.render_engine(MODEL, ROOT)  # the Python target prints it
+
+
+def test_loading_the_native_engine_says_the_target_refuses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if native_available() is not None:
+        pytest.skip("no C compiler here: the native engine is unavailable for that reason first")
+    monkeypatch.setenv("SPLENDOR_RULES_CACHE", str(tmp_path))
+    with pytest.raises(EngineUnavailable, match=r"board\.rules:10:3: error: the native target"):
+        load(RULES, "native")
+
+
+# ------------------------------------------------------------ records
+
+
+def test_the_records_of_the_board_replay_on_the_interpreter() -> None:
+    """tests/boards/records: hand-made boards (a record's setup patch sets
+    the cells and the bag), lines refused with the rule that refuses them."""
+    found = sorted((ROOT / "tests" / "boards" / "records").glob("*.json"))
+    assert found
+    for path in found:
+        data = records.read_json(path)
+        record, engine = records.load_record(data, str(path), "interpreted", str(RULES))
+        assert records.replay_record(record, engine) is None, path.name
+
+
+def test_a_setup_patch_moves_tokens_between_the_board_and_the_bag() -> None:
+    cat = records.catalog_of(MODEL)
+    state = ENGINE.to_json(ENGINE.new_game(2, 4))
+    patched = records.apply_setup(state, {"board": ["gold", *[None] * 8]}, cat)
+    assert patched["board"] == ["gold", *[None] * 8]
+    assert patched["bag"] == {k: {"gold": 1, "pearl": 2}.get(k, 1) for k in KINDS}
+    with pytest.raises(records.RecordError, match="give setup bag red explicitly"):
+        records.apply_setup(state, {"board": ["red"] * 9}, cat)
+    with pytest.raises(records.RecordError, match="must list its 9 cells"):
+        records.apply_setup(state, {"board": ["red"]}, cat)
+    classic = load("classic", "interpreted")
+    plain = classic.to_json(classic.new_game(2, 1))
+    with pytest.raises(records.RecordError, match="classic has no board"):
+        records.apply_setup(plain, {"bag": {}}, records.engine_catalog(classic))
+
+
+def test_the_board_rule_file_is_formatted_and_reads_back_the_same() -> None:
+    """fmt's layout (dsl/unparse.py) of every board construct parses back to
+    the same tree: the rule file is already in it."""
+    text = RULES.read_text(encoding="utf-8")
+    assert format_source(text, path=str(RULES)) == text
+
+
+def test_a_bot_deals_the_bags_draws_it_cannot_see() -> None:
+    """simulate's bots play from a view, which hides the bag's generator:
+    a state dealt from the view has one, and is otherwise the view's."""
+    view = ENGINE.view(ENGINE.new_game(2, 3), 0)
+    dealt = determinize(ENGINE, view, random.Random(1))
+    assert view["draws"] is None and type(dealt["draws"]) is int
+    state = ENGINE.from_json(dealt)
+    assert ENGINE.view(state, 0) == view
