@@ -55,6 +55,7 @@ class Catalog:
     tile_count: int
     zones: Mapping[str, tuple[str, bool]]  # name -> (content, hides deck cards)
     moves: Mapping[str, identities.Signature]  # actions, then decisions
+    declinable: frozenset[str] = frozenset()  # the follow-ups whose value may be null
 
     def signature(self, name: str) -> identities.Signature:
         return self.moves[name]
@@ -103,6 +104,7 @@ def catalog_of_description(description: Json) -> Catalog:
             move["name"]: tuple((name, kind) for name, kind in move["choices"])
             for move in description["moves"]
         },
+        declinable=frozenset(m["name"] for m in description["moves"] if m.get("declinable")),
     )
 
 
