@@ -24,6 +24,7 @@ from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.compiler.tools.records.actions import action_data, parse_short, short_form
 from splendor_rules.compiler.tools.records.catalog import catalog_of
+from splendor_rules.compiler.tools.rl.actions import ActionSpace, Choosing
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "tests" / "variants" / "declined_choices.rules"
@@ -169,3 +170,16 @@ def test_whole_games_agree_in_the_three_engines(engines: dict[str, Any], seed: i
         for k in kinds:
             assert engines[k].to_json(states[k]) == data, k
     assert declines > 0
+
+
+def test_the_rl_action_space_has_the_decline_last_of_its_head(engines: dict[str, Any]):
+    generated = engines["generated"]
+    space = ActionSpace(generated.DESCRIPTION)
+    head = space.heads["free_card.f"]
+    assert space.label(head.start + head.size - 1) == "free_card.f: free_card.f none"
+    state = buy_tier_two(generated, position(generated, [*PLAIN, POINTED]))
+    legal = generated.legal_actions(state)
+    choosing = Choosing(space, legal)
+    atoms = [space.atoms(move) for move in legal]
+    assert len(set(atoms)) == len(legal) and atoms[-1] == (head.start + head.size - 1,)
+    assert [choosing.decisions(move) for move in legal] == atoms
