@@ -22,6 +22,7 @@ from engine_modules import engine_module, native_engine_module
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+from splendor_rules.compiler.tools.labels import data_of, move_label
 from splendor_rules.compiler.tools.records.actions import action_data, parse_short, short_form
 from splendor_rules.compiler.tools.records.catalog import catalog_of
 from splendor_rules.compiler.tools.rl.actions import ActionSpace, Choosing
@@ -183,3 +184,10 @@ def test_the_rl_action_space_has_the_decline_last_of_its_head(engines: dict[str,
     atoms = [space.atoms(move) for move in legal]
     assert len(set(atoms)) == len(legal) and atoms[-1] == (head.start + head.size - 1,)
     assert [choosing.decisions(move) for move in legal] == atoms
+
+
+def test_a_decline_is_labelled_in_words(engines: dict[str, Any]):
+    description = engines["generated"].DESCRIPTION
+    data = data_of(description)
+    declined = {"action": "free_card.f", "f": None}
+    assert move_label(declined, description, data) == "free card.f: decline"
