@@ -26,6 +26,7 @@ from splendor_rules.compiler.tools.labels import data_of, move_label
 from splendor_rules.compiler.tools.records.actions import action_data, parse_short, short_form
 from splendor_rules.compiler.tools.records.catalog import catalog_of
 from splendor_rules.compiler.tools.rl.actions import ActionSpace, Choosing
+from splendor_rules.compiler.tools.rulebook import make_rulebook, render_rulebook
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "tests" / "variants" / "declined_choices.rules"
@@ -191,3 +192,9 @@ def test_a_decline_is_labelled_in_words(engines: dict[str, Any]):
     data = data_of(description)
     declined = {"action": "free_card.f", "f": None}
     assert move_label(declined, description, data) == "free card.f: decline"
+
+
+def test_the_rulebook_says_the_player_may_decline():
+    markdown = render_rulebook(make_rulebook(VARIANT), "md")
+    assert "The player then may choose one, f, from the face-up cards" in markdown
+    assert "or decline; declined, or with nothing to choose from" in markdown
