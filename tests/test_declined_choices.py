@@ -12,6 +12,7 @@ runs).
 
 from __future__ import annotations
 
+import importlib
 import random
 from pathlib import Path
 from typing import Any
@@ -198,3 +199,37 @@ def test_the_rulebook_says_the_player_may_decline():
     markdown = render_rulebook(make_rulebook(VARIANT), "md")
     assert "The player then may choose one, f, from the face-up cards" in markdown
     assert "or decline; declined, or with nothing to choose from" in markdown
+
+
+def test_the_native_batch_steps_through_declines_as_the_engine_does(
+    engines: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+):
+    """The batched environment (docs/rl.md) on the variant's native engine:
+    its masks hold the decline's index, and random games through declines
+    stay the engine API's games."""
+    np = pytest.importorskip("numpy", reason="the rl extra (numpy) is not installed")
+    from splendor_rules.compiler.tools.rl.adapters import batch_env
+    from splendor_rules.compiler.tools.rl.game import Game
+
+    native = engines["native"]
+    extension = importlib.import_module(native.__name__.rpartition(".")[0] + "._" + native.EDITION)
+    monkeypatch.setattr(batch_env, "load_engine", lambda name, kind: native)
+    monkeypatch.setattr(batch_env, "native_extension", lambda name: extension)
+    games, seed = 4, 3
+    batch = batch_env.BatchEnv(native.EDITION, games, 2, seed=seed)
+    alone = [Game(native, 2, seed=seed + i) for i in range(games)]
+    space = ActionSpace(native.DESCRIPTION)
+    declines = {space.heads[n].start + space.heads[n].size - 1 for n in space.declinable}
+    rng, declined, deals = random.Random(5), 0, [0] * games
+    for step in range(400):
+        for i, game in enumerate(alone):
+            assert batch.masks[i].tolist() == game.mask(), (step, i, game.legal())
+        actions = [rng.choice(game.legal()) for game in alone]
+        declined += sum(a in declines for a in actions)
+        batch.step(np.asarray(actions))
+        for i, (game, action) in enumerate(zip(alone, actions, strict=True)):
+            game.step(action)
+            if game.over:
+                deals[i] += 1
+                game.reset(seed + i + deals[i] * games)
+    assert declined > 0
