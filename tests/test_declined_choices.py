@@ -24,6 +24,7 @@ from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.compiler.tools.labels import data_of, move_label
+from splendor_rules.compiler.tools.records import load_record, read_json, replay_record
 from splendor_rules.compiler.tools.records.actions import action_data, parse_short, short_form
 from splendor_rules.compiler.tools.records.catalog import catalog_of
 from splendor_rules.compiler.tools.rl.actions import ActionSpace, Choosing
@@ -233,3 +234,13 @@ def test_the_native_batch_steps_through_declines_as_the_engine_does(
                 deals[i] += 1
                 game.reset(seed + i + deals[i] * games)
     assert declined > 0
+
+
+@pytest.mark.parametrize("kind", ["generated", "interpreted"])
+def test_the_variant_s_record_holds(kind: str):
+    """A record of the variant (tests/variants/records/), its steps in the
+    short form with declines (`lucky.c none`), replayed on the rule file."""
+    path = VARIANT.parent / "records" / "declined_choices.json"
+    record, eng = load_record(read_json(path), str(path), kind, rules=str(VARIANT))
+    failure = replay_record(record, eng)
+    assert failure is None, f"step {failure.step}: {failure.problems}"
