@@ -514,6 +514,7 @@ RULES: dict[str, RuleBuilder] = {
     "let": node(s.Let, "name", "value"),
     "choose": node(s.Choose, "name", "*sources"),
     "choose_distinct": node(s.ChooseDistinct, "name", "count", "source"),
+    "may_choose": node(s.MayChoose, "name", "*sources"),
     "require": node(s.Require, "condition", "message"),
     "gain": node(s.Gain, "amount", "token"),
     "gain_each": node(s.GainEach, "amount", "tokens"),

@@ -237,6 +237,11 @@ class Choose(Statement):
 
 
 @frozen(kw_only=True)
+class MayChoose(Choose):
+    """`may choose x from …`: a follow-up choice the player may decline."""
+
+
+@frozen(kw_only=True)
 class ChooseDistinct(Statement):
     name: Name
     count: Expr

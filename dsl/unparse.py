@@ -273,6 +273,9 @@ class StatementPrinter(Visitor):
         sources = ", ".join(self.expr(source, VALUE) for source in node.sources)
         return [f"choose {node.name.text} from {sources}"]
 
+    def visit_MayChoose(self, node: s.MayChoose) -> list[str]:
+        return ["may " + self.visit_Choose(node)[0]]
+
     def visit_ChooseDistinct(self, node: s.ChooseDistinct) -> list[str]:
         count, source = self.expr(node.count), self.expr(node.source, VALUE)
         return [f"choose {node.name.text}: {count} distinct from {source}"]

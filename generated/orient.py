@@ -639,12 +639,14 @@ DESCRIPTION: Final[dict[str, Any]] = {
             'owner': 'joker_colour',
             'rules': ['O-3.3'],
             'choices': [['c', 'token']],
+            'declinable': False,
         },
         {
             'name': 'free_card.f',
             'owner': 'free_card',
             'rules': ['O-3.4'],
             'choices': [['f', 'card']],
+            'declinable': False,
         },
     ],
     'moves': [

@@ -279,6 +279,7 @@ def _follow_up(site: identities.FollowUp) -> Json:
         "owner": site.owner.name,
         "rules": list(site.choice.rule_ids),
         "choices": [[site.choice.name, identities.follow_up_kind(site)]],
+        "declinable": site.declinable,  # its options end with the decline, null
     }
 
 
@@ -286,9 +287,12 @@ def _moves(edition: m.Edition) -> list[Json]:
     """Every move's shape, as `identities.signatures` orders them: actions,
     decisions of steps, then follow-ups."""
     kinds = {a.name: "action" for a in edition.actions}
-    kinds |= {s.name: "follow-up" for s in identities.follow_ups(edition)}
+    sites = identities.follow_ups(edition)
+    kinds |= {s.name: "follow-up" for s in sites}
+    declinable = {s.name for s in sites if s.declinable}
     return [
         {"name": name, "kind": kinds.get(name, "decision"), "choices": _choices(signature)}
+        | ({"declinable": True} if name in declinable else {})
         for name, signature in identities.signatures(edition).items()
     ]
 

@@ -189,6 +189,12 @@ class FollowUp:
     path: tuple[Level, ...]  # from the owner's body to the choice's own block
     bound: tuple[tuple[str, m.Type], ...]  # the names carried, in scope order
 
+    @property
+    def declinable(self) -> bool:
+        """May the player decline it (`may choose`)? Then its options end
+        with the decline, None, which skips the rest of its block."""
+        return isinstance(self.choice, m.MayChoose)
+
     def rest(self, depth: int) -> tuple[tuple[m.Statement, ...], ...]:
         """The statements after the choice at each level from `depth` out,
         innermost first: its continuation (depth = last level) or what runs

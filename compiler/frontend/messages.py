@@ -675,6 +675,15 @@ def choice_after_effect(span: Span, effect: Span) -> Diagnostic:
     )
 
 
+def declined_in_move(span: Span) -> Diagnostic:
+    return _error(
+        "only a follow-up choice may be declined",
+        span,
+        "a choice at the top of an action is part of its move; write `may choose` inside"
+        " an `if` among the effects, or in a trigger",
+    )
+
+
 def second_payment(span: Span) -> Diagnostic:
     return _error("an action pays at most once", span)
 

@@ -264,6 +264,12 @@ class Choose(Statement):
 
 
 @frozen(kw_only=True)
+class MayChoose(Choose):
+    """A follow-up choice the player may decline (`may choose x from …`):
+    declining skips the rest of its block, as having no option does."""
+
+
+@frozen(kw_only=True)
 class ChooseDistinct(Statement):
     name: str
     count: Expr

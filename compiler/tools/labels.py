@@ -212,6 +212,8 @@ def item_label(data: EditionData | None, item: str) -> str:
 
 
 def _value_words(kind: str, value: Any, data: EditionData) -> str:
+    if value is None:  # a follow-up declined (`may choose`)
+        return "decline"
     if kind == "card":
         return data.card_label(value)
     if kind == "tile":

@@ -390,6 +390,8 @@ class Statements:
             elif kind == "choose" and not top:
                 line, scope = self.choice(scope.avoid(self.follow_names), g.flip(4))
                 self.follow_names.add(line.split()[1].rstrip(":"))
+                if ":" not in line.split()[1] and g.flip(3):
+                    line = "may " + line  # a follow-up the player may decline
                 lines.append(line)
             elif kind == "move tile" and not trigger and tiles and x.world.tile_zones:
                 lines.append(f"move {g.pick(tiles)} to {g.pick(x.world.tile_zones)}")

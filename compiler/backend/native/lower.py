@@ -375,6 +375,10 @@ class FollowUps(Turns):
             context = Context(moves=[c.do(c.call("mv_begin", c.name("out"), code))])
             options, _ = self.block((plan.options,), frame, context)
             body.extend(options)
+            if plan.declinable:  # the decline last, DECLINED, which runs the skip
+                body.append(c.do(c.call("mv_begin", c.name("out"), code)))
+                body.append(c.do(c.call("mv_put", c.name("out"), c.name("DECLINED"))))
+                body.append(c.do(c.call("mv_end", c.name("out"))))
             parameters = (CONST_STATE, PLAYER, bound, ("MoveBuf *", "out"))
             found.append(c.Function("void", f"follow_options{plan.index}", parameters, body))
             for skip in (False, True):
@@ -389,6 +393,11 @@ class FollowUps(Turns):
         if not skip:
             var = c.ident("v_", site.choice.name)
             parameters = (*parameters, ("const int32_t *", "mv"))
+            if plan.declinable:  # declined: what runs without an option
+                arguments = (c.name("g"), c.name("p"), c.name("bound"))
+                skipped = c.call(f"follow_skip{plan.index}", *arguments)
+                declined = c.binary(c.index(c.name("mv"), 0), "==", c.name("DECLINED"))
+                body.append(c.if_(declined, [c.do(skipped), c.Return()]))
             if isinstance(plan.options, ops.ChoiceLoop):
                 read: c.Expr = c.binary(c.index(c.name("mv"), 0), "&", c.name("VALUE_MASK"))
                 body.append(c.declare("V", var, read))
@@ -448,6 +457,7 @@ class Lowering(FollowUps):
                 for s in self.steps
             ],
             "follow_count": len(self.sites),
+            "declines": any(site.declinable for site in self.sites),
             "function_tables": self.function_tables(),
             "bound_width": self.bound_width(),
             "set_capacity": self.set_capacity(),

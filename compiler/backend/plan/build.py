@@ -428,6 +428,7 @@ def follow_up(facts: Facts, index: int, site: identities.FollowUp) -> ops.Follow
         take_carried=take_carried,
         skip=skip,
         skip_carried=skip_carried,
+        declinable=site.declinable,
     )
 
 

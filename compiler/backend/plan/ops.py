@@ -348,8 +348,9 @@ class Carried:
 @frozen
 class FollowUp:
     """A follow-up decision: its options (the choice's loop, over the names
-    carried), and what runs once it is decided (`take`) or skipped (`skip`):
-    blocks, innermost first, the last the one a later wait ends."""
+    carried), and what runs once it is decided (`take`) or skipped (`skip`:
+    for want of an option, or declined): blocks, innermost first, the last
+    the one a later wait ends."""
 
     site: identities.FollowUp
     index: int
@@ -359,6 +360,8 @@ class FollowUp:
     take_carried: tuple[Carried, ...]
     skip: tuple[Block, ...]
     skip_carried: tuple[Carried, ...]
+    # `may choose`: the options end with the decline, which runs `skip`
+    declinable: bool = False
 
 
 # ------------------------------------------------------------ zone hooks

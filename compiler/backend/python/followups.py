@@ -85,7 +85,11 @@ class FollowUps(LoweringPart):
     def options(self, plan: ops.FollowUp) -> py.Function:
         """The (engine value, action value) pairs of the follow-up's options."""
         body, frame = self.unpack(plan.site, plan.options_carried)
-        body.append(py.return_(self.actions.options(plan.options, frame)))
+        options = self.actions.options(plan.options, frame)
+        if plan.declinable:  # the decline last: None, which runs the skip
+            declined = py.list_([py.tuple_([py.const(None), py.const(None)])])
+            options = py.binary(options, "+", declined)
+        body.append(py.return_(options))
         name = function("_options", plan.index, plan.site)
         return py.Function(name, BOUND, "list[tuple[Any, Any]]", body)
 
@@ -101,6 +105,11 @@ class FollowUps(LoweringPart):
             chosen = ident("v_", site.choice.name)
             frame = frame.bind(site.choice.name, chosen)
             parameters = (*BOUND, (chosen, "Any"))
+            if plan.declinable:  # declined: what runs without an option
+                arguments = (py.name(n) for n, _ in BOUND)
+                skipped = py.call(function("_skip", plan.index, site), *arguments)
+                declined: list[ast.stmt] = [py.do(skipped), py.return_()]
+                body.append(py.if_(py.binary(py.name(chosen), "is", py.const(None)), declined))
         for block in plan.skip if skip else plan.take:
             effects, frame = self.actions.effects(block, frame, [py.return_()])
             body.extend(effects)

@@ -89,7 +89,8 @@ class StatementChecker(Visitor):
         self.held[st.name.text] = all(self.held_by_player(source) for source in sources)
         if element == CARD:
             self.card_choices.append(st.name.text)
-        return m.Choose(rule_ids=ids, span=st.span, name=st.name.text, sources=sources)
+        kind = m.MayChoose if isinstance(st, s.MayChoose) else m.Choose
+        return kind(rule_ids=ids, span=st.span, name=st.name.text, sources=sources)
 
     def common_element(self, sources: tuple[m.Expr, ...], st: s.Choose) -> Type:
         """What a choice among several sources picks: one type for all."""
@@ -338,6 +339,8 @@ def check_order(context: Context, body: tuple[s.Statement, ...]) -> None:
     effect: s.Statement | None = None
     paid = False
     for statement in body:
+        if isinstance(statement, s.MayChoose):  # part of the move: not declined apart
+            context.report(msgs.declined_in_move(statement.span))
         if isinstance(statement, s.Let | s.Choose | s.ChooseDistinct | s.ChooseLine | s.Require):
             if effect is not None:
                 context.report(msgs.choice_after_effect(statement.span, effect.span))

@@ -199,7 +199,10 @@ class Moves:
         env = self.definitions.env(state, state.current)
         for name, value in names.items():
             env = env.bind(name, value)
-        return self.options(site.choice, env)
+        options = self.options(site.choice, env)
+        if site.declinable:  # the decline last: None, which skips the rest of its block
+            options.append((None, None))
+        return options
 
     def decision_options(self, state: State, step: m.Step) -> list[Value]:
         if isinstance(step, m.TokenLimit):

@@ -144,7 +144,7 @@ def parse_short(text: str, cat: Catalog) -> dict[str, Json]:
         )
     data: dict[str, Json] = {"action": name}
     for (choice, _), item in zip(signature, values, strict=True):
-        data[choice] = item
+        data[choice] = None if item == "none" and name in cat.declinable else item
     return data
 
 
@@ -158,7 +158,7 @@ def short_form(data: Mapping[str, Json]) -> str:
             return "{" + ",".join(f"{k}:{n}" for k, n in value.items()) + "}"
         if isinstance(value, list | tuple):
             return "[" + ",".join(show(v) for v in value) + "]"
-        return str(value)
+        return "none" if value is None else str(value)  # a declined follow-up
 
     parts = [str(data.get("action"))]
     parts.extend(show(v) for k, v in data.items() if k != "action" and k not in STEP_KEYS)
@@ -248,6 +248,8 @@ def action_data(step: Json, cat: Catalog) -> dict[str, Json]:
     for choice, kind in signature:
         if choice not in data:
             raise RecordError(f"{name} needs a value for {brief(choice)}")
+        if data[choice] is None and name in cat.declinable:
+            continue  # declined (`may choose`): null
         _check_value(data[choice], kind, cat, f"{name} {choice}")
         if kind == "set:token":
             data[choice] = sorted(data[choice], key=cat.tokens.index)

@@ -56,6 +56,7 @@ class Catalog:
     zones: Mapping[str, tuple[str, bool]]  # name -> (content, hides deck cards)
     moves: Mapping[str, identities.Signature]  # actions, then decisions
     cells: int = 0  # the board's cells (none without a board)
+    declinable: frozenset[str] = frozenset()  # the follow-ups whose value may be null
 
     def signature(self, name: str) -> identities.Signature:
         return self.moves[name]
@@ -105,6 +106,7 @@ def catalog_of_description(description: Json) -> Catalog:
             for move in description["moves"]
         },
         cells=_cells(description),
+        declinable=frozenset(m["name"] for m in description["moves"] if m.get("declinable")),
     )
 
 

@@ -50,11 +50,15 @@ class ActionSpace:
         self.shapes: dict[str, tuple[tuple[str, str], ...]] = {
             m["name"]: tuple((c[0], c[1]) for c in m["choices"]) for m in description["moves"]
         }
+        # follow-ups the player may decline: their head ends with "none", the decline
+        self.declinable = frozenset(m["name"] for m in description["moves"] if m.get("declinable"))
         self.blocks: list[Block] = []
         self.heads: dict[str, Block] = {}
         for name, shape in self.shapes.items():
             first = shape[0][1] if shape and shape[0][1] in SCALARS else None
             labels = self.labels(first) if first else ("",)
+            if name in self.declinable:
+                labels = (*labels, "none")
             self.heads[name] = self._add(name, tuple(f"{name} {x}".rstrip() for x in labels))
         self.shared: dict[str, Block] = {}
         for kind in self._later_kinds():
@@ -131,6 +135,8 @@ class ActionSpace:
         shape = self.shapes[move[0]]
         values = move[1:]
         head = self.heads[move[0]]
+        if move[0] in self.declinable and tuple(values) == (None,):
+            return (head.start + head.size - 1,)  # the decline, last of its head
         if shape and shape[0][1] in SCALARS:
             out = [head.start + self._offset(shape[0][1], values[0])]
             rest = zip(shape[1:], values[1:], strict=True)

@@ -258,6 +258,13 @@ class English(Visitor):
         """A statement as one sentence (`later`: see `statements`)."""
         if isinstance(x, m.Let):
             return f"Let {x.name} be {self.expr(x.value)}."
+        if isinstance(x, m.MayChoose):
+            sources = listed([self.expr(s) for s in x.sources], "or")
+            return (
+                f"The player then may choose one, {x.name}, from {sources}, as a decision "
+                "after the move, or decline; declined, or with nothing to choose from, "
+                "the rest is skipped."
+            )
         if isinstance(x, m.Choose):
             sources = listed([self.expr(s) for s in x.sources], "or")
             if later:  # a follow-up choice (docs/language.md)
