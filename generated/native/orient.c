@@ -3397,7 +3397,7 @@ enum {
     BC_TO_MOVE, BC_TURN, BC_FLAGS, BC_PENDING, BC_WAITING, BC_SUPPLY, BC_DECKS,
     BC_SEAT_TOKENS, BC_DID, BC_CARDS, BC_UNSEEN, BC_TILES, BC_CHOOSING, BC_COUNTS,
     BC_TOKEN, BC_CARD, BC_TILE, BC_SET_TOKEN, BC_COUNT, BC_COUNT_SIZE, BC_END,
-    BC_CARD_ZONES, BC_TILE_ZONES,
+    BC_CARD_ZONES, BC_TILE_ZONES, BC_ITEMSIZE, BC_DIGIT_BITS, BC_TURN_DIGITS, BC_WAITING_DIGITS,
     BC_HEADER
 };
 /* After the header: per move code the start of its head and whether its
@@ -3697,19 +3697,28 @@ static void batch_deal(BatchGame *b)
     b->memo.opts_ok = 0;
 }
 
+/* A count no rule bounds, in `digits` digits of `bits` bits, least first. */
+static inline void observe_wide(int32_t *o, int32_t digits, int32_t bits, int32_t value)
+{
+    for (int32_t i = 0; i < digits; i++) {
+        o[i] = (int32_t)(((uint32_t)value >> (i * bits)) & ((1u << bits) - 1u));
+    }
+}
+
 /* The tensor of what `seat` sees (its view), with the atoms chosen of the
- * move being chosen, as compiler/tools/rl/observation.py lays it out. */
+ * move being chosen, as compiler/tools/rl/observation.py lays it out, as
+ * int32 (narrowed to the tensor's type when stored). */
 static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
                       const int32_t *restrict t, int32_t *restrict o)
 {
     int32_t n = g->players, ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
     memset(o, 0, sizeof(int32_t) * (size_t)t[BC_OBS]);
     o[t[BC_TO_MOVE] + (g->current - seat + n) % n] = 1;
-    o[t[BC_TURN]] = g->turn;
+    observe_wide(o + t[BC_TURN], t[BC_TURN_DIGITS], t[BC_DIGIT_BITS], g->turn);
     o[t[BC_FLAGS]] = g->last;
     o[t[BC_FLAGS] + 1] = g->over;
     if (g->fn > 0) {
-        o[t[BC_WAITING]] = g->fn;
+        observe_wide(o + t[BC_WAITING], t[BC_WAITING_DIGITS], t[BC_DIGIT_BITS], g->fn);
         o[t[BC_PENDING] + t[BT_FOLLOW + g->follow[0].site]] = 1;
     } else if (g->pending >= 0) {
         o[t[BC_PENDING] + t[BT_STEP + g->pending]] = 1;
@@ -3789,25 +3798,47 @@ static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, 
 static int32_t *BATCH_TENSOR;  /* a tensor written here, where the cache holds it, then stored */
 static int64_t BATCH_TENSOR_CAP;
 
-/* Store n numbers where the caller reads them next, after the whole batch:
- * past the cache (non-temporal stores), so a row is not read in only to be
- * overwritten. */
-static void batch_store(int32_t *to, const int32_t *from, int32_t n)
+/* Number i of a tensor of `size`-byte numbers. */
+static inline void batch_put(char *out, int32_t i, int32_t value, int32_t size)
 {
-#if defined(__SSE2__)
+    if (size == 1) {
+        ((int8_t *)out)[i] = (int8_t)value;
+    } else if (size == 2) {
+        ((int16_t *)out)[i] = (int16_t)value;
+    } else {
+        ((int32_t *)out)[i] = value;
+    }
+}
+
+/* Store n numbers where the caller reads them next, after the whole batch,
+ * narrowed to `size` bytes each (1, 2 or 4: the tensor's type, whose bounds
+ * hold every value): past the cache (non-temporal stores), so a row is not
+ * read in only to be overwritten. The ends of a row not on 16 bytes are
+ * stored plainly. */
+static void batch_store(void *to, const int32_t *from, int32_t n, int32_t size)
+{
+    char *out = to;
     int32_t i = 0;
-    for (; i < n && ((uintptr_t)(to + i) & 15); i++) {
-        _mm_stream_si32((int *)(to + i), from[i]);
+#if defined(__SSE2__)
+    int32_t lanes = 16 / size;
+    for (; i < n && ((uintptr_t)(out + (size_t)i * (size_t)size) & 15); i++) {
+        batch_put(out, i, from[i], size);
     }
-    for (; i + 4 <= n; i += 4) {
-        _mm_stream_si128((__m128i *)(void *)(to + i), _mm_loadu_si128((const __m128i *)(const void *)(from + i)));
+    for (; i + lanes <= n; i += lanes) {
+        const __m128i *f = (const __m128i *)(const void *)(from + i);
+        __m128i v = _mm_loadu_si128(f);
+        if (size == 2) {
+            v = _mm_packs_epi32(v, _mm_loadu_si128(f + 1));
+        } else if (size == 1) {
+            v = _mm_packs_epi16(_mm_packs_epi32(v, _mm_loadu_si128(f + 1)),
+                                _mm_packs_epi32(_mm_loadu_si128(f + 2), _mm_loadu_si128(f + 3)));
+        }
+        _mm_stream_si128((__m128i *)(void *)(out + (size_t)i * (size_t)size), v);
     }
-    for (; i < n; i++) {
-        _mm_stream_si32((int *)(to + i), from[i]);
-    }
-#else
-    memcpy(to, from, sizeof(int32_t) * (size_t)n);
 #endif
+    for (; i < n; i++) {
+        batch_put(out, i, from[i], size);
+    }
 }
 
 /* The stores above reach memory before Python reads the arrays. */
@@ -3819,15 +3850,16 @@ static inline void batch_fence(void)
 }
 
 /* The tensor of the seat to move in a game of the batch. */
-static void batch_observe(const BatchGame *b, const int32_t *t, int32_t *o)
+static void batch_observe(const BatchGame *b, const int32_t *t, void *o)
 {
     BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, t[BC_OBS], sizeof(int32_t));
     observe_g(&b->g, b->g.current, b->prefix, b->n, t, BATCH_TENSOR);
-    batch_store(o, BATCH_TENSOR, t[BC_OBS]);
+    batch_store(o, BATCH_TENSOR, t[BC_OBS], t[BC_ITEMSIZE]);
 }
 
 /* _observe(state, table, atoms, seat, out): a state's tensor for a seat,
- * the atoms of the move being chosen given (int32), into an int32 buffer. */
+ * the atoms of the move being chosen given (int32), into a buffer of the
+ * tensor's type (the table's item size). */
 static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *object, *table, *atoms, *out;
@@ -3854,7 +3886,7 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
     }
     const int32_t *t = tb.buf;
     int32_t chosen = (int32_t)(ab.len / 4);
-    if (tb.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE || t[BC_PLAYERS] != state->g.players || ob.len != (Py_ssize_t)t[BC_OBS] * 4) {
+    if (tb.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE || t[BC_PLAYERS] != state->g.players || ob.len != (Py_ssize_t)t[BC_OBS] * t[BC_ITEMSIZE]) {
         PyErr_SetString(PyExc_ValueError, "_observe: the table or the buffer is not this state's");
     } else if (seat < 0 || seat >= state->g.players) {
         PyErr_Format(PyExc_ValueError, "_observe: %d is not a seat", seat);
@@ -3864,7 +3896,11 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
             ok = ((const int32_t *)ab.buf)[j] >= 0 && ((const int32_t *)ab.buf)[j] < t[BC_ACTIONS];
         }
         if (ok) {
-            observe_g(&state->g, seat, ab.buf, chosen, t, ob.buf);
+            BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, t[BC_OBS], sizeof(int32_t));
+            observe_g(&state->g, seat, ab.buf, chosen, t, BATCH_TENSOR);
+            for (int32_t i = 0; i < t[BC_OBS]; i++) {
+                batch_put(ob.buf, i, BATCH_TENSOR[i], t[BC_ITEMSIZE]);
+            }
         } else {
             PyErr_SetString(PyExc_ValueError, "_observe: an atom outside the action space");
         }
@@ -3918,14 +3954,16 @@ static int batch_buffers(BatchBuffers *x, PyObject **objects, int64_t *games)
         x->held |= 1 << i;
         (void)names;
     }
-    if (x->games.len % (Py_ssize_t)sizeof(BatchGame) || x->table.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE) {
+    if (x->games.len % (Py_ssize_t)sizeof(BatchGame) || x->table.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE
+        || (((const int32_t *)x->table.buf)[BC_ITEMSIZE] & ~7) || !((const int32_t *)x->table.buf)[BC_ITEMSIZE]
+        || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] == 3 || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] > 4) {
         PyErr_SetString(PyExc_ValueError, "batch: the games or the table are not this engine's (rebuild them)");
         batch_release(x);
         return -1;
     }
     *games = x->games.len / (Py_ssize_t)sizeof(BatchGame);
     const int32_t *t = x->table.buf;
-    Py_ssize_t want[7] = {0, 0, *games * 4, *games * t[BC_OBS] * 4, *games * t[BC_ACTIONS], *games * t[BC_PLAYERS] * 4, *games};
+    Py_ssize_t want[7] = {0, 0, *games * 4, *games * t[BC_OBS] * t[BC_ITEMSIZE], *games * t[BC_ACTIONS], *games * t[BC_PLAYERS] * 4, *games};
     for (int32_t i = 2; i < 7; i++) {
         if ((x->held & (1 << i)) && all[i]->len != want[i]) {
             PyErr_Format(PyExc_ValueError, "batch: %s has %zd bytes; %zd expected", names[i], all[i]->len, want[i]);
@@ -3983,7 +4021,7 @@ static PyObject *py_batch_reset(PyObject *Py_UNUSED(module), PyObject *args)
         b->rng = splitmix(&mix);
         batch_deal(b);
         batch_mask(b, t, (int8_t *)x.masks.buf + i * t[BC_ACTIONS]);
-        batch_observe(b, t, (int32_t *)x.obs.buf + i * t[BC_OBS]);
+        batch_observe(b, t, (char *)x.obs.buf + (size_t)i * (size_t)t[BC_OBS] * (size_t)t[BC_ITEMSIZE]);
     }
     batch_fence();
     OUT_OF_MEMORY = outer;
@@ -4120,7 +4158,7 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
             return NULL;
         }
         batch_mask(b, t, (int8_t *)x.masks.buf + i * t[BC_ACTIONS]);
-        batch_observe(b, t, (int32_t *)x.obs.buf + i * t[BC_OBS]);
+        batch_observe(b, t, (char *)x.obs.buf + (size_t)i * (size_t)t[BC_OBS] * (size_t)t[BC_ITEMSIZE]);
     }
     batch_fence();
     OUT_OF_MEMORY = outer;
