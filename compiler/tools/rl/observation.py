@@ -71,10 +71,10 @@ class Layout:
         self.space = ActionSpace(d)
         self.most_tokens = max((max(t["supply"].values(), default=0) for t in d["tokens"]),
                                default=0)
-        # a card value of numbers: its declared range where the description
-        # gives it, else the language's
-        self.value_bounds = {v["name"]: (v.get("min", CARD_VALUE.low),
-                                         v.get("max", CARD_VALUE.high))
+        # a card value of numbers: the language's range (no edition declares
+        # one); a flag's, 0 or 1
+        self.value_bounds = {v["name"]: (0, 1) if v["type"] == "bool"
+                             else (CARD_VALUE.low, CARD_VALUE.high)
                              for v in d["cards"]["values"]}
         self.sections: list[Section] = []
         self.digits, self.bits = 1, 31
@@ -148,10 +148,6 @@ class Layout:
             self._add("deck_order", (self.cards,),
                       "per card in a deck, 1 for its top card, 2 the next, ...; 0 elsewhere",
                       cards)
-
-    def fits(self, value: int) -> bool:
-        """Whether the element type holds a value."""
-        return -(1 << self.bits) <= value < 1 << self.bits
 
     def bounds(self) -> tuple[list[int], list[int]]:
         """Each entry's least and most value (an observation space's box)."""
