@@ -3580,7 +3580,7 @@ static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, 
     }
 }
 
-static int32_t *BATCH_TENSOR;  /* a tensor written here, where the cache holds it, then stored */
+static int32_t *BATCH_TENSOR;  /* a tensor written here, where the cache holds it, narrowed, then stored */
 static int64_t BATCH_TENSOR_CAP;
 
 /* Number i of a tensor of `size`-byte numbers. */
@@ -3595,20 +3595,14 @@ static inline void batch_put(char *out, int32_t i, int32_t value, int32_t size)
     }
 }
 
-/* Store n numbers where the caller reads them next, after the whole batch,
- * narrowed to `size` bytes each (1, 2 or 4: the tensor's type, whose bounds
- * hold every value): past the cache (non-temporal stores), so a row is not
- * read in only to be overwritten. The ends of a row not on 16 bytes are
- * stored plainly. */
-static void batch_store(void *to, const int32_t *from, int32_t n, int32_t size)
+/* n numbers narrowed to `size` bytes each (1, 2 or 4: the tensor's type,
+ * whose bounds hold every value), by SSE2 packs where there are. */
+static void batch_narrow(void *to, const int32_t *from, int32_t n, int32_t size)
 {
     char *out = to;
     int32_t i = 0;
 #if defined(__SSE2__)
     int32_t lanes = 16 / size;
-    for (; i < n && ((uintptr_t)(out + (size_t)i * (size_t)size) & 15); i++) {
-        batch_put(out, i, from[i], size);
-    }
     for (; i + lanes <= n; i += lanes) {
         const __m128i *f = (const __m128i *)(const void *)(from + i);
         __m128i v = _mm_loadu_si128(f);
@@ -3618,7 +3612,7 @@ static void batch_store(void *to, const int32_t *from, int32_t n, int32_t size)
             v = _mm_packs_epi16(_mm_packs_epi32(v, _mm_loadu_si128(f + 1)),
                                 _mm_packs_epi32(_mm_loadu_si128(f + 2), _mm_loadu_si128(f + 3)));
         }
-        _mm_stream_si128((__m128i *)(void *)(out + (size_t)i * (size_t)size), v);
+        _mm_storeu_si128((__m128i *)(void *)(out + (size_t)i * (size_t)size), v);
     }
 #endif
     for (; i < n; i++) {
@@ -3626,9 +3620,77 @@ static void batch_store(void *to, const int32_t *from, int32_t n, int32_t size)
     }
 }
 
+/* The bytes of a 16-byte block stored so far, short of the whole block: the
+ * next row of the batch, which follows them, completes it. */
+static struct {
+    char *block;
+    int32_t begin, fill;
+    unsigned char bytes[16];
+} BATCH_CARRY;
+
+static void batch_carry_flush(void)
+{
+    if (BATCH_CARRY.block && BATCH_CARRY.fill > BATCH_CARRY.begin) {
+        memcpy(BATCH_CARRY.block + BATCH_CARRY.begin, BATCH_CARRY.bytes + BATCH_CARRY.begin,
+               (size_t)(BATCH_CARRY.fill - BATCH_CARRY.begin));
+    }
+    BATCH_CARRY.block = NULL;
+    BATCH_CARRY.begin = BATCH_CARRY.fill = 0;
+}
+
+/* Store n bytes where the caller reads them next, after the whole batch:
+ * past the cache (non-temporal stores of 16-byte blocks), so a row is not
+ * read in only to be overwritten. A row of int8 or int16 seldom ends on 16
+ * bytes: its last bytes wait in BATCH_CARRY for the next row's first, and a
+ * block is stored whole (a plain store of part of one would read it in);
+ * batch_fence stores what is left. */
+static void batch_stream(char *to, const char *from, size_t n)
+{
+#if defined(__SSE2__)
+    if (BATCH_CARRY.block && BATCH_CARRY.block + BATCH_CARRY.fill != to) {
+        batch_carry_flush();
+    }
+    if (!BATCH_CARRY.block && ((uintptr_t)to & 15)) {
+        BATCH_CARRY.block = to - ((uintptr_t)to & 15);
+        BATCH_CARRY.begin = BATCH_CARRY.fill = (int32_t)((uintptr_t)to & 15);
+    }
+    if (BATCH_CARRY.block) {
+        size_t k = (size_t)(16 - BATCH_CARRY.fill) < n ? (size_t)(16 - BATCH_CARRY.fill) : n;
+        memcpy(BATCH_CARRY.bytes + BATCH_CARRY.fill, from, k);
+        BATCH_CARRY.fill += (int32_t)k;
+        to += k;
+        from += k;
+        n -= k;
+        if (BATCH_CARRY.fill < 16) {
+            return;
+        }
+        if (BATCH_CARRY.begin == 0) {
+            _mm_stream_si128((__m128i *)(void *)BATCH_CARRY.block,
+                             _mm_loadu_si128((const __m128i *)(const void *)BATCH_CARRY.bytes));
+            BATCH_CARRY.block = NULL;
+            BATCH_CARRY.fill = 0;
+        } else {
+            batch_carry_flush();
+        }
+    }
+    for (; n >= 16; n -= 16, to += 16, from += 16) {
+        _mm_stream_si128((__m128i *)(void *)to, _mm_loadu_si128((const __m128i *)(const void *)from));
+    }
+    if (n) {
+        BATCH_CARRY.block = to;
+        BATCH_CARRY.begin = 0;
+        BATCH_CARRY.fill = (int32_t)n;
+        memcpy(BATCH_CARRY.bytes, from, n);
+    }
+#else
+    memcpy(to, from, n);
+#endif
+}
+
 /* The stores above reach memory before Python reads the arrays. */
 static inline void batch_fence(void)
 {
+    batch_carry_flush();
 #if defined(__SSE2__)
     _mm_sfence();
 #endif
@@ -3637,9 +3699,11 @@ static inline void batch_fence(void)
 /* The tensor of the seat to move in a game of the batch. */
 static void batch_observe(const BatchGame *b, const int32_t *t, void *o)
 {
-    BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, t[BC_OBS], sizeof(int32_t));
+    BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, 2 * (int64_t)t[BC_OBS], sizeof(int32_t));
     observe_g(&b->g, b->g.current, b->prefix, b->n, t, BATCH_TENSOR);
-    batch_store(o, BATCH_TENSOR, t[BC_OBS], t[BC_ITEMSIZE]);
+    char *narrow = (char *)(BATCH_TENSOR + t[BC_OBS]);  /* the second half */
+    batch_narrow(narrow, BATCH_TENSOR, t[BC_OBS], t[BC_ITEMSIZE]);
+    batch_stream(o, narrow, (size_t)t[BC_OBS] * (size_t)t[BC_ITEMSIZE]);
 }
 
 /* _observe(state, table, atoms, seat, out): a state's tensor for a seat,
@@ -3683,9 +3747,7 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
         if (ok) {
             BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, t[BC_OBS], sizeof(int32_t));
             observe_g(&state->g, seat, ab.buf, chosen, t, BATCH_TENSOR);
-            for (int32_t i = 0; i < t[BC_OBS]; i++) {
-                batch_put(ob.buf, i, BATCH_TENSOR[i], t[BC_ITEMSIZE]);
-            }
+            batch_narrow(ob.buf, BATCH_TENSOR, t[BC_OBS], t[BC_ITEMSIZE]);
         } else {
             PyErr_SetString(PyExc_ValueError, "_observe: an atom outside the action space");
         }
