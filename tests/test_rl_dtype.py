@@ -5,6 +5,9 @@ written exactly, by the C code and from the view alike."""
 from __future__ import annotations
 
 import contextlib
+import copy
+import random
+from array import array
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,8 @@ from splendor_rules.compiler.runtime.loading import (
     EngineUnavailable,
     generated_editions,
     load_engine,
+    native_editions,
+    native_extension,
 )
 from splendor_rules.compiler.tools.rl.batch import HEADER, table
 from splendor_rules.compiler.tools.rl.game import Game
@@ -97,3 +102,33 @@ def test_a_value_at_its_bound_is_written_exactly(edition: str) -> None:
         assert game.observe(0) == view
         raw = game.observe_raw(0)
         assert raw.typecode == layout.typecode and raw.itemsize == layout.itemsize
+
+
+@pytest.mark.parametrize("edition", native_editions())
+@pytest.mark.parametrize(("most", "dtype"), [(200, "int16"), (40000, "int32")])
+def test_the_c_code_writes_every_type(edition: str, most: int, dtype: str) -> None:
+    """The shipped editions are int8; a supply table past int8's (or int16's)
+    range makes the same engine's tensor int16 (int32): the C code's tensor,
+    given that layout's table, is the view's, in that type."""
+    try:
+        engine = load_engine(edition, "native")
+    except EngineUnavailable as error:
+        pytest.skip(str(error))
+    d = copy.deepcopy(engine.DESCRIPTION)
+    players = d["players"]["min"]
+    d["tokens"][0]["supply"][str(players)] = most
+    layout = Layout(d, players)
+    assert layout.dtype == dtype
+    observe = native_extension(edition)._observe
+    state = engine.new_game(players, 3)
+    rng = random.Random(3)
+    for _ in range(40):
+        state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+    form = engine.to_json(state)
+    form["turn"] = COUNT.high
+    state = engine.from_json(form)
+    for seat in range(players):
+        out = array(layout.typecode, bytes(layout.itemsize * layout.size))
+        observe(state, array("i", table(d, players)), array("i"), seat, out)
+        assert list(out) == encode(layout, engine.view(state, seat), seat)
+        assert _digits(layout, list(out), "turn") == COUNT.high
