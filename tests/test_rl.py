@@ -129,10 +129,13 @@ def _hide_differently(engine: Engine, form: dict[str, Any], seat: int,
     for deck in form["decks"].values():
         rng.shuffle(deck)
     hidden = set(form["hidden"])
+    card_zones = {z["name"] for z in engine.DESCRIPTION["zones"] if z["holds"] == "cards"}
     for s, seat_form in enumerate(form["seats"]):
         if s == seat:
             continue
-        for zone in seat_form["zones"].values():
+        for name, zone in seat_form["zones"].items():
+            if name not in card_zones:  # a tile's number is not a card's
+                continue
             for i, card in enumerate(zone):
                 deck = form["decks"].get(tier_of.get(card, ""), []) if card in hidden else []
                 if deck:

@@ -41,7 +41,7 @@ def layout_command(edition: str, players: int | None, full: bool) -> None:
     """Print the observation tensor's layout: each section's slice, shape and meaning."""
     layout = _layout(_engine(edition), players, full)
     kind = "full-information tensor" if full else "observation tensor"
-    click.echo(f"{edition}, {layout.players} players: {kind} of {layout.size} int32")
+    click.echo(f"{edition}, {layout.players} players: {kind} of {layout.size} {layout.dtype}")
     click.echo(f"{'slice':>11}  {'section':<16} {'shape':<10} meaning")
     for start, end, name, shape, meaning in layout.describe():
         click.echo(f"{start:>5}:{end:<5}  {name:<16} {shape:<10} {meaning}")

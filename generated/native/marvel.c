@@ -3189,7 +3189,7 @@ enum {
     BC_TO_MOVE, BC_TURN, BC_FLAGS, BC_PENDING, BC_WAITING, BC_SUPPLY, BC_DECKS,
     BC_SEAT_TOKENS, BC_DID, BC_CARDS, BC_UNSEEN, BC_TILES, BC_CHOOSING, BC_COUNTS,
     BC_TOKEN, BC_CARD, BC_TILE, BC_SET_TOKEN, BC_COUNT, BC_COUNT_SIZE, BC_END,
-    BC_CARD_ZONES, BC_TILE_ZONES,
+    BC_CARD_ZONES, BC_TILE_ZONES, BC_ITEMSIZE, BC_DIGIT_BITS, BC_TURN_DIGITS, BC_WAITING_DIGITS,
     BC_HEADER
 };
 /* After the header: per move code the start of its head and whether its
@@ -3489,19 +3489,28 @@ static void batch_deal(BatchGame *b)
     b->memo.opts_ok = 0;
 }
 
+/* A count no rule bounds, in `digits` digits of `bits` bits, least first. */
+static inline void observe_wide(int32_t *o, int32_t digits, int32_t bits, int32_t value)
+{
+    for (int32_t i = 0; i < digits; i++) {
+        o[i] = (int32_t)(((uint32_t)value >> (i * bits)) & ((1u << bits) - 1u));
+    }
+}
+
 /* The tensor of what `seat` sees (its view), with the atoms chosen of the
- * move being chosen, as compiler/tools/rl/observation.py lays it out. */
+ * move being chosen, as compiler/tools/rl/observation.py lays it out, as
+ * int32 (narrowed to the tensor's type when stored). */
 static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
                       const int32_t *restrict t, int32_t *restrict o)
 {
     int32_t n = g->players, ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
     memset(o, 0, sizeof(int32_t) * (size_t)t[BC_OBS]);
     o[t[BC_TO_MOVE] + (g->current - seat + n) % n] = 1;
-    o[t[BC_TURN]] = g->turn;
+    observe_wide(o + t[BC_TURN], t[BC_TURN_DIGITS], t[BC_DIGIT_BITS], g->turn);
     o[t[BC_FLAGS]] = g->last;
     o[t[BC_FLAGS] + 1] = g->over;
     if (g->fn > 0) {
-        o[t[BC_WAITING]] = g->fn;
+        observe_wide(o + t[BC_WAITING], t[BC_WAITING_DIGITS], t[BC_DIGIT_BITS], g->fn);
         o[t[BC_PENDING] + t[BT_FOLLOW + g->follow[0].site]] = 1;
     } else if (g->pending >= 0) {
         o[t[BC_PENDING] + t[BT_STEP + g->pending]] = 1;
@@ -3578,48 +3587,135 @@ static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, 
     }
 }
 
-static int32_t *BATCH_TENSOR;  /* a tensor written here, where the cache holds it, then stored */
+static int32_t *BATCH_TENSOR;  /* a tensor written here, where the cache holds it, narrowed, then stored */
 static int64_t BATCH_TENSOR_CAP;
 
-/* Store n numbers where the caller reads them next, after the whole batch:
- * past the cache (non-temporal stores), so a row is not read in only to be
- * overwritten. */
-static void batch_store(int32_t *to, const int32_t *from, int32_t n)
+/* Number i of a tensor of `size`-byte numbers. */
+static inline void batch_put(char *out, int32_t i, int32_t value, int32_t size)
+{
+    if (size == 1) {
+        ((int8_t *)out)[i] = (int8_t)value;
+    } else if (size == 2) {
+        ((int16_t *)out)[i] = (int16_t)value;
+    } else {
+        ((int32_t *)out)[i] = value;
+    }
+}
+
+/* n numbers narrowed to `size` bytes each (1, 2 or 4: the tensor's type,
+ * whose bounds hold every value), by SSE2 packs where there are. */
+static void batch_narrow(void *to, const int32_t *from, int32_t n, int32_t size)
+{
+    char *out = to;
+    int32_t i = 0;
+#if defined(__SSE2__)
+    int32_t lanes = 16 / size;
+    for (; i + lanes <= n; i += lanes) {
+        const __m128i *f = (const __m128i *)(const void *)(from + i);
+        __m128i v = _mm_loadu_si128(f);
+        if (size == 2) {
+            v = _mm_packs_epi32(v, _mm_loadu_si128(f + 1));
+        } else if (size == 1) {
+            v = _mm_packs_epi16(_mm_packs_epi32(v, _mm_loadu_si128(f + 1)),
+                                _mm_packs_epi32(_mm_loadu_si128(f + 2), _mm_loadu_si128(f + 3)));
+        }
+        _mm_storeu_si128((__m128i *)(void *)(out + (size_t)i * (size_t)size), v);
+    }
+#endif
+    for (; i < n; i++) {
+        batch_put(out, i, from[i], size);
+    }
+}
+
+/* The bytes of a 16-byte block stored so far, short of the whole block: the
+ * next row of the batch, which follows them, completes it. */
+static struct {
+    char *block;
+    int32_t begin, fill;
+    unsigned char bytes[16];
+} BATCH_CARRY;
+
+static void batch_carry_flush(void)
+{
+    if (BATCH_CARRY.block && BATCH_CARRY.fill > BATCH_CARRY.begin) {
+        memcpy(BATCH_CARRY.block + BATCH_CARRY.begin, BATCH_CARRY.bytes + BATCH_CARRY.begin,
+               (size_t)(BATCH_CARRY.fill - BATCH_CARRY.begin));
+    }
+    BATCH_CARRY.block = NULL;
+    BATCH_CARRY.begin = BATCH_CARRY.fill = 0;
+}
+
+/* Store n bytes where the caller reads them next, after the whole batch:
+ * past the cache (non-temporal stores of 16-byte blocks), so a row is not
+ * read in only to be overwritten. A row of int8 or int16 seldom ends on 16
+ * bytes: its last bytes wait in BATCH_CARRY for the next row's first, and a
+ * block is stored whole (a plain store of part of one would read it in);
+ * batch_fence stores what is left. */
+static void batch_stream(char *to, const char *from, size_t n)
 {
 #if defined(__SSE2__)
-    int32_t i = 0;
-    for (; i < n && ((uintptr_t)(to + i) & 15); i++) {
-        _mm_stream_si32((int *)(to + i), from[i]);
+    if (BATCH_CARRY.block && BATCH_CARRY.block + BATCH_CARRY.fill != to) {
+        batch_carry_flush();
     }
-    for (; i + 4 <= n; i += 4) {
-        _mm_stream_si128((__m128i *)(void *)(to + i), _mm_loadu_si128((const __m128i *)(const void *)(from + i)));
+    if (!BATCH_CARRY.block && ((uintptr_t)to & 15)) {
+        BATCH_CARRY.block = to - ((uintptr_t)to & 15);
+        BATCH_CARRY.begin = BATCH_CARRY.fill = (int32_t)((uintptr_t)to & 15);
     }
-    for (; i < n; i++) {
-        _mm_stream_si32((int *)(to + i), from[i]);
+    if (BATCH_CARRY.block) {
+        size_t k = (size_t)(16 - BATCH_CARRY.fill) < n ? (size_t)(16 - BATCH_CARRY.fill) : n;
+        memcpy(BATCH_CARRY.bytes + BATCH_CARRY.fill, from, k);
+        BATCH_CARRY.fill += (int32_t)k;
+        to += k;
+        from += k;
+        n -= k;
+        if (BATCH_CARRY.fill < 16) {
+            return;
+        }
+        if (BATCH_CARRY.begin == 0) {
+            _mm_stream_si128((__m128i *)(void *)BATCH_CARRY.block,
+                             _mm_loadu_si128((const __m128i *)(const void *)BATCH_CARRY.bytes));
+            BATCH_CARRY.block = NULL;
+            BATCH_CARRY.fill = 0;
+        } else {
+            batch_carry_flush();
+        }
+    }
+    for (; n >= 16; n -= 16, to += 16, from += 16) {
+        _mm_stream_si128((__m128i *)(void *)to, _mm_loadu_si128((const __m128i *)(const void *)from));
+    }
+    if (n) {
+        BATCH_CARRY.block = to;
+        BATCH_CARRY.begin = 0;
+        BATCH_CARRY.fill = (int32_t)n;
+        memcpy(BATCH_CARRY.bytes, from, n);
     }
 #else
-    memcpy(to, from, sizeof(int32_t) * (size_t)n);
+    memcpy(to, from, n);
 #endif
 }
 
 /* The stores above reach memory before Python reads the arrays. */
 static inline void batch_fence(void)
 {
+    batch_carry_flush();
 #if defined(__SSE2__)
     _mm_sfence();
 #endif
 }
 
 /* The tensor of the seat to move in a game of the batch. */
-static void batch_observe(const BatchGame *b, const int32_t *t, int32_t *o)
+static void batch_observe(const BatchGame *b, const int32_t *t, void *o)
 {
-    BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, t[BC_OBS], sizeof(int32_t));
+    BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, 2 * (int64_t)t[BC_OBS], sizeof(int32_t));
     observe_g(&b->g, b->g.current, b->prefix, b->n, t, BATCH_TENSOR);
-    batch_store(o, BATCH_TENSOR, t[BC_OBS]);
+    char *narrow = (char *)(BATCH_TENSOR + t[BC_OBS]);  /* the second half */
+    batch_narrow(narrow, BATCH_TENSOR, t[BC_OBS], t[BC_ITEMSIZE]);
+    batch_stream(o, narrow, (size_t)t[BC_OBS] * (size_t)t[BC_ITEMSIZE]);
 }
 
 /* _observe(state, table, atoms, seat, out): a state's tensor for a seat,
- * the atoms of the move being chosen given (int32), into an int32 buffer. */
+ * the atoms of the move being chosen given (int32), into a buffer of the
+ * tensor's type (the table's item size). */
 static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *object, *table, *atoms, *out;
@@ -3646,7 +3742,7 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
     }
     const int32_t *t = tb.buf;
     int32_t chosen = (int32_t)(ab.len / 4);
-    if (tb.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE || t[BC_PLAYERS] != state->g.players || ob.len != (Py_ssize_t)t[BC_OBS] * 4) {
+    if (tb.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE || t[BC_PLAYERS] != state->g.players || ob.len != (Py_ssize_t)t[BC_OBS] * t[BC_ITEMSIZE]) {
         PyErr_SetString(PyExc_ValueError, "_observe: the table or the buffer is not this state's");
     } else if (seat < 0 || seat >= state->g.players) {
         PyErr_Format(PyExc_ValueError, "_observe: %d is not a seat", seat);
@@ -3656,7 +3752,9 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
             ok = ((const int32_t *)ab.buf)[j] >= 0 && ((const int32_t *)ab.buf)[j] < t[BC_ACTIONS];
         }
         if (ok) {
-            observe_g(&state->g, seat, ab.buf, chosen, t, ob.buf);
+            BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, t[BC_OBS], sizeof(int32_t));
+            observe_g(&state->g, seat, ab.buf, chosen, t, BATCH_TENSOR);
+            batch_narrow(ob.buf, BATCH_TENSOR, t[BC_OBS], t[BC_ITEMSIZE]);
         } else {
             PyErr_SetString(PyExc_ValueError, "_observe: an atom outside the action space");
         }
@@ -3710,14 +3808,16 @@ static int batch_buffers(BatchBuffers *x, PyObject **objects, int64_t *games)
         x->held |= 1 << i;
         (void)names;
     }
-    if (x->games.len % (Py_ssize_t)sizeof(BatchGame) || x->table.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE) {
+    if (x->games.len % (Py_ssize_t)sizeof(BatchGame) || x->table.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE
+        || (((const int32_t *)x->table.buf)[BC_ITEMSIZE] & ~7) || !((const int32_t *)x->table.buf)[BC_ITEMSIZE]
+        || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] == 3 || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] > 4) {
         PyErr_SetString(PyExc_ValueError, "batch: the games or the table are not this engine's (rebuild them)");
         batch_release(x);
         return -1;
     }
     *games = x->games.len / (Py_ssize_t)sizeof(BatchGame);
     const int32_t *t = x->table.buf;
-    Py_ssize_t want[7] = {0, 0, *games * 4, *games * t[BC_OBS] * 4, *games * t[BC_ACTIONS], *games * t[BC_PLAYERS] * 4, *games};
+    Py_ssize_t want[7] = {0, 0, *games * 4, *games * t[BC_OBS] * t[BC_ITEMSIZE], *games * t[BC_ACTIONS], *games * t[BC_PLAYERS] * 4, *games};
     for (int32_t i = 2; i < 7; i++) {
         if ((x->held & (1 << i)) && all[i]->len != want[i]) {
             PyErr_Format(PyExc_ValueError, "batch: %s has %zd bytes; %zd expected", names[i], all[i]->len, want[i]);
@@ -3775,7 +3875,7 @@ static PyObject *py_batch_reset(PyObject *Py_UNUSED(module), PyObject *args)
         b->rng = splitmix(&mix);
         batch_deal(b);
         batch_mask(b, t, (int8_t *)x.masks.buf + i * t[BC_ACTIONS]);
-        batch_observe(b, t, (int32_t *)x.obs.buf + i * t[BC_OBS]);
+        batch_observe(b, t, (char *)x.obs.buf + (size_t)i * (size_t)t[BC_OBS] * (size_t)t[BC_ITEMSIZE]);
     }
     batch_fence();
     OUT_OF_MEMORY = outer;
@@ -3912,7 +4012,7 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
             return NULL;
         }
         batch_mask(b, t, (int8_t *)x.masks.buf + i * t[BC_ACTIONS]);
-        batch_observe(b, t, (int32_t *)x.obs.buf + i * t[BC_OBS]);
+        batch_observe(b, t, (char *)x.obs.buf + (size_t)i * (size_t)t[BC_OBS] * (size_t)t[BC_ITEMSIZE]);
     }
     batch_fence();
     OUT_OF_MEMORY = outer;

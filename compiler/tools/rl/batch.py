@@ -19,7 +19,7 @@ HEADER = (
     "to_move", "turn", "flags", "pending", "waiting", "supply", "deck_sizes",
     "seat_tokens", "did", "cards", "unseen_cards", "tiles", "choosing", "choosing_counts",
     "token", "card", "tile", "set:token", "count", "count_size", "end",
-    "card_zones", "tile_zones",
+    "card_zones", "tile_zones", "itemsize", "digit_bits", "turn_digits", "waiting_digits",
 )
 
 
@@ -40,6 +40,12 @@ def _header(layout: Layout, space: ActionSpace) -> list[int]:
             out.append(len(layout.card_zones))
         elif name == "tile_zones":
             out.append(len(layout.tile_zones))
+        elif name == "itemsize":
+            out.append(layout.itemsize)
+        elif name == "digit_bits":
+            out.append(layout.bits)
+        elif name.endswith("_digits"):
+            out.append(layout.at[name.removesuffix("_digits")].size)
         else:
             out.append(space.shared[name].start if name in space.shared else -1)
     return out

@@ -46,7 +46,7 @@ class Game:
         from splendor_rules.compiler.tools.rl.batch import table
 
         self._table = array("i", table(self.engine.DESCRIPTION, self.players))
-        self._zeros = array("i", bytes(4 * self.layout.size))
+        self._zeros = array(self.layout.typecode, bytes(self.layout.itemsize * self.layout.size))
         return module._observe
 
     def copy(self) -> Game:
@@ -121,17 +121,21 @@ class Game:
         return list(self.observe_raw(seat))
 
     def observe_raw(self, seat: int) -> Any:
-        """`observe`'s tensor as it is made: an int32 `array` from a native
-        engine's C code (numpy takes it without a copy), else a list."""
+        """`observe`'s tensor as an `array` of the layout's type (numpy takes
+        it without a copy): written by a native engine's C code, else read
+        from `view` (an OverflowError if a value passed the type's bounds)."""
         prefix = self.choosing.prefix if seat == self.to_move else ()
         if self._native is not None:
-            out = array("i", self._zeros)
+            out = array(self.layout.typecode, self._zeros)
             self._native(self.state, self._table, array("i", prefix), seat, out)
             return out
-        return encode(self.layout, self.engine.view(self.state, seat), seat, prefix)
+        return array(self.layout.typecode,
+                     encode(self.layout, self.engine.view(self.state, seat), seat, prefix))
 
     def observe_all(self, seat: int) -> list[int]:
-        """The full-information tensor: the whole state, decks in order, from `seat`."""
+        """The full-information tensor: the whole state, decks in order, from
+        `seat`; its values held by its layout's type (checked)."""
         if self._full is None:
             self._full = Layout(self.engine.DESCRIPTION, self.players, full=True)
-        return encode(self._full, self.engine.to_json(self.state), seat, self.choosing.prefix)
+        out = encode(self._full, self.engine.to_json(self.state), seat, self.choosing.prefix)
+        return list(array(self._full.typecode, out))

@@ -4,7 +4,10 @@
 seat may see; `observe_all` reads the state's full JSON form and adds the
 order of the decks (perfect information). Seats are relative: the seat
 observing is seat 0 of the tensor, the next to play after it seat 1, and so
-on. Every value is a whole number. docs/rl.md gives the layout.
+on. Every value is a whole number, of the smallest type of int8, int16 and
+int32 that holds every entry's bounds; a count no rule bounds (the turns,
+the follow-ups waiting) is written in base-2**(bits - 1) digits of that
+type, least first. docs/rl.md gives the layout.
 """
 
 from __future__ import annotations
@@ -13,7 +16,12 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
 from splendor_rules.compiler.tools.rl.actions import ActionSpace
+
+# The element types a tensor may have, smallest first: numpy's name, the
+# `array` module's type code, bytes.
+TYPES = (("int8", "b", 1), ("int16", "h", 2), ("int32", "i", 4))
 
 
 @dataclass(frozen=True)
@@ -24,6 +32,9 @@ class Section:
     start: int
     shape: tuple[int, ...]
     meaning: str
+    low: int  # the least value an entry holds
+    high: int  # the most (a count no rule bounds: the most of a digit)
+    wide: bool = False  # a count no rule bounds, written in digits
 
     @property
     def size(self) -> int:
@@ -55,28 +66,59 @@ class Layout:
                                 if z["owner"] == "player" and z["holds"] == "tiles")
         self.pending = (*(s["name"] for s in d["steps"] if s["decision"]),
                         *(f["name"] for f in d["follow_ups"]))
+        self.follow_ups = len(d["follow_ups"])
         self.values = tuple((v["name"], v["type"], v["initial"]) for v in d["cards"]["values"])
         self.space = ActionSpace(d)
+        self.most_tokens = max((max(t["supply"].values(), default=0) for t in d["tokens"]),
+                               default=0)
+        # a card value of numbers: the language's range (no edition declares
+        # one); a flag's, 0 or 1
+        self.value_bounds = {v["name"]: (0, 1) if v["type"] == "bool"
+                             else (CARD_VALUE.low, CARD_VALUE.high)
+                             for v in d["cards"]["values"]}
         self.sections: list[Section] = []
+        self.digits, self.bits = 1, 31
+        self._lay_out()
+        low = min(s.low for s in self.sections if not s.wide)
+        high = max(s.high for s in self.sections if not s.wide)
+        self.dtype, self.typecode, self.itemsize = next(
+            t for t in TYPES if -(1 << (8 * t[2] - 1)) <= low and high < 1 << (8 * t[2] - 1))
+        self.bits = 8 * self.itemsize - 1
+        self.digits = -(-COUNT.high.bit_length() // self.bits)
+        self.sections = []
         self._lay_out()
         self.size = sum(s.size for s in self.sections)
         self.at = {s.name: s for s in self.sections}
 
-    def _add(self, name: str, shape: tuple[int, ...], meaning: str) -> None:
+    def _add(self, name: str, shape: tuple[int, ...], meaning: str,
+             bounds: tuple[int, int] = (0, 1)) -> None:
         start = sum(s.size for s in self.sections)
-        self.sections.append(Section(name, start, shape, meaning))
+        self.sections.append(Section(name, start, shape, meaning, *bounds))
+
+    def _add_wide(self, name: str, meaning: str) -> None:
+        """A count no rule bounds but the counts' range: digits of the type."""
+        start = sum(s.size for s in self.sections)
+        if self.digits > 1:
+            meaning += f", in {self.digits} base-2**{self.bits} digits, least first"
+        self.sections.append(Section(name, start, (self.digits,), meaning,
+                                     0, min(COUNT.high, (1 << self.bits) - 1), wide=True))
 
     def _lay_out(self) -> None:
         n, k = self.players, len(self.tokens)
         self._add("to_move", (n,), "1 for the seat to move (relative: 0 is the seat observing)")
-        self._add("turn", (1,), "turns completed")
+        self._add_wide("turn", "turns completed")
         self._add("flags", (2,), "last round marked, game over")
         self._add("pending", (len(self.pending),),
                   f"1 for the decision pending, the first waiting: {', '.join(self.pending)}")
-        self._add("waiting", (1,), "follow-up decisions waiting")
-        self._add("supply", (k,), f"tokens in the supply: {', '.join(self.tokens)}")
-        self._add("deck_sizes", (len(self.decks),), f"cards in deck {', '.join(self.decks)}")
-        self._add("seat_tokens", (n, k), "tokens each seat holds, per token kind")
+        if self.follow_ups:
+            self._add_wide("waiting", "follow-up decisions waiting")
+        else:
+            self._add("waiting", (1,), "follow-up decisions waiting (none here)", (0, 0))
+        tokens, cards = (0, self.most_tokens), (0, self.cards)
+        self._add("supply", (k,), f"tokens in the supply: {', '.join(self.tokens)}", tokens)
+        self._add("deck_sizes", (len(self.decks),), f"cards in deck {', '.join(self.decks)}",
+                  cards)
+        self._add("seat_tokens", (n, k), "tokens each seat holds, per token kind", tokens)
         self._add("did", (n, len(self.actions)),
                   f"1 per action done this round: {', '.join(self.actions)}")
         places = ("market", *(f"seat {s} {z}" for s in range(n) for z in self.card_zones),
@@ -85,7 +127,7 @@ class Layout:
                   "per card, 1 where it is: " + ", ".join(places)
                   + " (hidden: taken from a deck, seen by its owner only)")
         self._add("unseen_cards", (n, len(self.card_zones), len(self.decks)),
-                  "cards of a seat's zone this seat cannot see, per zone and deck")
+                  "cards of a seat's zone this seat cannot see, per zone and deck", cards)
         tile_places = ("in play", *(f"seat {s} {z}" for s in range(n) for z in self.tile_zones))
         self._add("tiles", (self.tiles, len(tile_places)),
                   "per tile number, 1 where it is: " + ", ".join(tile_places))
@@ -94,15 +136,26 @@ class Layout:
                 self._add(f"value {name}", (self.cards, len(self.colours)),
                           f"per card, 1 for its {name} colour: {', '.join(self.colours)}")
             else:
-                self._add(f"value {name}", (self.cards,), f"per card, its {name} ({kind})")
+                self._add(f"value {name}", (self.cards,), f"per card, its {name} ({kind})",
+                          self.value_bounds[name])
         self._add("choosing", (self.space.size,),
                   "1 per atom of the move being chosen but counts (docs/rl.md, action space)")
         self._add("choosing_counts", (len(self.tokens),),
                   "the counts chosen so far of the count per token kind being chosen, "
-                  "-1 if not yet")
+                  "-1 if not yet", (-1, max(self.space.shared["count"].size - 1, 0)
+                                    if "count" in self.space.shared else 0))
         if self.full:
             self._add("deck_order", (self.cards,),
-                      "per card in a deck, 1 for its top card, 2 the next, ...; 0 elsewhere")
+                      "per card in a deck, 1 for its top card, 2 the next, ...; 0 elsewhere",
+                      cards)
+
+    def bounds(self) -> tuple[list[int], list[int]]:
+        """Each entry's least and most value (an observation space's box)."""
+        low, high = [], []
+        for s in self.sections:
+            low += [s.low] * s.size
+            high += [s.high] * s.size
+        return low, high
 
     def empty(self) -> list[int]:
         return [0] * self.size
@@ -125,12 +178,12 @@ def encode(layout: Layout, form: Mapping[str, Any], seat: int,
     n = layout.players
     rel = [(s - seat) % n for s in range(n)]
     out[at["to_move"].start + rel[form["current_player"]]] = 1
-    out[at["turn"].start] = form["turn"]
+    _wide(layout, "turn", form["turn"], out)
     out[at["flags"].start] = int(form["last_round"])
     out[at["flags"].start + 1] = int(form["over"])
     pending = form["pending"]
     if isinstance(pending, list):
-        out[at["waiting"].start] = len(pending)
+        _wide(layout, "waiting", len(pending), out)
         pending = pending[0]["decision"] if pending else None
     if pending is not None:
         out[at["pending"].start + layout.pending.index(pending)] = 1
@@ -149,6 +202,16 @@ def encode(layout: Layout, form: Mapping[str, Any], seat: int,
             for depth, card in enumerate(reversed(deck)):
                 out[at["deck_order"].start + card] = depth + 1
     return out
+
+
+def _wide(layout: Layout, name: str, value: int, out: list[int]) -> None:
+    """A count no rule bounds, in the layout's digits, least first."""
+    section = layout.at[name]
+    if not section.wide:
+        out[section.start] = value
+        return
+    for i in range(layout.digits):
+        out[section.start + i] = value >> (i * layout.bits) & ((1 << layout.bits) - 1)
 
 
 def _choosing(layout: Layout, choosing: Sequence[int], out: list[int]) -> None:

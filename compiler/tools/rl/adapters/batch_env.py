@@ -1,7 +1,7 @@
 """The batched native environment: N games stepped at once in C (issue 23, docs/rl.md).
 
 Every array is numpy's and is written in place by the native engine:
-`observations` (games x tensor, int32, the tensor of the seat to move),
+`observations` (games x tensor, of the layout's type, the tensor of the seat to move),
 `masks` (games x actions, int8), `rewards` (games x seats, float32, by seat,
 given on the decision that ends a game) and `dones` (games, int8). A game
 that ends is dealt again at once (its next seed is its seed plus the number
@@ -39,7 +39,7 @@ class BatchEnv:
             raise RuntimeError(f"the batch table has {len(self.table)} entries; the engine "
                                f"reads {entries}: rebuild the native engine")
         self._games: Any = np.zeros(games * size, dtype=np.uint8)
-        self.observations: Any = np.zeros((games, self.layout.size), dtype=np.int32)
+        self.observations: Any = np.zeros((games, self.layout.size), dtype=self.layout.dtype)
         self.masks: Any = np.zeros((games, self.space.size), dtype=np.int8)
         self.rewards: Any = np.zeros((games, players), dtype=np.float32)
         self.dones: Any = np.zeros(games, dtype=np.int8)

@@ -13,10 +13,7 @@ from splendor_rules.compiler.runtime.loading import (
     load_engine,
     native_editions,
 )
-
-# The bounds of an observation's values: a count is never below -1 (a count
-# not yet chosen) nor, in a state play reaches, past 2**31 - 1.
-LOW, HIGH = -1, 2**31 - 1
+from splendor_rules.compiler.tools.rl.observation import Layout
 
 
 def engine_for(edition: str, engine: EngineKind | None = None) -> Engine:
@@ -31,9 +28,18 @@ def engine_for(edition: str, engine: EngineKind | None = None) -> Engine:
         return load_engine(edition, "generated")
 
 
-def array(values: list[int]) -> Any:
-    """A tensor as numpy holds it: 32-bit whole numbers."""
-    return np.asarray(values, dtype=np.int32)
+def array(values: Any, layout: Layout) -> Any:
+    """A tensor as numpy holds it: whole numbers of the layout's type."""
+    return np.asarray(values, dtype=layout.dtype)
+
+
+def box(layout: Layout) -> Any:
+    """The observation's space: each entry's bounds, the layout's type."""
+    from gymnasium import spaces
+
+    low, high = layout.bounds()
+    return spaces.Box(np.asarray(low, dtype=layout.dtype), np.asarray(high, dtype=layout.dtype),
+                      dtype=layout.dtype)
 
 
 def mask(size: int, legal: tuple[int, ...]) -> Any:

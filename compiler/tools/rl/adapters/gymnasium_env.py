@@ -20,7 +20,7 @@ import numpy as np
 from gymnasium import spaces
 
 from splendor_rules.compiler.runtime.loading import EngineKind
-from splendor_rules.compiler.tools.rl.adapters.common import HIGH, LOW, array, engine_for, mask
+from splendor_rules.compiler.tools.rl.adapters.common import array, box, engine_for, mask
 from splendor_rules.compiler.tools.rl.game import Game
 from splendor_rules.compiler.tools.simulate.bots import Bot, bot_factory
 
@@ -41,9 +41,9 @@ class SplendorGym(gymnasium.Env):  # type: ignore[misc]
         self._make_bot = bot_factory(opponent)
         self.bots: dict[int, Bot] = {}
         self.render_mode = render_mode
-        size, n = self.game.layout.size, self.game.space.size
+        n = self.game.space.size
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(LOW, HIGH, (size,), dtype=np.int32),
+            "observation": box(self.game.layout),
             "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
         })
         self.action_space = spaces.Discrete(n)
@@ -51,7 +51,7 @@ class SplendorGym(gymnasium.Env):  # type: ignore[misc]
 
     def _observation(self) -> dict[str, Any]:
         legal = () if self.game.over else self.game.legal()
-        return {"observation": array(self.game.observe_raw(self.seat)),
+        return {"observation": array(self.game.observe_raw(self.seat), self.game.layout),
                 "action_mask": mask(self.game.space.size, legal)}
 
     def _others(self) -> None:

@@ -15,7 +15,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from splendor_rules.compiler.runtime.loading import EngineKind
-from splendor_rules.compiler.tools.rl.adapters.common import HIGH, LOW, array, engine_for, mask
+from splendor_rules.compiler.tools.rl.adapters.common import array, box, engine_for, mask
 from splendor_rules.compiler.tools.rl.game import Game
 
 
@@ -33,10 +33,9 @@ class SplendorAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self.agents = list(self.possible_agents)
-        size = self.game.layout.size
         n = self.game.space.size
         space = spaces.Dict({
-            "observation": spaces.Box(LOW, HIGH, (size,), dtype=np.int32),
+            "observation": box(self.game.layout),
             "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
         })
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
@@ -64,7 +63,7 @@ class SplendorAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.possible_agents.index(agent)
         legal = self.game.legal() if seat == self.game.to_move and not self.game.over else ()
-        return {"observation": array(self.game.observe_raw(seat)),
+        return {"observation": array(self.game.observe_raw(seat), self.game.layout),
                 "action_mask": mask(self.game.space.size, legal)}
 
     def step(self, action: int | None) -> None:
