@@ -474,7 +474,9 @@ RULES: dict[str, RuleBuilder] = {
     "hidden_deck_order": node(s.HiddenPart, kind="deck_order"),
     "hidden_from_deck": node(s.HiddenPart, "zone", kind="from_deck"),
     # actions
-    "action": node(s.Action, "name", "title", "body"),
+    "action": node(s.Action, "name", "title", "before", "body"),
+    "before_main": first,
+    "before_repeat": first,
     "fallback_action": node(s.Action, "name", "title", body=None),
     "block": collect,
     "statement": tagged(s.Statement),
@@ -490,6 +492,7 @@ RULES: dict[str, RuleBuilder] = {
     "return_to_box": node(s.ReturnToBox, "cards"),
     "if_": node(s.If, "condition", "body"),
     "set_value": node(s.SetValue, "card", "value_name", "value"),
+    "another_turn": node(s.AnotherTurn),
     "wild_cards": node(s.WildCards, "variable", "source", "condition", "units"),
     "deck_tops": node(s.DeckTops),
     "trigger": node(s.Trigger, "name", "card", "zone", "body"),

@@ -36,6 +36,7 @@ from splendor_rules.compiler.backend.native.compile import (
     stamp_problem,
 )
 from splendor_rules.compiler.backend.target import Target
+from splendor_rules.compiler.backend.unprinted import NotPrinted
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources, display_path
@@ -145,7 +146,12 @@ def _engine(build: Build, output: Output, path: Path, model: m.Edition, folder: 
         )
         return
     output.engines[engine] = path
-    for name, text in output.target.render_files(model, folder.parent).items():
+    try:
+        files = output.target.render_files(model, folder.parent)
+    except NotPrinted as refused:
+        build.mistakes += [f"{d.headline()}" for d in refused.diagnostics]
+        return
+    for name, text in files.items():
         output.texts[output.folder / name] = text
 
 

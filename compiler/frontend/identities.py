@@ -297,3 +297,16 @@ def boxes_cards(edition: m.Edition) -> bool:
         for action in edition.actions
         for node in walk(action)
     )
+
+
+def extra_turns(edition: m.Edition) -> bool:
+    """Whether any action or trigger may grant an extra turn."""
+    bodies = [a.body or () for a in edition.actions] + [t.body for t in edition.triggers]
+    return any(_grants(body) for body in bodies)
+
+
+def _grants(body: tuple[m.Statement, ...]) -> bool:
+    return any(
+        isinstance(st, m.AnotherTurn) or (isinstance(st, m.If) and _grants(st.body))
+        for st in body
+    )

@@ -20,6 +20,7 @@ from splendor_rules.compiler.backend.literals import engine_imports, wrapped
 from splendor_rules.compiler.backend.native.compile import STAMP_MARKER
 from splendor_rules.compiler.backend.native.lower import Lowering
 from splendor_rules.compiler.backend.source import ident
+from splendor_rules.compiler.backend.unprinted import refuse_unprinted
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
@@ -50,6 +51,7 @@ def _render(template: str, context: dict[str, Any]) -> str:
 
 def context(edition: m.Edition, root: Path) -> dict[str, Any]:
     """The templates' context for one edition."""
+    refuse_unprinted(edition, "native")
     lowering = Lowering(edition, root)
     found = lowering.context()
     module = ident("", edition.name)

@@ -280,6 +280,9 @@ class _Run(Visitor):
         cards = env.names[st.cards] if st.many else (env.names[st.cards],)
         self.env = env.at(self.effects.to_box(env.state, env.whose(), tuple(cards)))
 
+    def visit_AnotherTurn(self, st: m.AnotherTurn) -> None:
+        self.env = self.env.at(evolve(self.env.state, again=True))
+
     def visit_If(self, st: m.If) -> None:
         if self.env.holds(st.condition):
             self.env = self.env.at(self.effects.run(st.body, self.env, None).state)

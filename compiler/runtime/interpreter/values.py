@@ -61,6 +61,10 @@ class State:
     # The follow-up decisions waiting, first the pending one: each a site
     # (its index in tables.follow_ups) and the values of the names it carries.
     follow: tuple[tuple[int, tuple[Any, ...]], ...] = ()
+    # A turn of several actions: the first action before the main one still
+    # open this turn (0 when the edition has none), and an extra turn granted.
+    stage: int = 0
+    again: bool = False
 
 
 def same(a: Value, b: Value) -> bool:

@@ -1,0 +1,64 @@
+"""Constructs of the language a target does not print yet.
+
+The interpreter plays them; a target asked for an edition that uses one
+refuses it, located at each use, rather than generate an engine that plays
+another game (docs/language.md names them).
+"""
+
+from __future__ import annotations
+
+from splendor_rules.compiler.frontend import model as m
+from splendor_rules.dsl.diagnostics import Diagnostic
+
+
+class NotPrinted(ValueError):
+    """An edition uses a construct the target does not print yet."""
+
+    def __init__(self, target: str, diagnostics: list[Diagnostic]) -> None:
+        lines = "; ".join(d.headline() for d in diagnostics)
+        super().__init__(f"the {target} target cannot build this edition: {lines}")
+        self.target = target
+        self.diagnostics = diagnostics
+
+
+def refuse_unprinted(edition: m.Edition, target: str) -> None:
+    """Raise NotPrinted, naming each use, if the edition uses a construct
+    the target does not print."""
+    found = unprinted(edition, target)
+    if found:
+        raise NotPrinted(target, found)
+
+
+def unprinted(edition: m.Edition, target: str) -> list[Diagnostic]:
+    """A located error at each use of a construct the target does not print:
+    actions before the main action, and extra turns."""
+    hint = "the interpreter plays it; build the edition without it for this target"
+    found = [
+        Diagnostic(
+            "error",
+            f"the {target} target does not print actions before the main action yet",
+            action.span,
+            hint,
+        )
+        for action in edition.actions
+        if action.before is not None
+    ]
+    bodies = [a.body or () for a in edition.actions] + [t.body for t in edition.triggers]
+    for body in bodies:
+        found += [
+            Diagnostic(
+                "error", f"the {target} target does not print extra turns yet", st.span, hint
+            )
+            for st in _extra_turns(body)
+        ]
+    return found
+
+
+def _extra_turns(body: tuple[m.Statement, ...]) -> list[m.Statement]:
+    found: list[m.Statement] = []
+    for st in body:
+        if isinstance(st, m.AnotherTurn):
+            found.append(st)
+        elif isinstance(st, m.If):
+            found += _extra_turns(st.body)
+    return found
