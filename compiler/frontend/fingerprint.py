@@ -34,6 +34,13 @@ def fingerprint(edition: m.Edition) -> str:
     return "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()[:DIGITS]
 
 
+def _default_left_out(field: Any, value: Any) -> bool:
+    """A field added to the language after editions were fingerprinted is
+    left out while it holds its default (its metadata says `added`), so
+    that the editions that do not use it keep their fingerprints."""
+    return bool(field.metadata.get("added")) and getattr(value, field.name) == field.default
+
+
 def canonical(value: Any) -> Any:
     """A model part as plain JSON data: each attrs object as its class name
     and its fields (less those of _LEFT_OUT), a mapping as its pairs in
@@ -44,7 +51,7 @@ def canonical(value: Any) -> Any:
         fields = {
             field.name: canonical(getattr(value, field.name))
             for field in attrs.fields(type(value))
-            if field.name not in _LEFT_OUT
+            if field.name not in _LEFT_OUT and not _default_left_out(field, value)
         }
         return [type(value).__name__, fields]
     if isinstance(value, Mapping):

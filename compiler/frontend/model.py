@@ -415,7 +415,7 @@ class Action(Part):
     body: tuple[Statement, ...] | None  # None: legal only when no other action is
     # Taken before the main action, "once" or "any" number of times (the
     # optional actions in declaration order); None: a main action.
-    before: Literal["once", "any"] | None = None
+    before: Literal["once", "any"] | None = field(default=None, metadata={"added": True})
 
 
 @frozen(kw_only=True)
