@@ -7,6 +7,7 @@ another game (docs/language.md names them).
 
 from __future__ import annotations
 
+from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.dsl.diagnostics import Diagnostic
 
@@ -43,22 +44,8 @@ def unprinted(edition: m.Edition, target: str) -> list[Diagnostic]:
         for action in edition.actions
         if action.before is not None
     ]
-    bodies = [a.body or () for a in edition.actions] + [t.body for t in edition.triggers]
-    for body in bodies:
-        found += [
-            Diagnostic(
-                "error", f"the {target} target does not print extra turns yet", st.span, hint
-            )
-            for st in _extra_turns(body)
-        ]
-    return found
-
-
-def _extra_turns(body: tuple[m.Statement, ...]) -> list[m.Statement]:
-    found: list[m.Statement] = []
-    for st in body:
-        if isinstance(st, m.AnotherTurn):
-            found.append(st)
-        elif isinstance(st, m.If):
-            found += _extra_turns(st.body)
+    found += [
+        Diagnostic("error", f"the {target} target does not print extra turns yet", st.span, hint)
+        for st in identities.extra_turns(edition)
+    ]
     return found

@@ -299,14 +299,18 @@ def boxes_cards(edition: m.Edition) -> bool:
     )
 
 
-def extra_turns(edition: m.Edition) -> bool:
-    """Whether any action or trigger may grant an extra turn."""
+
+def extra_turns(edition: m.Edition) -> tuple[m.AnotherTurn, ...]:
+    """Every `play another turn` of the actions and triggers, in order."""
     bodies = [a.body or () for a in edition.actions] + [t.body for t in edition.triggers]
-    return any(_grants(body) for body in bodies)
+    return tuple(st for body in bodies for st in _grants(body))
 
 
-def _grants(body: tuple[m.Statement, ...]) -> bool:
-    return any(
-        isinstance(st, m.AnotherTurn) or (isinstance(st, m.If) and _grants(st.body))
-        for st in body
-    )
+def _grants(body: tuple[m.Statement, ...]) -> list[m.AnotherTurn]:
+    found: list[m.AnotherTurn] = []
+    for st in body:
+        if isinstance(st, m.AnotherTurn):
+            found.append(st)
+        elif isinstance(st, m.If):
+            found += _grants(st.body)
+    return found
