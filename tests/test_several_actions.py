@@ -20,6 +20,7 @@ from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.description import describe
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+from splendor_rules.compiler.tools.rulebook import make_rulebook, render_rulebook
 from splendor_rules.dsl.formatting import format_source
 
 RULES = """\
@@ -63,12 +64,17 @@ RULEBOOK = """\
 
 
 @pytest.fixture(scope="module")
-def model(tmp_path_factory: pytest.TempPathFactory) -> m.Edition:
+def rule_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("turns")
     (folder / "TURNS.md").write_text(RULEBOOK, encoding="utf-8")
     path = folder / "turns.rules"
     path.write_text(RULES, encoding="utf-8")
-    compiled = compile_file(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def model(rule_file: Path) -> m.Edition:
+    compiled = compile_file(rule_file)
     assert compiled.ok and compiled.model is not None, compiled.diagnostics
     return compiled.model
 
@@ -205,3 +211,11 @@ def test_the_targets_refuse_it_located(model: m.Edition, target: Any) -> None:
         (18, f"the {target.name} target does not print actions before the main action yet"),
         (25, f"the {target.name} target does not print extra turns yet"),
     ]
+
+
+def test_the_rulebook_says_them(rule_file: Path) -> None:
+    """`doc` writes each in English."""
+    text = render_rulebook(make_rulebook(rule_file), "md")
+    assert "taken before the main action, any number of times a turn" in text
+    assert "taken before the main action, once a turn" in text
+    assert "the player plays another turn, a whole one, once this turn has ended" in text
