@@ -8,6 +8,7 @@ edition, located."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -219,3 +220,26 @@ def test_the_rulebook_says_them(rule_file: Path) -> None:
     assert "taken before the main action, any number of times a turn" in text
     assert "taken before the main action, once a turn" in text
     assert "the player plays another turn, a whole one, once this turn has ended" in text
+
+
+def test_random_games_end_and_read_back(engine: InterpretedEngine) -> None:
+    """Random games (main actions favoured) reach their end; every state's
+    JSON form reads back as itself, and extra turns happen (D-4.1)."""
+    extra = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = engine.new_game(2 + seed, seed)
+        for _ in range(3000):
+            if engine.is_over(state):
+                break
+            legal = engine.legal_actions(state)
+            main = [a for a in legal if a[0] not in ("swap", "draw")]
+            before = engine.to_json(state)
+            state = engine.apply(state, rng.choice(main if main and rng.random() < 0.7 else legal))
+            data = engine.to_json(state)
+            assert engine.to_json(engine.from_json(data)) == data
+            assert 0 <= data["stage"] <= 2
+            turned = data["turn"] == before["turn"] + 1
+            extra += turned and data["current_player"] == before["current_player"]
+        assert engine.is_over(state)
+    assert extra > 0
