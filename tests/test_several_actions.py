@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from splendor_rules.compiler import cli
 from splendor_rules.compiler.backend.native.target import NativeTarget
 from splendor_rules.compiler.backend.python.target import PythonTarget
 from splendor_rules.compiler.backend.unprinted import NotPrinted
@@ -21,6 +23,7 @@ from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.description import describe
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+from splendor_rules.compiler.tools import cache
 from splendor_rules.compiler.tools.rulebook import make_rulebook, render_rulebook
 from splendor_rules.dsl.formatting import format_source
 
@@ -243,3 +246,15 @@ def test_random_games_end_and_read_back(engine: InterpretedEngine) -> None:
             extra += turned and data["current_player"] == before["current_player"]
         assert engine.is_over(state)
     assert extra > 0
+
+
+def test_build_refuses_it_located(
+    rule_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`build FILE` names each use the target does not print (exit 1), no traceback."""
+    monkeypatch.setenv(cache.FOLDER_VARIABLE, str(tmp_path / "cache"))
+    result = CliRunner().invoke(cli.main, ["build", str(rule_file), "--target", "python"])
+    assert result.exit_code == 1, result.output
+    said = f"{rule_file}:9:3: error: the python target does not print actions before"
+    assert said in result.output
+    assert isinstance(result.exception, SystemExit)

@@ -34,6 +34,7 @@ from splendor_rules.compiler.backend.native.compile import (
     OutputUnwritable,
     native_available,
 )
+from splendor_rules.compiler.backend.unprinted import NotPrinted
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend import pipeline
 from splendor_rules.compiler.tools import cache, export, loader
@@ -156,6 +157,10 @@ def _cache_one(path: Path, target: str) -> None:
         )
     except CompileFailed as error:
         click.echo(f"{shown}: native: {error}", err=True)
+        sys.exit(1)
+    except NotPrinted as refused:
+        for diagnostic in refused.diagnostics:
+            click.echo(diagnostic.headline(), err=True)
         sys.exit(1)
     except (cache.CacheError, CompilerSetting, OutputUnwritable, NativeUnavailable) as error:
         click.echo(f"{shown}: {target}: {error}", err=True)
