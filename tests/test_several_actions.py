@@ -146,9 +146,9 @@ def test_requirement_of_an_action_before_the_main_one(engine: InterpretedEngine)
         engine.apply(state, ("swap", "red", "red"))
 
 
-def test_an_extra_turn(engine: InterpretedEngine) -> None:
-    """D-4.1: buying a card of 4 points, the player plays a whole new turn
-    (actions before the main one open again); the round goes on after it."""
+def affording(engine: InterpretedEngine) -> tuple[Any, int]:
+    """A 2-player game with seat 0 to move, holding the price of a face-up
+    card of 4 or more points: the state and the card."""
     data = engine.to_json(engine.new_game(2, 5))
     data["first_player"] = data["current_player"] = 0
     row = data["market"]["3"]
@@ -157,10 +157,14 @@ def test_an_extra_turn(engine: InterpretedEngine) -> None:
     cost = rows[card]["cost"]
     held = {c: n for c, n in zip(engine.COLOURS, cost, strict=True) if n}
     data["seats"][0]["tokens"] = held
-    data["supply"] = {k: max(0, v - held.get(k, 0)) for k, v in data["supply"].items()}
-    for kind, n in held.items():  # a supply may not hold fewer than nothing
-        data["supply"][kind] = max(0, data["supply"][kind] + 7 - n)
-    state = engine.from_json(data, complete=False)
+    data["supply"] = {k: (v if k == "gold" else 4) for k, v in data["supply"].items()}
+    return engine.from_json(data, complete=False), card
+
+
+def test_an_extra_turn(engine: InterpretedEngine) -> None:
+    """D-4.1: buying a card of 4 points, the player plays a whole new turn
+    (actions before the main one open again); the round goes on after it."""
+    state, card = affording(engine)
     state = engine.apply(state, ("draw",))
     buy = next(a for a in engine.legal_actions(state) if a[:2] == ("buy", card))
     state = engine.apply(state, buy)
@@ -258,3 +262,20 @@ def test_build_refuses_it_located(
     said = f"{rule_file}:9:3: error: the python target does not print actions before"
     assert said in result.output
     assert isinstance(result.exception, SystemExit)
+
+
+def test_the_game_ends_before_an_extra_turn(rule_file: Path) -> None:
+    """D-4.1 with D-6.1: an ending at the end of the turn stops the game
+    before the extra turn is played."""
+    path = rule_file.with_name("rush.rules")
+    rush = "  end rush: at the end of the turn once any(player: count(bought) >= 1)\n}\n"
+    text = RULES.replace("edition turns ", "edition rush ").rsplit("}", 1)[0] + rush
+    path.write_text(text, encoding="utf-8")
+    compiled = compile_file(path)
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    engine = InterpretedEngine(compiled.model)
+    state, card = affording(engine)
+    buy = next(a for a in engine.legal_actions(state) if a[:2] == ("buy", card))
+    state = engine.apply(state, buy)
+    assert engine.is_over(state) and engine.legal_actions(state) == []
+    assert engine.to_json(state)["turn"] == 1
