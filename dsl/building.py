@@ -346,6 +346,19 @@ def tagged(kind: type) -> RuleBuilder:
     return build
 
 
+def cited_rule_id(builder: TreeBuilder, meta: Meta, children: list[Any]) -> s.RuleId:
+    """`see ID`: a rule id cited, spanning the id alone (as a stated one does)."""
+    (token,) = children
+    return s.RuleId(span=builder.span_at(token), text=str(token), cited=True)
+
+
+def limit_kinds(not_counting: bool) -> RuleBuilder:
+    """`counting KIND, …` (or `not counting …`) of a token limit: fields of its StepLimit."""
+    return lambda builder, meta, children: _Part(
+        {"kinds": tuple(children), "not_counting": not_counting}
+    )
+
+
 def logic(op: Literal["and", "or"]) -> RuleBuilder:
     """`a and b and c` as one flat node; a single operand is itself."""
 
@@ -409,6 +422,20 @@ def collect(builder: TreeBuilder, meta: Meta, children: list[Any]) -> tuple[Any,
     return tuple(children)
 
 
+# The words of a player's name (grammar rule player_name) -> its PlayerWord.
+_PLAYER_WORDS: dict[str, s.PlayerWord] = {
+    "you": "you",
+    "opponent": "opponent",
+    "next": "next",
+    "previous": "previous",
+    "other": "others",
+}
+
+
+def player_name(builder: TreeBuilder, meta: Meta, children: list[Any]) -> s.PlayerName:
+    return s.PlayerName(span=builder.span_at(meta), which=_PLAYER_WORDS[str(children[0])])
+
+
 def constant(value: Any) -> RuleBuilder:
     return lambda builder, meta, children: value
 
@@ -421,6 +448,7 @@ RULES: dict[str, RuleBuilder] = {
     "extends": first,
     "declaration": tagged(s.Decl),
     "tags": collect,
+    "cited_rule_id": cited_rule_id,
     "override": node(s.Override, "decl"),
     "remove": node(s.Remove),
     "key": part("kind", "name"),
@@ -440,6 +468,8 @@ RULES: dict[str, RuleBuilder] = {
     "at_most": part("amount", kind="at_most"),
     "supply": node(s.Supply, "*lines"),
     "supply_line": node(s.SupplyLine, "target", "amount"),
+    "seat_setup": node(s.SeatSetup, "*lines"),
+    "seat_gift": node(s.SeatGift, "position", "amount", "token"),
     "each_colour": constant(None),
     "by_players": first,
     "int_map": node(s.IntMap, "*entries"),
@@ -493,6 +523,9 @@ RULES: dict[str, RuleBuilder] = {
     "if_": node(s.If, "condition", "body"),
     "set_value": node(s.SetValue, "card", "value_name", "value"),
     "another_turn": node(s.AnotherTurn),
+    "take": node(s.Transfer, "amount", "token", "source", verb="take"),
+    "give": node(s.Transfer, "amount", "token", "source", "target", verb="give"),
+    "the_supply": node(s.TheSupply),
     "wild_cards": node(s.WildCards, "variable", "source", "condition", "units"),
     "deck_tops": node(s.DeckTops),
     "trigger": node(s.Trigger, "name", "card", "zone", "body"),
@@ -507,6 +540,8 @@ RULES: dict[str, RuleBuilder] = {
     "step": node(s.Step, "name", "place", "body"),
     "step_place": node(s.StepPlace, "side", "other"),
     "step_limit": node(s.StepLimit, "limit"),
+    "limit_counting": limit_kinds(False),
+    "limit_not_counting": limit_kinds(True),
     "step_claim": node(s.StepClaim, "tiles", "variable", "zone", "condition"),
     "step_claim_from": node(s.StepClaim, "tiles", "variable", "source", "zone", "condition"),
     "step_end_check": node(s.StepEndCheck),
@@ -545,4 +580,6 @@ RULES: dict[str, RuleBuilder] = {
     "false_literal": node(s.BoolLit, value=False),
     "string_literal": node(s.TextLit, "text"),
     "name": node(s.NameRef, "name"),
+    "of_player": node(s.OfPlayer, "value", "player"),
+    "player_name": player_name,
 }

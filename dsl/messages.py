@@ -30,6 +30,8 @@ TERMINAL_WORDS = {
     "RANK_ORDER": "'highest' or 'lowest'",
     "RULE_PREFIX": "a capital letter",
     "$END": "the end of the file",
+    # the first words of a player's name, listed as one
+    **dict.fromkeys(("YOU", "OPPONENT", "NEXT", "PREVIOUS", "OTHER"), "a player"),
 }
 MAX_EXPECTED_SHOWN = 8
 

@@ -39,7 +39,11 @@ class Name(Node):
 
 @frozen(kw_only=True)
 class RuleId(Node):
+    """A rule id in a tag list: stated there, or with `see` only cited (a
+    requirement naming in its refusal a rule that another place states)."""
+
     text: str
+    cited: bool = False
 
 
 @frozen(kw_only=True)
@@ -170,6 +174,26 @@ class DeckTops(Expr):
     """`deck tops`: the top card of each non-empty deck, as a choice source."""
 
 
+PlayerWord = Literal["you", "opponent", "next", "previous", "others"]
+
+
+@frozen(kw_only=True)
+class PlayerName(Expr):
+    """A player named from the one in context: `you` (that player),
+    `opponent` (the other of two), `next player`, `previous player` (in turn
+    order), or `other players` (the set of all the others)."""
+
+    which: PlayerWord
+
+
+@frozen(kw_only=True)
+class OfPlayer(Expr):
+    """`value of player`: value read with that player in context."""
+
+    value: Expr
+    player: Expr
+
+
 # ------------------------------------------------------------------ messages
 
 
@@ -287,6 +311,24 @@ class SetValue(Statement):
     value: Expr
 
 
+@frozen(kw_only=True)
+class TheSupply(Node):
+    """`the supply`, where a transfer takes tokens from or gives them to."""
+
+
+@frozen(kw_only=True)
+class Transfer(Statement):
+    """`take N kind from HOLDER` (to the player in context) or `give N kind
+    [from HOLDER] to HOLDER` (from the player in context unless `from` says):
+    a holder is a player or the supply; None is the player in context."""
+
+    verb: Literal["take", "give"]
+    amount: Expr
+    token: Name
+    source: Expr | TheSupply | None = None
+    target: Expr | TheSupply | None = None
+
+
 # -------------------------------------------------------------- declarations
 
 
@@ -346,6 +388,22 @@ class SupplyLine(Node):
 @frozen(kw_only=True)
 class Supply(Decl):
     lines: tuple[SupplyLine, ...]
+
+
+@frozen(kw_only=True)
+class SeatGift(Node):
+    """`player 2 in turn order gains 1 NAME`: a line of `setup { … }`."""
+
+    position: int  # in the turn order, from 1 (the first player)
+    amount: int
+    token: Name
+
+
+@frozen(kw_only=True)
+class SeatSetup(Decl):
+    """`setup { … }`: what players start with, by their place in the turn order."""
+
+    lines: tuple[SeatGift, ...]
 
 
 ColumnKind = Literal[
@@ -496,7 +554,12 @@ class Majority(Decl):
 
 @frozen(kw_only=True)
 class StepLimit(Node):
+    """`return tokens above N`, counting every kind, or with `, counting
+    KIND, …` only those (`, not counting KIND, …`: all but those)."""
+
     limit: int
+    kinds: tuple[Name, ...] = ()
+    not_counting: bool = False
 
 
 @frozen(kw_only=True)
@@ -536,7 +599,7 @@ class Decisions(Decl):
     names: tuple[Name, ...]
 
 
-ParameterKind = Literal["card", "tile", "colour", "int", "bool"]
+ParameterKind = Literal["card", "tile", "colour", "int", "bool", "player"]
 
 
 @frozen(kw_only=True)

@@ -156,10 +156,30 @@ class ExpressionPrinter(Visitor):
     def visit_DeckTops(self, node: s.DeckTops) -> str:
         return "deck tops"
 
+    def visit_PlayerName(self, node: s.PlayerName) -> str:
+        return _PLAYER_TEXT[node.which]
+
+    def visit_OfPlayer(self, node: s.OfPlayer) -> str:
+        """`value of player`: the player is an atom or a call (the grammar's
+        of_operand), anything else in parentheses; `a of b of c` is `(a of b) of c`."""
+        player = self.visit(node.player)
+        if not isinstance(node.player, s.NameRef | s.PlayerName | s.Call):
+            player = f"({player})"
+        return f"{self.at(node.value, ATOM)} of {player}"
+
+
+_PLAYER_TEXT: dict[str, str] = {
+    "you": "you",
+    "opponent": "opponent",
+    "next": "next player",
+    "previous": "previous player",
+    "others": "other players",
+}
+
 
 def tags(ids: Sequence[s.RuleId]) -> str:
     """`[S-3.1, S-3.2] ` before a declaration or statement that states ids."""
-    return f"[{', '.join(t.text for t in ids)}] " if ids else ""
+    return f"[{', '.join(('see ' if t.cited else '') + t.text for t in ids)}] " if ids else ""
 
 
 def int_map(node: s.IntMap) -> str:
@@ -293,6 +313,17 @@ class StatementPrinter(Visitor):
     def visit_AnotherTurn(self, node: s.AnotherTurn) -> list[str]:
         return ["play another turn"]
 
+    def visit_Transfer(self, node: s.Transfer) -> list[str]:
+        text = f"{node.verb} {self.expr(node.amount)} {self.rename(node.token.text)}"
+        if node.source is not None:
+            text += f" from {self.holder(node.source)}"
+        if node.target is not None:
+            text += f" to {self.holder(node.target)}"
+        return [text]
+
+    def holder(self, node: s.Expr | s.TheSupply) -> str:
+        return "the supply" if isinstance(node, s.TheSupply) else self.expr(node)
+
 
 class DeclarationPrinter(Visitor):
     """A declaration's lines, and a whole edition's."""
@@ -371,6 +402,14 @@ class DeclarationPrinter(Visitor):
             shown = str(amount) if isinstance(amount, int) else "by players " + int_map(amount)
             lines.extend(lines_of([f"{target}: {shown}"], line))
         return [opening("supply", node), *block(lines), closing(node)]
+
+    def visit_SeatSetup(self, node: s.SeatSetup) -> list[Line]:
+        lines = []
+        for line in node.lines:
+            gains = f"gains {line.amount} {self.name(line.token)}"
+            gift = f"player {line.position} in turn order {gains}"
+            lines.extend(lines_of([gift], line))
+        return [opening("setup", node), *block(lines), closing(node)]
 
     def table(self, head: str, node: s.Cards | s.Tiles) -> list[Line]:
         head += f" from {quote(node.path.value)}"
@@ -503,7 +542,9 @@ class DeclarationPrinter(Visitor):
 
     def step_body(self, body: s.StepLimit | s.StepClaim | s.StepEndCheck) -> str:
         if isinstance(body, s.StepLimit):
-            return f"return tokens above {body.limit}"
+            kinds = ", ".join(self.name(k) for k in body.kinds)
+            counting = f", {'not ' if body.not_counting else ''}counting {kinds}" if kinds else ""
+            return f"return tokens above {body.limit}{counting}"
         if isinstance(body, s.StepEndCheck):
             return "check game end"
         source = f" from {self.name(body.source)}" if body.source is not None else ""

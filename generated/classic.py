@@ -136,7 +136,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
     'edition': 'classic',
     'title': 'Splendor',
     'extends': None,
-    'fingerprint': 'sha256:94c180197e0218fd',
+    'fingerprint': 'sha256:ef669def6e28cb72',
     'players': {'min': 2, 'max': 4},
     'colours': ['white', 'blue', 'green', 'red', 'black'],
     'tokens': [
@@ -195,6 +195,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
             'supply': {'2': 5, '3': 5, '4': 5},
         },
     ],
+    'setup': [],
     'cards': {
         'count': 90,
         'columns': [
@@ -1004,10 +1005,14 @@ def _payments(held: tuple[int, ...], price: tuple[int, ...]) -> list[tuple[int, 
     return options
 
 
-def _returns(held: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
+def _returns(
+    held: tuple[int, ...], limit: int, counted: tuple[bool, ...] | None = None
+) -> list[tuple[int, ...]]:
     """Every way to return tokens down to the limit (kinds never returned
     excepted), in the order of itertools.product over the kinds with counts
-    ascending."""
+    ascending. A limit that counts some kinds only counts and returns those."""
+    if counted is not None:
+        held = tuple([n if c else 0 for n, c in zip(held, counted, strict=True)])
     excess = sum(held) - limit
     if excess <= 0:
         return []

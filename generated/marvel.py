@@ -172,7 +172,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
     'edition': 'marvel',
     'title': 'Splendor: Marvel',
     'extends': 'classic',
-    'fingerprint': 'sha256:fd60313aebd0892b',
+    'fingerprint': 'sha256:389665410c48ebed',
     'players': {'min': 2, 'max': 4},
     'colours': ['mind', 'space', 'soul', 'reality', 'power'],
     'tokens': [
@@ -240,6 +240,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
             'supply': {'2': 2, '3': 3, '4': 4},
         },
     ],
+    'setup': [],
     'cards': {
         'count': 90,
         'columns': [
@@ -1126,10 +1127,14 @@ def _payments(held: tuple[int, ...], price: tuple[int, ...]) -> list[tuple[int, 
     return options
 
 
-def _returns(held: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
+def _returns(
+    held: tuple[int, ...], limit: int, counted: tuple[bool, ...] | None = None
+) -> list[tuple[int, ...]]:
     """Every way to return tokens down to the limit (kinds never returned
     excepted), in the order of itertools.product over the kinds with counts
-    ascending."""
+    ascending. A limit that counts some kinds only counts and returns those."""
+    if counted is not None:
+        held = tuple([n if c else 0 for n, c in zip(held, counted, strict=True)])
     excess = sum(held) - limit
     if excess <= 0:
         return []

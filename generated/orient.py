@@ -194,7 +194,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
     'edition': 'orient',
     'title': 'Splendor: The Orient',
     'extends': 'classic',
-    'fingerprint': 'sha256:4a6821b2808ff671',
+    'fingerprint': 'sha256:edb0c3097f93bcba',
     'players': {'min': 2, 'max': 4},
     'colours': ['white', 'blue', 'green', 'red', 'black'],
     'tokens': [
@@ -253,6 +253,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
             'supply': {'2': 5, '3': 5, '4': 5},
         },
     ],
+    'setup': [],
     'cards': {
         'count': 120,
         'columns': [
@@ -1336,10 +1337,14 @@ def _pick_card_payment(
     raise IllegalAction(f"{rule}: {given!r} with the cards {spent!r} is not a way to pay here")
 
 
-def _returns(held: tuple[int, ...], limit: int) -> list[tuple[int, ...]]:
+def _returns(
+    held: tuple[int, ...], limit: int, counted: tuple[bool, ...] | None = None
+) -> list[tuple[int, ...]]:
     """Every way to return tokens down to the limit (kinds never returned
     excepted), in the order of itertools.product over the kinds with counts
-    ascending."""
+    ascending. A limit that counts some kinds only counts and returns those."""
+    if counted is not None:
+        held = tuple([n if c else 0 for n, c in zip(held, counted, strict=True)])
     excess = sum(held) - limit
     if excess <= 0:
         return []
@@ -1608,6 +1613,7 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
     means3 = held[3] + discount[3]
     means4 = held[4] + discount[4]
     for v_k in _market(s) + s.zones[Z_reserved][p]:
+        # editions/orient.rules:59 O-3.5 O-3.3
         if CARD_sacrifice_count[v_k] == 0 and (CARD_kind[v_k] != 'joker' or d_coloured):
             # editions/orient.rules:62 O-3.6
             cost = CARD_cost[v_k]
@@ -1630,10 +1636,12 @@ def _apply_buy(s: State, p: int, action: Action) -> State:
     v_k = action[1]
     if type(v_k) is not int or v_k not in _market(s) + s.zones[Z_reserved][p]:
         _not_a_choice(v_k, 'S-3.5, O-3.1', 'k')
+    # editions/orient.rules:59 O-3.5
     if not CARD_sacrifice_count[v_k] == 0:
-        raise IllegalAction('S-3.5, O-3.1: ' + 'card ' + _show(v_k, 'card') + ' is bought by sacrifice, not with tokens')
+        raise IllegalAction('O-3.5, S-3.5, O-3.1: ' + 'card ' + _show(v_k, 'card') + ' is bought by sacrifice, not with tokens')
+    # editions/orient.rules:60 O-3.3
     if not (CARD_kind[v_k] != 'joker' or _define_coloured(s, p)):
-        raise IllegalAction('S-3.5, O-3.1: ' + 'a joker copies the colour of a card you own; you own no coloured card')
+        raise IllegalAction('O-3.3, S-3.5, O-3.1: ' + 'a joker copies the colour of a card you own; you own no coloured card')
     v_pay, v_g = _pick_card_payment(s.held[p], _price(CARD_cost[v_k], _define_bonus(s, p)), tuple(tuple(_g1 for _g1 in s.zones[Z_bought][p] if CARD_kind[_g1] == 'gold')) and tuple([k for k in tuple(tuple(_g1 for _g1 in s.zones[Z_bought][p] if CARD_kind[_g1] == 'gold')) if k not in (v_k,)]), 2, action[2], action[3], 'O-3.6, S-3.5, O-3.1')
     s2 = s._draft()
     _give_back(s2, p, v_pay)

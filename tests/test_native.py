@@ -866,3 +866,24 @@ def test_the_native_sources_compile_without_warnings(tmp_path: Path) -> None:
             check=False,
         )
         assert done.returncode == 0, f"{source.name}:\n{done.stderr}"
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_type_stub_declares_every_function_the_module_exports(edition: str) -> None:
+    """`_<edition>.pyi` (engine.pyi.j2) names each function of the built module,
+    the research interface's `_batch_*` and `_observe` included, and no other."""
+    import ast
+    import types
+
+    from splendor_rules.compiler.runtime.loading import EngineUnavailable, native_extension
+
+    try:
+        module = native_extension(edition)
+    except EngineUnavailable as error:
+        pytest.skip(str(error))
+    exported = {name for name in dir(module)
+                if isinstance(getattr(module, name), types.BuiltinFunctionType)}
+    stub = Path(module.__file__ or "").with_name(f"_{edition}.pyi")
+    tree = ast.parse(stub.read_text(encoding="utf-8"))
+    declared = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert exported == declared

@@ -95,3 +95,23 @@ def test_an_illegal_action_moves_no_game() -> None:
     assert [batch.engine.to_json(batch.state(i)) for i in range(3)] == before
     with pytest.raises(ValueError, match="one action per game"):
         batch.step([0])
+
+
+def test_bench_times_alpha_zero_general_only_from_a_folder_of_its_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`rl bench --azg FOLDER`: a folder without alpha-zero-general's files (or no
+    numba) is a line saying the figure is skipped and why; a folder that does not
+    exist is a command-line error (exit 2)."""
+    from click.testing import CliRunner
+
+    from splendor_rules.compiler import cli
+
+    edition = native_editions()[0]
+    _native(edition)
+    result = CliRunner().invoke(cli.main, ["rl", "bench", edition, "-g", "4", "--seconds", "0.01",
+                                           "--azg", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "batch of 4, random actions" in lines[1]
+    assert lines[-1].startswith("  skipped: No module named")
+    missing = CliRunner().invoke(cli.main, ["rl", "bench", edition, "--azg", str(tmp_path / "no")])
+    assert missing.exit_code == 2

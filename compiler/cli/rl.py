@@ -66,7 +66,11 @@ def actions_command(edition: str) -> None:
               help="Games in the batch.")
 @click.option("--seconds", type=float, default=3.0, show_default=True,
               help="CPU seconds per figure.")
-def bench_command(edition: str, players: int, games: int, seconds: float) -> None:
+@click.option("--azg", type=click.Path(exists=True, file_okay=False),
+              help="A folder of alpha-zero-general's Game.py and splendor/: its Splendor "
+                   "environment timed in the same run (needs numba; docs/rl.md).")
+def bench_command(edition: str, players: int, games: int, seconds: float,
+                  azg: str | None) -> None:
     """Time the batched native environment and the adapters, in steps (decisions) per second."""
     _layout(_engine(edition), players, False)
     if games < 1:
@@ -77,16 +81,19 @@ def bench_command(edition: str, players: int, games: int, seconds: float) -> Non
         raise click.UsageError(f"the rl extra is not installed ({error}): "
                                "pip install -e '.[rl]'") from error
     click.echo(f"{edition}, {players} players: steps (decisions) per second of CPU time, one core")
-    runs: list[Callable[[], speed.Rate]] = [
-        lambda: speed.batch(edition, players, games, seconds, given=False),
-        lambda: speed.batch(edition, players, games, seconds, given=True),
-        lambda: speed.pettingzoo(edition, players, seconds),
-        lambda: speed.gymnasium(edition, players, seconds),
+    runs: list[Callable[[], list[speed.Rate]]] = [
+        lambda: [speed.batch(edition, players, games, seconds, given=False)],
+        lambda: [speed.batch(edition, players, games, seconds, given=True)],
+        lambda: [speed.pettingzoo(edition, players, seconds)],
+        lambda: [speed.gymnasium(edition, players, seconds)],
     ]
+    if azg is not None:
+        runs.append(lambda: speed.alpha_zero_general(azg, players, seconds))
     for run in runs:
         try:
-            rate = run()
+            rates = run()
         except (EngineUnavailable, ImportError) as error:
             click.echo(f"  skipped: {error}")
             continue
-        click.echo(f"  {rate.what:<32} {rate.per_second:>12,.0f} steps/s")
+        for rate in rates:
+            click.echo(f"  {rate.what:<32} {rate.per_second:>12,.0f} steps/s")

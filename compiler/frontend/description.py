@@ -38,6 +38,10 @@ def describe(edition: m.Edition, *, playouts: bool = False) -> Json:
         "players": {"min": edition.players[0], "max": edition.players[1]},
         "colours": list(edition.colours),
         "tokens": [_token(t) for t in edition.tokens],
+        "setup": [
+            {"player": g.position, "token": g.token, "amount": g.amount, "rules": list(g.rule_ids)}
+            for g in edition.seat_gifts
+        ],
         "cards": _cards(edition),
         "decks": _decks(edition),
         "markets": [_market(x) for x in (edition.market, *edition.markets)],

@@ -44,6 +44,7 @@ _SINGLETONS = {
     s.Players: "players",
     s.Colours: "colours",
     s.Supply: "supply",
+    s.SeatSetup: "setup",
     s.Cards: "cards",
     s.Market: "market",
     s.Refill: "refill",

@@ -403,7 +403,30 @@ def malformed_rule_id(span: Span, text: str, meant: str | None) -> Diagnostic:
 
 
 def rule_id_twice(span: Span, rule_id: str, first: Span) -> Diagnostic:
-    return _error(f"rule id {rule_id} is stated twice", span, f"it is already stated at {first}")
+    return _error(
+        f"rule id {rule_id} is stated twice",
+        span,
+        f"it is already stated at {first}; a requirement that enforces it elsewhere cites it: "
+        f"[see {rule_id}]",
+    )
+
+
+def cited_rule_stated_nowhere(span: Span, rule_id: str) -> Diagnostic:
+    return _error(
+        f"rule {rule_id} is cited but stated nowhere in this edition",
+        span,
+        f"`see {rule_id}` names a rule that another place states; to state it here, "
+        f"write [{rule_id}]",
+    )
+
+
+def citation_off_a_requirement(span: Span, rule_id: str) -> Diagnostic:
+    return _error(
+        f"a citation, `see {rule_id}`, may stand on a requirement only",
+        span,
+        f"a citation names the rule in a requirement's refusal; to state the rule here, "
+        f"write [{rule_id}]",
+    )
 
 
 def rule_stated_nowhere(
@@ -852,6 +875,31 @@ def token_limit_below_one(span: Span) -> Diagnostic:
     return _error("a token limit must be at least 1", span)
 
 
+def no_such_place(span: Span, position: int, most: int | None) -> Diagnostic:
+    games = f"a game of this edition has at most {most} players" if most else "places start at 1"
+    return _error(
+        f"there is no player {position} in the turn order",
+        span,
+        f"{games}: player 1 is the first player, player 2 the next, and so on",
+    )
+
+
+def gift_of_nothing(span: Span) -> Diagnostic:
+    return _error("a player gains at least 1 token at setup", span)
+
+
+def kind_counted_twice(span: Span, kind: str) -> Diagnostic:
+    return _error(f"token kind '{kind}' is named twice in this token limit", span)
+
+
+def limit_counts_nothing(span: Span) -> Diagnostic:
+    return _error(
+        "this token limit counts no kind of token",
+        span,
+        "`not counting` names the kinds left out: leave at least one kind counted",
+    )
+
+
 def definition_too_deep(span: Span, name: str, limit: int) -> Diagnostic:
     return _error(
         f"definition '{name}' nests over {limit} levels, read with the definitions"
@@ -1086,4 +1134,62 @@ def value_beyond(span: Span, bound: tuple[int, int], limit: Limit) -> Diagnostic
         f"an engine holds ({limit.low}..{limit.high})",
         span,
         "bounded by its parts: literals, data cells, counts of a state, the most cards or tiles",
+    )
+
+
+# ---------------------------------------------------------------- players
+
+
+def player_without_player(span: Span, words: str) -> Diagnostic:
+    return _error(
+        f"'{words}' is named from the player in context, and no player is meant here",
+        span,
+        "read it for each player with any(player: ...) or all(player: ...)",
+    )
+
+
+def opponent_needs_two(span: Span, low: int, high: int) -> Diagnostic:
+    counts = f"{low} players" if low == high else f"{low} to {high} players"
+    return _error(
+        f"'opponent' is the other player of a two-player game; this edition has {counts}",
+        span,
+        "name a player by turn order: 'next player', 'previous player', or 'other players'",
+    )
+
+
+def hidden_of_other(span: Span, zone: str, via: str | None) -> Diagnostic:
+    through = f" (through '{via}')" if via else ""
+    return _error(
+        f"this reads the cards of zone '{zone}' of another player{through}, which may be "
+        "hidden from the player in context",
+        span,
+        f"another player's hidden cards can be counted only: count({zone}) of PLAYER",
+    )
+
+
+def transfer_supply_to_supply(span: Span) -> Diagnostic:
+    return _error("tokens given from the supply to the supply move nowhere", span)
+
+
+def transfer_to_itself(span: Span) -> Diagnostic:
+    return _error(
+        "tokens taken from a player and given to the same player move nowhere",
+        span,
+        "'take' gives to you, 'give' takes from you unless it says 'from'",
+    )
+
+
+def player_choice(span: Span) -> Diagnostic:
+    return _error(
+        "a move cannot choose a player yet",
+        span,
+        "name the player (opponent, next player), or read every one: any(p in other players: ...)",
+    )
+
+
+def cards_of_other_named(span: Span, what: str) -> Diagnostic:
+    return _error(
+        f"{what} of another player can be read, not chosen or named here",
+        span,
+        "moves and returns take the player's own cards and tiles; read another's with 'of'",
     )

@@ -31,6 +31,7 @@ class Type:
         "token",
         "card",
         "tile",
+        "player",
         "vector",
         "set",
         "list",
@@ -55,6 +56,7 @@ TEXT = Type("text")
 COLOUR = Type("colour")
 TOKEN = Type("token")
 CARD = Type("card")
+PLAYER = Type("player")  # a seat: 0 for the first in turn order, up to players - 1
 VECTOR = Type("vector")
 ERROR = Type("error")  # a mistake already reported: accepted everywhere
 
@@ -112,6 +114,27 @@ class Ref(Expr):
 @frozen(kw_only=True)
 class DeckTops(Expr):
     pass
+
+
+PlayerWord = Literal["you", "opponent", "next", "previous", "others"]
+
+
+@frozen(kw_only=True)
+class PlayerRef(Expr):
+    """A player named from the one in context: "you" (that player),
+    "opponent" (the other of two), "next" and "previous" (in turn order),
+    or "others" (the set of all the others, in turn order from the next)."""
+
+    which: PlayerWord
+
+
+@frozen(kw_only=True)
+class OfPlayer(Expr):
+    """`value of player`: the value read with that player in context (their
+    zones, tokens, definitions and score; `you` is that player)."""
+
+    value: Expr
+    player: Expr
 
 
 @frozen(kw_only=True)
@@ -316,6 +339,19 @@ class SetValue(Statement):
     value: Expr
 
 
+@frozen(kw_only=True)
+class Transfer(Statement):
+    """Up to `amount` tokens of one kind move from `source` to `target`, each
+    a player or None for the supply: as many as the source holds and, for a
+    player with a cap on the kind, as many as the cap leaves room for (never
+    fewer than none). A player is an expression of type player."""
+
+    amount: Expr
+    token: Expr
+    source: Expr | None
+    target: Expr | None
+
+
 # ------------------------------------------------------------ the edition
 
 
@@ -402,6 +438,17 @@ class Market(Part):
 
 
 @frozen(kw_only=True)
+class SeatGift(Part):
+    """At setup, the player at `position` in the turn order (1: the first)
+    gains `amount` tokens of `token` from the supply, as `gain` does; in a
+    game of fewer players, nothing."""
+
+    position: int
+    token: str
+    amount: int
+
+
+@frozen(kw_only=True)
 class Reveal(Part):
     tiles: str
     count: Expr
@@ -440,8 +487,12 @@ class Majority(Part):
 
 @frozen(kw_only=True)
 class TokenLimit(Part):
+    """Return tokens down to `limit`: of the kinds `counted` (None: every
+    kind), which are the kinds counted and the kinds that may be returned."""
+
     name: str
     limit: int
+    counted: tuple[str, ...] | None = None  # in the edition's token order
 
 
 @frozen(kw_only=True)
@@ -548,3 +599,4 @@ class Edition:
     card_values: tuple[CardValue, ...] = ()
     # the text of each id of `references`, in each reference's order
     rule_texts: tuple[RuleText, ...] = ()
+    seat_gifts: tuple[SeatGift, ...] = ()  # what players start with (`setup { … }`)

@@ -22,7 +22,13 @@ RULE_ID_FORM = re.compile(r"[A-Z]-\d+(?:\.\d+)*[a-z]?")
 
 
 def rule_ids_in(node: object) -> Iterator[s.RuleId]:
-    return (n for n in walk(node) if isinstance(n, s.RuleId))
+    """The ids a node and its parts state (not those they only cite)."""
+    return (n for n in walk(node) if isinstance(n, s.RuleId) and not n.cited)
+
+
+def cited_ids_in(node: object) -> Iterator[s.RuleId]:
+    """The ids a node's requirements cite (`[see O-3.3]`): stated elsewhere."""
+    return (n for n in walk(node) if isinstance(n, s.RuleId) and n.cited)
 
 
 def check_rule_ids(ids: Iterable[s.RuleId]) -> tuple[dict[str, s.Span], list[Diagnostic]]:
@@ -31,7 +37,7 @@ def check_rule_ids(ids: Iterable[s.RuleId]) -> tuple[dict[str, s.Span], list[Dia
     diagnostics: list[Diagnostic] = []
     for rule_id in ids:
         if not RULE_ID_FORM.fullmatch(rule_id.text):
-            meant = _repaired(rule_id.text)
+            meant = repaired(rule_id.text)
             diagnostics.append(msgs.malformed_rule_id(rule_id.span, rule_id.text, meant))
         elif rule_id.text in seen:
             first = seen[rule_id.text]
@@ -45,10 +51,10 @@ def meant_ids(ids: Iterable[s.RuleId]) -> set[str]:
     """The well-formed ids that malformed ones surely mean: the coverage
     check does not report them missing as well."""
     malformed = (i.text for i in ids if not RULE_ID_FORM.fullmatch(i.text))
-    return {meant for text in malformed if (meant := _repaired(text))}
+    return {meant for text in malformed if (meant := repaired(text))}
 
 
-def _repaired(text: str) -> str | None:
+def repaired(text: str) -> str | None:
     """The well-formed id a malformed one surely means (a missing or wrong
     dash, a lower-case letter), or None."""
     found = re.fullmatch(r"([A-Za-z])[-_.]?(\d+(?:\.\d+)*)([A-Za-z]?)", text)

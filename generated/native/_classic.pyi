@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from typing_extensions import Buffer
+
 STATE_BYTES: int
 
 class State: ...
@@ -35,3 +37,30 @@ def _bind(
     load: Any,
     /,
 ) -> None: ...
+
+# The research interface (docs/rl.md): buffers are numpy arrays or any
+# C-contiguous buffer; compiler/tools/rl/adapters/batch_env.py calls them.
+def _batch_info() -> tuple[int, int, int]: ...
+def _batch_reset(
+    games: Buffer,
+    table: Buffer,
+    seeds: Buffer,
+    stride: int,
+    rng: int,
+    observations: Buffer,
+    masks: Buffer,
+    /,
+) -> None: ...
+def _batch_step(
+    games: Buffer,
+    table: Buffer,
+    actions: Buffer,
+    observations: Buffer,
+    masks: Buffer,
+    rewards: Buffer,
+    dones: Buffer,
+    /,
+) -> None: ...
+def _batch_state(games: Buffer, game: int, /) -> State: ...
+def _batch_seats(games: Buffer, seats: Buffer, /) -> None: ...
+def _observe(state: State, table: Buffer, atoms: Buffer, seat: int, out: Buffer, /) -> None: ...

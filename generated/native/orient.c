@@ -78,6 +78,8 @@ static const int32_t SUPPLY[PMAX + 1][NK] = {
     { 7, 7, 7, 7, 7, 5 },
 };
 static const int32_t CAP[NK] = { 1000000, 1000000, 1000000, 1000000, 1000000, 1000000 };
+/* the kinds each end-of-turn step's token limit counts and may return, 1 each */
+MAYBE_UNUSED static const int32_t STEP_COUNTED[MAX1(NSTEPS)][NK] = { { 1, 1, 1, 1, 1, 1 }, { 1, 1, 1, 1, 1, 1 }, { 1, 1, 1, 1, 1, 1 } };
 static const int32_t RETURNABLE[NK] = { 1, 1, 1, 1, 1, 1 };
 static const int32_t ZONE_CARDS[NZ] = { 1, 1, 0 };
 static const int32_t ZONE_HIDES[NZ] = { 0, 1, 0 };
@@ -851,17 +853,22 @@ static void return_fill(MoveBuf *out, int32_t code, const int32_t *limits, const
     counts[kind] = 0;
 }
 
-/* Every way to return tokens down to the limit (docs/engine.md). */
-static void return_ways(const G *g, int32_t p, V limit, int32_t code, MoveBuf *out)
+/* Every way to return tokens down to the limit (docs/engine.md), of the
+   kinds it counts (`counted`: 1 each). */
+static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, int32_t code, MoveBuf *out)
 {
-    int32_t excess = (int32_t)(held_total(g, p) - limit);
+    V total = 0;
+    for (int32_t k = 0; k < NK; k++) {
+        total += counted[k] ? g->held[p][k] : 0;
+    }
+    int32_t excess = (int32_t)(total - limit);
     if (excess <= 0) {
         return;
     }
     int32_t limits[NK], room[NK + 1], counts[NK];
     room[NK] = 0;
     for (int32_t k = NK - 1; k >= 0; k--) {
-        limits[k] = RETURNABLE[k] ? g->held[p][k] : 0;
+        limits[k] = RETURNABLE[k] && counted[k] ? g->held[p][k] : 0;
         room[k] = room[k + 1] + limits[k];
         counts[k] = 0;
     }
@@ -1408,7 +1415,7 @@ static void step_options0(const G * g, int32_t p, MoveBuf * out)
     (void)g;
     (void)p;
     (void)out;
-    return_ways(g, p, 10, 6, out);
+    return_ways(g, p, 10, STEP_COUNTED[0], 6, out);
 }
 
 static void step_decide0(G * g, int32_t p, const int32_t * mv)
@@ -3365,7 +3372,23 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
  * description (compiler/tools/rl/batch.py), read here at the places BC_*
  * and BT_*: the action space's blocks and the observation's sections. */
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define BATCH_PREFIX 256  /* atoms of one move, at most */
+#define MEMO_MOVES 128    /* legal moves a game keeps between steps, at most (classic: 12 on average) */
+#define MEMO_DATA 1024    /* and their numbers (classic: 78 on average) */
+
+/* What a game keeps from the mask that showed its options to the step that
+ * takes one: the legal moves of its state (found once a state), and the
+ * options of the decision it stands at. A state with more moves than fit
+ * keeps none: they are found anew (the same moves, more slowly). */
+typedef struct {
+    int32_t moves_ok, n, opts_ok, count;  /* moves_ok: 1 with the moves, 2 with their heads too */
+    int32_t start[MEMO_MOVES], heads[MEMO_MOVES], opts[MEMO_MOVES];
+    int32_t data[MEMO_DATA];
+} BatchMemo;
 
 typedef struct {
     G g;
@@ -3373,6 +3396,7 @@ typedef struct {
     int64_t seed, stride;   /* this game's deal; the next is seed + stride */
     int32_t players, n;     /* n: the atoms chosen so far of the move being chosen */
     int32_t prefix[BATCH_PREFIX];
+    BatchMemo memo;
 } BatchGame;
 
 enum {
@@ -3398,13 +3422,15 @@ enum {
 #define BT_SETS (BT_COLOUR + NV)
 #define BT_SIZE (BT_SETS + (1 << NK))
 
-/* The legal moves of the game being stepped, their atoms, and those that
- * still agree with the atoms chosen (one game at a time: the GIL is held). */
+/* The legal moves of the game being stepped (its memo's, or BATCH_MOVES),
+ * their heads, the atoms of those past the head, and those that still agree
+ * with the atoms chosen (one game at a time: the GIL is held). */
 static MoveBuf BATCH_MOVES;
-static int32_t *BATCH_ATOMS, *BATCH_AT, *BATCH_LEN, *BATCH_ALIVE, *BATCH_OPTS;
+static const int32_t *BATCH_DATA, *BATCH_START, *BATCH_HEAD;
+static int32_t *BATCH_ATOMS, *BATCH_HEADS, *BATCH_AT, *BATCH_LEN, *BATCH_ALIVE, *BATCH_OPTS;
 static uint8_t *BATCH_SEEN;
-static int64_t BATCH_ATOMS_CAP, BATCH_SEEN_CAP, BATCH_CAPS[4];
-static int32_t BATCH_NALIVE;
+static int64_t BATCH_ATOMS_CAP, BATCH_SEEN_CAP, BATCH_CAPS[5];
+static int32_t BATCH_NALIVE, BATCH_FULL;
 
 static void *batch_grow(void *p, int64_t *cap, int64_t need, size_t item)
 {
@@ -3422,7 +3448,7 @@ static void *batch_grow(void *p, int64_t *cap, int64_t need, size_t item)
 }
 
 /* The place of one value in its kind's block. */
-static int32_t batch_offset(const int32_t *t, int32_t kind, const int32_t *slots, int32_t *at)
+static inline int32_t batch_offset(const int32_t *restrict t, int32_t kind, const int32_t *slots, int32_t *at)
 {
     if (kind == 8 + 2) {
         int32_t m = slots[(*at)++], bits = 0;
@@ -3443,10 +3469,21 @@ static int32_t batch_block(const int32_t *t, int32_t kind)
     return kind == 2 ? t[BC_TOKEN] : kind == 3 ? t[BC_CARD] : kind == 8 + 2 ? t[BC_SET_TOKEN] : t[BC_TILE];
 }
 
+/* A move's first atom, its head: its name, with its first value when that
+ * is one value. */
+static inline int32_t batch_head(const int32_t *restrict t, const int32_t *mv)
+{
+    int32_t code = mv[0], at = 0;
+    if (t[BT_SCALAR + code]) {
+        return t[BT_HEAD + code] + batch_offset(t, SHOWN[SHOWN_START[code]], mv + 2, &at);
+    }
+    return t[BT_HEAD + code];
+}
+
 /* A move's atoms (docs/rl.md, "The action space"): its head, then one per
  * later value; a count per token kind is one per kind, a set of cards one
  * per card and an end. */
-static int32_t batch_atoms(const int32_t *t, const int32_t *mv, int32_t *out)
+static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int32_t *restrict out)
 {
     int32_t code = mv[0], at = 0, n = 0;
     const int32_t *slots = mv + 2;
@@ -3477,46 +3514,119 @@ static int32_t batch_atoms(const int32_t *t, const int32_t *mv, int32_t *out)
     return n;
 }
 
-/* The legal moves of b's state that agree with the atoms chosen so far. */
-static void batch_enumerate(const BatchGame *b, const int32_t *t)
+/* The atoms of the moves still agreeing, found once they agree on the head
+ * (most moves are told apart by their head alone). */
+static void batch_full(const int32_t *t)
 {
-    legal_moves(&b->g, &BATCH_MOVES);
-    int32_t moves = BATCH_MOVES.n;
-    BATCH_AT = batch_grow(BATCH_AT, &BATCH_CAPS[0], moves, sizeof(int32_t));
-    BATCH_LEN = batch_grow(BATCH_LEN, &BATCH_CAPS[1], moves, sizeof(int32_t));
-    BATCH_ALIVE = batch_grow(BATCH_ALIVE, &BATCH_CAPS[2], moves, sizeof(int32_t));
-    BATCH_OPTS = batch_grow(BATCH_OPTS, &BATCH_CAPS[3], moves, sizeof(int32_t));
     int64_t used = 0;
-    BATCH_NALIVE = 0;
-    for (int32_t i = 0; i < moves; i++) {
+    for (int32_t j = 0; j < BATCH_NALIVE; j++) {
+        int32_t i = BATCH_ALIVE[j];
         BATCH_ATOMS = batch_grow(BATCH_ATOMS, &BATCH_ATOMS_CAP, used + BATCH_PREFIX, sizeof(int32_t));
-        int32_t *atoms = BATCH_ATOMS + used;
-        int32_t n = batch_atoms(t, BATCH_MOVES.data + BATCH_MOVES.start[i], atoms);
-        int agree = n >= b->n;
-        for (int32_t j = 0; agree && j < b->n; j++) {
-            agree = atoms[j] == b->prefix[j];
-        }
-        if (agree) {
-            BATCH_AT[i] = (int32_t)used;
-            BATCH_LEN[i] = n;
-            BATCH_ALIVE[BATCH_NALIVE++] = i;
-            used += n;
-        }
+        BATCH_AT[i] = (int32_t)used;
+        BATCH_LEN[i] = batch_atoms(t, BATCH_DATA + BATCH_START[i], BATCH_ATOMS + used);
+        used += BATCH_LEN[i];
+    }
+    BATCH_FULL = 1;
+}
+
+/* The legal moves of b's state, kept in its memo where they fit. */
+static void batch_moves(BatchGame *b)
+{
+    BatchMemo *m = &b->memo;
+    if (m->moves_ok) {
+        BATCH_DATA = m->data;
+        BATCH_START = m->start;
+        return;
+    }
+    legal_moves(&b->g, &BATCH_MOVES);
+    BATCH_DATA = BATCH_MOVES.data;
+    BATCH_START = BATCH_MOVES.start;
+    m->n = (int32_t)BATCH_MOVES.n;
+    if (BATCH_MOVES.n <= MEMO_MOVES && BATCH_MOVES.used <= MEMO_DATA) {
+        memcpy(m->start, BATCH_MOVES.start, sizeof(int32_t) * (size_t)BATCH_MOVES.n);
+        memcpy(m->data, BATCH_MOVES.data, sizeof(int32_t) * (size_t)BATCH_MOVES.used);
+        m->moves_ok = 1;
     }
 }
 
+/* The legal moves of b's state that agree with the atoms chosen so far. */
+static void batch_enumerate(BatchGame *b, const int32_t *t)
+{
+    BatchMemo *m = &b->memo;
+    batch_moves(b);
+    int32_t moves = m->n;
+    if (moves >= BATCH_CAPS[0]) {
+        BATCH_HEADS = batch_grow(BATCH_HEADS, &BATCH_CAPS[0], moves + 1, sizeof(int32_t));
+        BATCH_AT = batch_grow(BATCH_AT, &BATCH_CAPS[1], moves + 1, sizeof(int32_t));
+        BATCH_LEN = batch_grow(BATCH_LEN, &BATCH_CAPS[2], moves + 1, sizeof(int32_t));
+        BATCH_ALIVE = batch_grow(BATCH_ALIVE, &BATCH_CAPS[3], moves + 1, sizeof(int32_t));
+        BATCH_OPTS = batch_grow(BATCH_OPTS, &BATCH_CAPS[4], moves + 1, sizeof(int32_t));
+    }
+    if (m->moves_ok == 1) {
+        for (int32_t i = 0; i < moves; i++) {
+            m->heads[i] = batch_head(t, BATCH_DATA + BATCH_START[i]);
+        }
+        m->moves_ok = 2;
+    } else if (!m->moves_ok) {
+        for (int32_t i = 0; i < moves; i++) {
+            BATCH_HEADS[i] = batch_head(t, BATCH_DATA + BATCH_START[i]);
+        }
+    }
+    BATCH_HEAD = m->moves_ok ? m->heads : BATCH_HEADS;
+    int32_t alive = 0, chosen = b->n, first = chosen > 0 ? b->prefix[0] : -1;
+    if (chosen == 0) {
+        for (int32_t i = 0; i < moves; i++) {
+            BATCH_ALIVE[i] = i;
+        }
+        alive = moves;
+    } else {
+        for (int32_t i = 0; i < moves; i++) {
+            if (BATCH_HEAD[i] == first) {
+                BATCH_ALIVE[alive++] = i;
+            }
+        }
+    }
+    BATCH_NALIVE = alive;
+    BATCH_FULL = 0;
+    if (chosen > 1) {
+        batch_full(t);
+        alive = 0;
+        for (int32_t j = 0; j < BATCH_NALIVE; j++) {
+            int32_t i = BATCH_ALIVE[j];
+            int agree = BATCH_LEN[i] >= chosen;
+            for (int32_t k = 1; agree && k < chosen; k++) {
+                agree = BATCH_ATOMS[BATCH_AT[i] + k] == b->prefix[k];
+            }
+            if (agree) {
+                BATCH_ALIVE[alive++] = i;
+            }
+        }
+        BATCH_NALIVE = alive;
+    }
+}
+
+/* The next atom of the move alive i: its head, or one of its later atoms. */
+static inline int32_t batch_next(int32_t i, int32_t at)
+{
+    return at == 0 ? BATCH_HEAD[i] : BATCH_LEN[i] > at ? BATCH_ATOMS[BATCH_AT[i] + at] : -1;
+}
+
 /* Keep the moves whose next atom is `atom`, and choose it. */
-static void batch_take(BatchGame *b, int32_t atom)
+static void batch_take(BatchGame *b, const int32_t *t, int32_t atom)
 {
     int32_t at = b->n, kept = 0;
+    if (at > 0 && !BATCH_FULL) {
+        batch_full(t);
+    }
     for (int32_t j = 0; j < BATCH_NALIVE; j++) {
         int32_t i = BATCH_ALIVE[j];
-        if (BATCH_LEN[i] > at && BATCH_ATOMS[BATCH_AT[i] + at] == atom) {
+        if (batch_next(i, at) == atom) {
             BATCH_ALIVE[kept++] = i;
         }
     }
     BATCH_NALIVE = kept;
     b->prefix[b->n++] = atom;
+    b->memo.opts_ok = 0;
 }
 
 /* Take the atoms every remaining move shares (the head is always asked);
@@ -3531,11 +3641,13 @@ static int32_t batch_advance(BatchGame *b, const int32_t *t, int32_t *move)
             *move = BATCH_ALIVE[0];
             return 0;
         }
+        if (at > 0 && !BATCH_FULL) {
+            batch_full(t);
+        }
         int32_t count = 0;
         for (int32_t j = 0; j < BATCH_NALIVE; j++) {
-            int32_t i = BATCH_ALIVE[j];
-            int32_t atom = BATCH_ATOMS[BATCH_AT[i] + at];
-            if (!BATCH_SEEN[atom]) {
+            int32_t atom = batch_next(BATCH_ALIVE[j], at);
+            if (atom >= 0 && !BATCH_SEEN[atom]) {
                 BATCH_SEEN[atom] = 1;
                 BATCH_OPTS[count++] = atom;
             }
@@ -3554,20 +3666,48 @@ static int32_t batch_advance(BatchGame *b, const int32_t *t, int32_t *move)
             }
             return count;
         }
-        batch_take(b, BATCH_OPTS[0]);
+        batch_take(b, t, BATCH_OPTS[0]);
     }
     return 0;
+}
+
+/* Keep the options of b's decision (they fit: no more than its moves). */
+static void batch_keep_options(BatchGame *b, int32_t count)
+{
+    if (count <= MEMO_MOVES) {
+        memcpy(b->memo.opts, BATCH_OPTS, sizeof(int32_t) * (size_t)count);
+        b->memo.count = count;
+        b->memo.opts_ok = 1;
+    }
+}
+
+/* The options of the decision b stands at: its memo's, else found (and kept). */
+static int32_t batch_options(BatchGame *b, const int32_t *t, const int32_t **opts)
+{
+    if (b->memo.opts_ok) {
+        *opts = b->memo.opts;
+        return b->memo.count;
+    }
+    int32_t move;
+    batch_enumerate(b, t);
+    int32_t count = batch_advance(b, t, &move);
+    batch_keep_options(b, count);
+    *opts = BATCH_OPTS;
+    return count;
 }
 
 static void batch_deal(BatchGame *b)
 {
     setup(&b->g, b->players, b->seed, 0);
     b->n = 0;
+    b->memo.moves_ok = 0;
+    b->memo.opts_ok = 0;
 }
 
 /* The tensor of what `seat` sees (its view), with the atoms chosen of the
  * move being chosen, as compiler/tools/rl/observation.py lays it out. */
-static void observe_g(const G *g, int32_t seat, const int32_t *prefix, int32_t chosen, const int32_t *t, int32_t *o)
+static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
+                      const int32_t *restrict t, int32_t *restrict o)
 {
     int32_t n = g->players, ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
     memset(o, 0, sizeof(int32_t) * (size_t)t[BC_OBS]);
@@ -3653,10 +3793,44 @@ static void observe_g(const G *g, int32_t seat, const int32_t *prefix, int32_t c
     }
 }
 
+static int32_t *BATCH_TENSOR;  /* a tensor written here, where the cache holds it, then stored */
+static int64_t BATCH_TENSOR_CAP;
+
+/* Store n numbers where the caller reads them next, after the whole batch:
+ * past the cache (non-temporal stores), so a row is not read in only to be
+ * overwritten. */
+static void batch_store(int32_t *to, const int32_t *from, int32_t n)
+{
+#if defined(__SSE2__)
+    int32_t i = 0;
+    for (; i < n && ((uintptr_t)(to + i) & 15); i++) {
+        _mm_stream_si32((int *)(to + i), from[i]);
+    }
+    for (; i + 4 <= n; i += 4) {
+        _mm_stream_si128((__m128i *)(void *)(to + i), _mm_loadu_si128((const __m128i *)(const void *)(from + i)));
+    }
+    for (; i < n; i++) {
+        _mm_stream_si32((int *)(to + i), from[i]);
+    }
+#else
+    memcpy(to, from, sizeof(int32_t) * (size_t)n);
+#endif
+}
+
+/* The stores above reach memory before Python reads the arrays. */
+static inline void batch_fence(void)
+{
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+}
+
 /* The tensor of the seat to move in a game of the batch. */
 static void batch_observe(const BatchGame *b, const int32_t *t, int32_t *o)
 {
-    observe_g(&b->g, b->g.current, b->prefix, b->n, t, o);
+    BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, t[BC_OBS], sizeof(int32_t));
+    observe_g(&b->g, b->g.current, b->prefix, b->n, t, BATCH_TENSOR);
+    batch_store(o, BATCH_TENSOR, t[BC_OBS]);
 }
 
 /* _observe(state, table, atoms, seat, out): a state's tensor for a seat,
@@ -3708,15 +3882,14 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
     return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
 }
 
-/* The options of b's position (computed anew), written as a mask. */
+/* The options of b's decision, written as a mask. */
 static void batch_mask(BatchGame *b, const int32_t *t, int8_t *mask)
 {
-    int32_t move;
-    batch_enumerate(b, t);
-    int32_t count = batch_advance(b, t, &move);
+    const int32_t *opts;
+    int32_t count = batch_options(b, t, &opts);
     memset(mask, 0, (size_t)t[BC_ACTIONS]);
     for (int32_t j = 0; j < count; j++) {
-        mask[BATCH_OPTS[j]] = 1;
+        mask[opts[j]] = 1;
     }
 }
 
@@ -3801,6 +3974,7 @@ static PyObject *py_batch_reset(PyObject *Py_UNUSED(module), PyObject *args)
     jmp_buf here;
     jmp_buf *outer = OUT_OF_MEMORY;
     if (setjmp(here)) {
+        batch_fence();
         OUT_OF_MEMORY = outer;
         PyBuffer_Release(&seed);
         batch_release(&x);
@@ -3818,18 +3992,37 @@ static PyObject *py_batch_reset(PyObject *Py_UNUSED(module), PyObject *args)
         batch_mask(b, t, (int8_t *)x.masks.buf + i * t[BC_ACTIONS]);
         batch_observe(b, t, (int32_t *)x.obs.buf + i * t[BC_OBS]);
     }
+    batch_fence();
     OUT_OF_MEMORY = outer;
     PyBuffer_Release(&seed);
     batch_release(&x);
     Py_RETURN_NONE;
 }
 
+/* Ask for the next game's state and memo while this one is stepped: the
+ * batch is larger than the caches, and each game is touched once a step. */
+static inline void batch_prefetch(const BatchGame *b)
+{
+    const char *g = (const char *)&b->g;
+    for (size_t at = 0; at < 512 && at < sizeof(G); at += 64) {  /* the counts, before the items */
+        __builtin_prefetch(g + at, 1);
+    }
+    const BatchMemo *m = &b->memo;
+    __builtin_prefetch(&b->rng, 1);
+    __builtin_prefetch(m, 1);
+    __builtin_prefetch(m->start, 1);
+    __builtin_prefetch(m->heads, 1);
+    __builtin_prefetch(m->opts, 1);
+    for (int32_t at = 0; at < 64; at += 16) {
+        __builtin_prefetch(m->data + at, 1);
+    }
+}
+
 /* One decision in one game: the atoms agree, the index was checked legal. */
 static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *reward, int8_t *done)
 {
-    int32_t move;
-    batch_enumerate(b, t);
-    int32_t count = batch_advance(b, t, &move);
+    const int32_t *opts;
+    int32_t count = batch_options(b, t, &opts);
     if (count == 0) {  /* no legal move and not over (an edition without a fallback): a draw */
         *done = 1;
         b->seed += b->stride;
@@ -3837,15 +4030,19 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
         return 0;
     }
     if (action < 0) {
-        action = BATCH_OPTS[(int32_t)((splitmix(&b->rng) >> 33) % (uint64_t)count)];
+        action = opts[(uint32_t)(splitmix(&b->rng) >> 33) % (uint32_t)count];  /* 31 bits: a 32-bit division */
     }
-    batch_take(b, action);
-    batch_advance(b, t, &move);
+    int32_t move;
+    batch_enumerate(b, t);
+    batch_take(b, t, action);
+    count = batch_advance(b, t, &move);
     if (move < 0) {
+        batch_keep_options(b, count);
         return 0;
     }
-    const int32_t *mv = BATCH_MOVES.data + BATCH_MOVES.start[move];
+    const int32_t *mv = BATCH_DATA + BATCH_START[move];
     b->n = 0;
+    b->memo.moves_ok = 0;
     make_move(&b->g, mv[0], mv + 2);
     if (overflow || past) {
         return -1;
@@ -3887,6 +4084,7 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
     jmp_buf here;
     jmp_buf *outer = OUT_OF_MEMORY;
     if (setjmp(here)) {
+        batch_fence();
         OUT_OF_MEMORY = outer;
         batch_release(&x);
         return PyErr_NoMemory();
@@ -3896,12 +4094,10 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
         if (actions[i] < 0) {
             continue;
         }
-        int32_t move, ok = 0, chosen = all[i].n;
-        batch_enumerate(&all[i], t);
-        int32_t count = batch_advance(&all[i], t, &move);
-        all[i].n = chosen;  /* the atoms every move shares are taken again when it steps */
+        const int32_t *opts;
+        int32_t ok = 0, count = batch_options(&all[i], t, &opts);
         for (int32_t j = 0; j < count; j++) {
-            ok |= BATCH_OPTS[j] == actions[i];
+            ok |= opts[j] == actions[i];
         }
         if (!ok) {
             OUT_OF_MEMORY = outer;
@@ -3916,7 +4112,11 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
     memset(x.dones.buf, 0, (size_t)x.dones.len);
     for (int64_t i = 0; i < games; i++) {
         BatchGame *b = all + i;
+        if (i + 1 < games) {
+            batch_prefetch(b + 1);
+        }
         if (batch_decide(b, t, actions[i], (float *)x.rewards.buf + i * t[BC_PLAYERS], (int8_t *)x.dones.buf + i) < 0) {
+            batch_fence();
             OUT_OF_MEMORY = outer;
             batch_release(&x);
             if (past) {
@@ -3929,6 +4129,7 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
         batch_mask(b, t, (int8_t *)x.masks.buf + i * t[BC_ACTIONS]);
         batch_observe(b, t, (int32_t *)x.obs.buf + i * t[BC_OBS]);
     }
+    batch_fence();
     OUT_OF_MEMORY = outer;
     batch_release(&x);
     Py_RETURN_NONE;

@@ -230,6 +230,9 @@ class Children(Editions):
             supply = True
         if supply or self.flip(5):
             self.supply(edition, override="override ")
+        inherited = "setup {" in parent.text  # its places may pass a new player count
+        if (inherited and edition.players != parent.players) or self.flip(6):
+            self.seat_setup(edition, override="override " if inherited else "")
 
     def plan_actions(self, edition: Edition, parent: Parent, r: Any) -> Any:
         """Decide which actions are kept, overridden, removed and added (the

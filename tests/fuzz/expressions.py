@@ -139,6 +139,8 @@ class Scope:
 
 
 LOCAL_NAMES = ("x", "y", "z", "k", "j", "c", "d", "t", "u", "v", "w", "n", "m", "q")
+# Players named from the one in context, drawn in reads for another player.
+PLAYERS = ("next player", "previous player", "you")
 
 
 class Unmakeable(Exception):
@@ -257,12 +259,20 @@ class Expressions:
             if scope.player:
                 found += [f"tokens({k})" for k in [*w.colours, *w.tokens]]
                 found += [f"count({z})" for z in w.card_zones + w.tile_zones]
+                # read for another player (docs/language.md, "Players as values")
+                found += [f"tokens({k}) of {p}" for k in w.colours[:1] for p in PLAYERS]
+                found += [f"count({z}) of {p}" for z in w.card_zones[:1] for p in PLAYERS]
             found += ["count(colours)", "count(market)"]
         elif t == "bool":
             found = ["true", "false", *found]
             if scope.player:
                 found += [f"did({a})" for a in w.actions]
                 found += [f"holds({m})" for m in w.majorities]
+                found += ["(next player != previous player)", "(you == next player)"]
+                found += [
+                    f"any(someone in other players: tokens({k}) of someone > 0)"
+                    for k in w.colours[:1]
+                ]
         elif t == "colour":
             found = [*w.colours, *found]
         elif t == "colour?":  # a colour or none (`colour or none` columns)

@@ -16,7 +16,8 @@ every kind (colours, the market, zones, deck tops, tile sets, filters, N
 distinct), requirements with messages that show values, payments, gains,
 gains of each, moves, `if` and `set` of card values; the fallback action
 (`only when no other action is legal`); triggers; majority tiles; steps
-(return tokens above N, claim one tile where, check game end; placed before
+(return tokens above N, counting some kinds or not counting some; claim one
+tile where, check game end; placed before
 or after another); card values (`card value NAME: TYPE`, read like
 columns); definitions that use each other, and definitions with parameters
 used as calls; the score; endings of the three modes (after the round once,
@@ -197,6 +198,8 @@ class Editions(Generator):
         edition.add("colours", f"{self.tag()}colours {', '.join(colours)}")
         self.token_declarations(edition, wild, specials)
         self.supply(edition)
+        if self.flip(4):
+            self.seat_setup(edition)
         cards, market, extra = self.cards(colours)
         world.card_columns = cards.types
         self.files["cards.csv"] = cards.csv
@@ -272,6 +275,19 @@ class Editions(Generator):
         declared.append((CLOCK, f"token {CLOCK}{self.title()}: {', '.join(clock)}"))
         for name, text in self.permuted(declared):
             edition.add(f"token {name}", self.tag() + text)
+
+    def seat_setup(self, edition: Edition, override: str = "") -> None:
+        """What players start with, by their place in the turn order (a
+        place some game of the edition has; games of fewer players skip it)."""
+        world = edition.world
+        kinds = [*world.colours, *world.tokens]
+        lines = [
+            f"player {self.number(1, edition.players[1])} in turn order gains "
+            f"{self.number(1, 3)} {self.pick(kinds)}"
+            for _ in range(1 + self.index(3))
+        ]
+        body = "\n".join("  " + line for line in lines)
+        edition.add("setup", f"{override}{self.tag()}setup {{\n{body}\n}}")
 
     def supply(self, edition: Edition, key: str = "supply", override: str = "") -> None:
         """The supply: a line per colour (or for each colour) and per token
@@ -438,7 +454,7 @@ class Editions(Generator):
             name = f"{name} {self.pick(['before', 'after'])} {self.pick(others)}"
         edition.steps[name.split()[0]] = kind
         if kind == "limit":
-            return f"step {name}: return tokens above {self.number(1, 10)}"
+            return f"step {name}: return tokens above {self.number(1, 10)}{self.counting(world)}"
         if kind == "check":
             return f"step {name}: check game end"
         tiles = self.pick(list(world.tile_sets))
@@ -455,6 +471,16 @@ class Editions(Generator):
         source = f" from {self.pick(others)}" if others and self.flip(3) else ""
         into = f"{variable}{source} into {zone}"
         return f"step {name}: claim one {tiles} {into} where {condition.text}"
+
+    def counting(self, world: World) -> str:
+        """Now and then, the kinds a token limit counts, or those it does not
+        (never all of them: it would count none)."""
+        kinds = [*world.colours, *world.tokens]
+        if not self.flip(3):
+            return ""
+        if self.flip(2) and len(kinds) > 1:
+            return ", not counting " + ", ".join(self.subset(kinds, len(kinds) - 1) or kinds[:1])
+        return ", counting " + ", ".join(self.subset(kinds) or kinds[-1:])
 
     def endings(self, edition: Edition, x: Expressions) -> None:
         """The clock's ending, the stalemate (with a fallback) and others."""
@@ -524,7 +550,7 @@ def _odd_ids_to_q(found: re.Match[str]) -> str:
     """Tags with their odd-numbered R ids under the prefix Q (R-3.1 -> Q-3.1)."""
     parts = []
     for part in found.group(1).split(","):
-        number = re.match(r"\s*R-(\d+)", part)
+        number = re.match(r"\s*(?:see\s+)?R-(\d+)", part)
         parts.append(part.replace("R-", "Q-", 1) if number and int(number.group(1)) % 2 else part)
     return "[" + ",".join(parts) + "]"
 

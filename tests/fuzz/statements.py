@@ -5,6 +5,7 @@ starting from the shape of a real edition's action."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from fuzz.components import Generator, quote
 from fuzz.expressions import AND, ATOM, COND, NOT, OR, E, Expressions, Scope
@@ -129,6 +130,13 @@ class Statements:
             elif kind == "require":
                 condition = self.require_condition(scope)
                 line = f"require {condition.text} else {self.message(scope)}"
+                stated = [i for earlier in lines for i in _stated_ids(earlier)]
+                if not stated and lines and not lines[0].startswith("[") and g.flip(3):
+                    lines[0] = g.tag(1) + lines[0]  # a rule stated there, to cite
+                    stated = _stated_ids(lines[0])
+                if stated and g.flip(2):  # cite a rule an earlier statement states
+                    lines.append(f"[see {g.pick(stated)}] {line}")
+                    continue
             elif always_legal:
                 line, scope = f"choose {x.fresh(scope)} from colours", scope
                 scope = scope.bind(line.split()[1], "colour")
@@ -317,6 +325,12 @@ class Statements:
         self.lets.add(name)
         return name, scope.bind(name, "vector")
 
+    def transfer(self, scope: Scope) -> str:
+        """Tokens moved between the players and the supply."""
+        g, x = self.gen, self.x
+        kind = g.pick([*x.world.colours, *scope.of("colour")])
+        return _transfer_text(g.pick, kind, g.pick(["1", "2"]))
+
     def block(self, scope: Scope, depth: int, trigger: bool = False) -> list[str]:
         """The effects of an `if` or a trigger (never empty while empty
         blocks are a known miscompile)."""
@@ -337,7 +351,8 @@ class Statements:
         g, x = self.gen, self.x
         lines: list[str] = []
         for _ in range(g.index(4)):
-            kind = g.pick(["gain", "gain each", "move", "if", "let", "choose", "set", "move tile"])
+            kinds = ["gain", "gain each", "move", "if", "let", "choose", "set", "move tile"]
+            kind = g.pick([*kinds, "transfer"])
             movable = scope.of("card")
             if trigger:
                 movable = [c for c in movable if c in self.fresh_cards]
@@ -351,6 +366,8 @@ class Statements:
                 if amount == "EXPR":
                     amount = x.expr("int", scope, 1).text
                 lines.append(f"gain {amount} {g.pick(tokens)}")
+            elif kind == "transfer":
+                lines.append(self.transfer(scope))
             elif kind == "gain each":
                 amount = x.expr("int", scope, 1).text
                 lines.append(f"gain {amount} each of {x.expr('set:colour', scope, 1).text}")
@@ -398,7 +415,34 @@ class Statements:
         return lines
 
 
+# The rule ids a line's tags state (a citation, `see R-1`, states none).
+_TAGS_AT_START = re.compile(r"\[([^\[\]]*)\] ")
+
+
+def _stated_ids(line: str) -> list[str]:
+    tags = _TAGS_AT_START.match(line)
+    parts = (part.strip() for part in tags.group(1).split(",")) if tags else ()
+    return [part for part in parts if re.fullmatch(r"[RQ]-[\d.a-z]+", part)]
+
+
 TEMPLATES = ("take distinct", "take two", "reserve", "buy", "collect")
+
+
+HOLDERS = ("next player", "previous player", "the supply", "you")
+
+
+def _transfer_text(draw: Callable[[list[str]], str], kind: str, amount: str) -> str:
+    """`take`/`give` between two different holders (docs/language.md,
+    "Players as values")."""
+    form = draw(["take", "give", "give from"])
+    if form == "take":
+        return f"take {amount} {kind} from {draw(list(HOLDERS[:3]))}"
+    if form == "give":
+        return f"give {amount} {kind} to {draw(list(HOLDERS[:3]))}"
+    source = draw(list(HOLDERS))
+    players = [h for h in HOLDERS if h != source and "the supply" not in (h, source)]
+    target = draw(players or ["you"])
+    return f"give {amount} {kind} from {source} to {target}"
 
 
 def _names(x: Expressions, scope: Scope, n: int) -> list[str]:

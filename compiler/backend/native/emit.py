@@ -425,6 +425,26 @@ class _Emission(Visitor):
     def visit_DeckTops(self, e: m.DeckTops) -> c.Expr:
         return self.filled(e, "deck_tops_fill", self.g)
 
+    def visit_PlayerRef(self, e: m.PlayerRef) -> c.Expr:
+        """A seat named from the player in context, in turn order."""
+        me, players = self.frame.player, c.arrow(self.frame.state, "players")
+        if e.which == "you":
+            return me
+        if e.which == "others":  # the set of the others, from the next on
+            out, k = self.result(e, "set"), self.frame.temporary("k")
+            n = c.dot(c.name(out), "n")
+            seat = c.binary(c.binary(me, "+", c.name(k)), "%", players)
+            add = [c.assign(c.index(c.dot(c.name(out), "v"), n), seat), c.assign(n, c.num(1), "+=")]
+            body = [c.declare("Set", out), c.assign(n, c.num(0)), c.for_(k, 1, players, add)]
+            return c.block(body, c.name(out))
+        step = c.binary(players, "-", c.num(1)) if e.which == "previous" else c.num(1)
+        return c.binary(c.binary(me, "+", step), "%", players)
+
+    def visit_OfPlayer(self, e: m.OfPlayer) -> c.Expr:
+        """The value read with another player in context (their seat is an
+        expression without effects: it stands where the player is read)."""
+        return self.within(e.value, self.frame.of(self.expr(e.player)))
+
     def visit_Ref(self, e: m.Ref) -> c.Expr:
         n = self.names
         if e.kind == "variable":

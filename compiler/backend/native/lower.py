@@ -10,6 +10,7 @@ and the definitions. Each is a `cnodes.Function`.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from splendor_rules.compiler.backend import analysis, tables
@@ -214,7 +215,8 @@ class Turns(Statements):
         body: list[c.Stmt] = [self.where(step)]
         body += [c.do(c.Unary("(void)", n)) for n in (g, p, out)]
         if isinstance(step, m.TokenLimit):
-            body.append(c.do(c.call("return_ways", g, p, c.num(step.limit), code, out)))
+            counted = c.index(c.name("STEP_COUNTED"), index)
+            body.append(c.do(c.call("return_ways", g, p, c.num(step.limit), counted, code, out)))
         elif isinstance(step, m.Claim):
             var = c.ident("v_", step.variable)
             condition = self.expr(step.condition, Frame().bind(step.variable, var))
@@ -265,7 +267,12 @@ class Turns(Statements):
             body.append(c.Return(c.num(0)))
         else:
             if isinstance(step, m.TokenLimit):
-                few = c.binary(c.call("held_total", g, p), "<=", c.num(step.limit))
+                held: c.Expr = c.call("held_total", g, p)
+                if step.counted is not None:  # the kinds it counts, added up
+                    kinds = [i for i, t in enumerate(self.edition.tokens) if t.name in step.counted]
+                    cells = [c.index(c.arrow("g", "held"), p, i) for i in kinds]
+                    held = functools.reduce(lambda a, b: c.binary(a, "+", b), cells)
+                few = c.binary(held, "<=", c.num(step.limit))
                 body.append(c.if_(few, [c.Return(c.num(0))]))
             body.append(c.Return(c.call("run_step", g, p, c.num(index))))
         return c.Function("int32_t", f"step_run{index}", (STATE, PLAYER), body)
@@ -295,6 +302,24 @@ class Turns(Statements):
             c.Function("int32_t", "eligible", (CONST_STATE, PLAYER), eligible),
             c.Function("void", "rank", (CONST_STATE, PLAYER, ("V *", "keys")), body),
         ]
+
+    def seat_gifts(self) -> list[c.Stmt]:
+        """What players start with, by their place in the turn order (in
+        new_game, before the reveals): each gift a `gain`, if the game has a
+        player at that place."""
+        body: list[c.Stmt] = []
+        players, first = c.name("players"), c.name("first")
+        for gift in self.edition.seat_gifts:
+            kind = c.num(self.names.token_index[gift.token])
+            seat: c.Expr = first
+            if gift.position > 1:
+                after = c.binary(first, "+", c.num(gift.position - 1))
+                seat = c.binary(after, "%", players)
+            gain: c.Stmt = c.do(c.call("gain", c.name("g"), seat, kind, c.num(gift.amount)))
+            if gift.position > self.edition.players[0]:  # not in every game
+                gain = c.if_(c.binary(players, ">=", c.num(gift.position)), [gain])
+            body += [self.where(gift), gain]
+        return body
 
     def reveals(self) -> list[c.Stmt]:
         """The statements of setup that reveal tiles."""
@@ -405,6 +430,7 @@ class Lowering(FollowUps):
             "prototypes": [f.prototype() + ";" for f in functions],
             "functions": [f.text() for f in functions],
             "reveals": c.body_text(self.reveals()),
+            "seat_gifts": c.body_text(self.seat_gifts()),
             "actions": [
                 {
                     "legal": c.ident("legal_", a.name) if a.body is not None else None,
@@ -414,6 +440,13 @@ class Lowering(FollowUps):
             ],
             "fallback_index": next((i for i, a in enumerate(self.actions) if a.body is None), -1),
             "step_count": len(self.steps),
+            "step_counted": [  # the kinds each step's token limit counts, 1 each
+                tuple(
+                    int(not isinstance(s, m.TokenLimit) or s.counted is None or t.name in s.counted)
+                    for t in e.tokens
+                )
+                for s in self.steps
+            ],
             "follow_count": len(self.sites),
             "function_tables": self.function_tables(),
             "bound_width": self.bound_width(),

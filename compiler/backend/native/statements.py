@@ -189,6 +189,19 @@ class Statements(Payments, Choices, PlanPrinter[c.Stmt, Frame]):
             gain = c.if_(c.binary(token, ">=", c.num(0)), [gain])
         return [gain], frame
 
+    def visit_Transfer(self, op: ops.Transfer, frame: Frame, context: Context) -> Printed:
+        """`transfer(g, source, target, kind, amount)`: a holder is a seat, or -1 the supply."""
+        st = op.statement
+        token = self.expr(st.token, frame)
+        holders = [
+            self.expr(h, frame) if h is not None else c.num(-1) for h in (st.source, st.target)
+        ]
+        amount = self.expr(st.amount, frame)
+        move: c.Stmt = c.do(c.call("transfer", c.name("g"), *holders, token, amount))
+        if op.may_be_none:
+            move = c.if_(c.binary(token, ">=", c.num(0)), [move])
+        return [move], frame
+
     def visit_GainEach(self, op: ops.GainEach, frame: Frame, context: Context) -> Printed:
         kinds = self.expr(op.statement.tokens, frame)
         amount = self.expr(op.statement.amount, frame)

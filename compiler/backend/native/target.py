@@ -25,6 +25,7 @@ from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
 from splendor_rules.compiler.frontend.schema import schema
+from splendor_rules.dsl.visitor import walk
 
 PYTHON_PACKAGE = "splendor_rules.generated"
 NATIVE_PACKAGE = "splendor_rules.generated.native"
@@ -85,6 +86,9 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
     found["absent_parts"] = tuple(p.name for p in parts if not p.present)
     found["python_package"] = PYTHON_PACKAGE
     found["native_package"] = NATIVE_PACKAGE
+    # the transfer helper, written only for an edition with a `take` or a `give`
+    bodies = [*edition.actions, *edition.triggers]
+    found["transfers"] = any(isinstance(n, m.Transfer) for b in bodies for n in walk(b))
     return found
 
 

@@ -161,17 +161,14 @@ class _Legal(Visitor):
         return (ops.CombinationLoop(st, own, read, self.rest(index + 1)),)
 
     def visit_Require(self, st: m.Require, index: int) -> ops.Block:
-        """Requirements one after another share a guard, unless one states
-        rules of its own."""
+        """Requirements one after another share a guard; the rules any of
+        them states (or cites) of its own are the guard's."""
         requirements = [st]
         end = index + 1
-        while end < len(self.part):
-            after = self.part[end]
-            if not isinstance(after, m.Require) or own_ids(after, self.action):
-                break
+        while end < len(self.part) and isinstance(after := self.part[end], m.Require):
             requirements.append(after)
             end += 1
-        own = own_ids(st, self.action)
+        own = tuple(dict.fromkeys(i for r in requirements for i in own_ids(r, self.action)))
         return (ops.Guard(tuple(requirements), own, self.rest(end)),)
 
     def visit_Pay(self, st: m.Pay, index: int) -> ops.Block:
@@ -292,6 +289,9 @@ class _Effects(Visitor):
     def visit_GainEach(self, st: m.GainEach, later: tuple[m.Statement, ...]) -> ops.Block:
         return (ops.GainEach(st, own_ids(st, self.owner)),)
 
+    def visit_Transfer(self, st: m.Transfer, later: tuple[m.Statement, ...]) -> ops.Block:
+        return (ops.Transfer(st, own_ids(st, self.owner), self.facts.may_be_none(st.token)),)
+
     def visit_Pay(self, st: m.Pay, later: tuple[m.Statement, ...]) -> ops.Block:
         if st.wild_cards is None:
             return (ops.GiveBack(st),)
@@ -311,6 +311,9 @@ class _Effects(Visitor):
 
     def visit_If(self, st: m.If, later: tuple[m.Statement, ...]) -> ops.Block:
         return (ops.When(st, own_ids(st, self.owner), self.block(st.body)),)
+
+    def visit_Require(self, st: m.Require, later: tuple[m.Statement, ...]) -> ops.Block:
+        return ()  # checked before the effects, with its comment there
 
     def visit_Let(self, st: m.Let, later: tuple[m.Statement, ...]) -> ops.Block:
         if st.name in self.bound:

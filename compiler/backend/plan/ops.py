@@ -74,8 +74,8 @@ class CombinationLoop(Op):
 @frozen
 class Guard(Op):
     """Consecutive requirements of the choice part, `body` run when all
-    hold. A requirement that states rules of its own starts a guard of its
-    own (its comment goes before it)."""
+    hold; `own`: the rules they state or cite beyond their action's (the
+    comment before the guard names them)."""
 
     requirements: tuple[m.Require, ...]
     own: tuple[str, ...]
@@ -216,6 +216,16 @@ class Gain(Op):
 class GainEach(Op):
     statement: m.GainEach
     own: tuple[str, ...]
+
+
+@frozen
+class Transfer(Op):
+    """`take`/`give`: up to N tokens of T from a holder to another (a player,
+    or None for the supply); `may_be_none`: T may be none (nothing moves)."""
+
+    statement: m.Transfer
+    own: tuple[str, ...]
+    may_be_none: bool
 
 
 @frozen

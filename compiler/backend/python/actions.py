@@ -350,6 +350,21 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame]):
             gain = py.if_(py.binary(token, ">=", py.const(0)), [gain])  # none: nothing
         return [*self.comment(st, op.own), gain], frame
 
+    def visit_Transfer(self, op: ops.Transfer, frame: Frame, context: Context) -> Printed:
+        """`_transfer(s, source, target, kind, amount)`: a holder is a seat, or -1 the supply."""
+        st = op.statement
+        token = self.expr(st.token, frame)
+        holders = [
+            self.expr(h, frame) if h is not None else py.const(-1) for h in (st.source, st.target)
+        ]
+        amount = self.expr(st.amount, frame)
+        helper = self.emitter.helper("_transfer")
+        move = py.call(helper, py.name(frame.state), *holders, token, amount)
+        done: ast.stmt = py.do(move)
+        if op.may_be_none:
+            done = py.if_(py.binary(token, ">=", py.const(0)), [done])  # none: nothing moves
+        return [*self.comment(st, op.own), done], frame
+
     def visit_GainEach(self, op: ops.GainEach, frame: Frame, context: Context) -> Printed:
         st = op.statement
         tokens = self.expr(st.tokens, frame)

@@ -70,7 +70,7 @@ class LoweringPart:
 
 def python_type(t: m.Type) -> ast.expr:
     """The annotation of a value of a model type."""
-    if t.kind in ("int", "colour", "token", "card", "tile"):
+    if t.kind in ("int", "colour", "token", "card", "tile", "player"):
         return py.name("int")
     if t.kind == "bool":
         return py.name("bool")

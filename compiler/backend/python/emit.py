@@ -22,7 +22,7 @@ from splendor_rules.dsl.visitor import Visitor
 
 # The engine functions that only some editions need: the template writes one
 # when the lowering reports it used (`ExprEmitter.helpers`).
-OPTIONAL_HELPERS = ("_tally", "_totals", "_plain_combinations", "_unique")
+OPTIONAL_HELPERS = ("_tally", "_totals", "_plain_combinations", "_unique", "_transfer")
 
 
 def element(t: m.Type) -> m.Type:
@@ -171,6 +171,28 @@ class _Emission(Visitor):
         body = self.within(e.body, inner)
         condition = self.within(e.condition, inner) if e.condition is not None else None
         return py.call("sum", py.generator(body, var, self.expr(e.source), condition))
+
+    def visit_PlayerRef(self, e: m.PlayerRef) -> ast.expr:
+        """A seat named from the player in context, in turn order."""
+        me, players = py.value(self.frame.player), py.attr(self.frame.state, "players")
+        if e.which == "you":
+            return me
+        if e.which == "others":
+            k = self.frame.temporary("k")
+            seat = py.binary(py.binary(me, "+", py.name(k)), "%", players)
+            return py.call("tuple", py.generator(seat, k, py.call("range", py.const(1), players)))
+        step = py.binary(players, "-", py.const(1)) if e.which == "previous" else py.const(1)
+        return py.binary(py.binary(me, "+", step), "%", players)
+
+    def visit_OfPlayer(self, e: m.OfPlayer) -> ast.expr:
+        """The value read for another player: a name or a seat stands in the
+        frame; anything else is read once, `next(value for q in (player,))`."""
+        player = self.expr(e.player)
+        if isinstance(player, ast.Name):
+            return self.within(e.value, self.frame.of(player.id))
+        other = self.frame.temporary("q")
+        value = self.within(e.value, self.frame.of(other))
+        return py.call("next", py.generator(value, other, py.tuple_([player])))
 
     def visit_Ref(self, e: m.Ref) -> ast.expr:
         n = self.names

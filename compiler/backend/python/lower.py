@@ -60,6 +60,7 @@ def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     context["functions"] = [function.text() for function in functions]
     context["unrolled"] = Unrolled(edition, source, emitter).context()
     context["reveals"] = "\n".join(py.render(reveals, level=1))
+    context["seat_gifts"] = "\n".join(py.render(turns.seat_gifts(), level=1))
     context.update(follow_ups.table())
     context.update(StateLayout(schema(edition)).context())
     # Read last: every function above has been emitted.

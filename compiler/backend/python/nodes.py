@@ -130,6 +130,7 @@ _BINARY: dict[str, type[ast.operator]] = {
     "+": ast.Add,
     "-": ast.Sub,
     "*": ast.Mult,
+    "%": ast.Mod,
     "&": ast.BitAnd,
     "<<": ast.LShift,
 }

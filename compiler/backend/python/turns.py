@@ -26,6 +26,25 @@ class Turns(LoweringPart):
         super().__init__(edition, source, actions.emitter)
         self.actions = actions
 
+    def seat_gifts(self) -> list[ast.stmt]:
+        """What players start with, by their place in the turn order (inside
+        new_game, before the reveals): each gift a `_gain`, if the game has
+        a player at that place."""
+        body: list[ast.stmt] = []
+        players, first = py.name("players"), py.name("first_player")
+        for gift in self.edition.seat_gifts:
+            kind = self.names.token(gift.token)
+            seat: ast.expr = first
+            if gift.position > 1:
+                after = py.binary(first, "+", py.const(gift.position - 1))
+                seat = py.binary(after, "%", players)
+            amount = py.const(gift.amount)
+            gain: ast.stmt = py.do(py.call("_gain", py.name("s"), seat, kind, amount))
+            if gift.position > self.edition.players[0]:  # not in every game
+                gain = py.if_(py.binary(players, ">=", py.const(gift.position)), [gain])
+            body += [self.where(gift), gain]
+        return body
+
     def reveals(self) -> list[ast.stmt]:
         """The statements of setup that reveal tiles (inside new_game)."""
         body: list[ast.stmt] = []
@@ -145,8 +164,10 @@ class Turns(LoweringPart):
         s, p = py.name("s"), py.name("p")
         body: list[ast.stmt] = [self.where(step)]
         if isinstance(step, m.TokenLimit):
-            returns = py.call("_returns", py.item(py.attr(s, "held"), p), py.const(step.limit))
-            body.append(py.return_(py.call("list", returns)))
+            limit = [py.item(py.attr(s, "held"), p), py.const(step.limit)]
+            if step.counted is not None:  # the kinds it counts, and may return
+                limit.append(py.const(tuple(t.name in step.counted for t in self.edition.tokens)))
+            body.append(py.return_(py.call("list", py.call("_returns", *limit))))
         elif isinstance(step, m.Claim):
             var = ident("v_", step.variable)
             prebound, frame = self.prebind(step.condition, Frame())
@@ -196,7 +217,10 @@ class Turns(LoweringPart):
             body.append(py.return_(py.const(None)))
         else:
             if isinstance(step, m.TokenLimit):
-                held = py.call("sum", py.item(py.attr(s, "held"), p))
+                held: ast.expr = py.call("sum", py.item(py.attr(s, "held"), p))
+                if step.counted is not None:  # the kinds it counts, added up
+                    kinds = [i for i, t in enumerate(self.edition.tokens) if t.name in step.counted]
+                    held = py.chain("+", [py.item(py.attr(s, "held"), p, i) for i in kinds])
                 few = py.binary(held, "<=", py.const(step.limit))
                 body.append(py.if_(few, [py.return_(py.const(None))]))
             options = py.name("options")

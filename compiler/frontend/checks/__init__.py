@@ -26,6 +26,7 @@ from splendor_rules.compiler.frontend.checks.definitions import type_definitions
 from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
 from splendor_rules.compiler.frontend.checks.ids import check_ids
 from splendor_rules.compiler.frontend.checks.limits import check_limits
+from splendor_rules.compiler.frontend.checks.players import check_hidden_reads
 from splendor_rules.compiler.frontend.checks.statements import StatementChecker, check_actions
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_globals
 from splendor_rules.compiler.frontend.editions import ResolvedEdition
@@ -49,6 +50,7 @@ def check_edition(
     zones = components.check_zones(context)
     market = setup.check_market(context)
     reveals = setup.check_reveals(context, expressions)
+    seat_gifts = setup.check_seat_setup(context, players)
     type_definitions(context, expressions)
     score = scoring.check_score(context, expressions)
     actions = check_actions(context, statements)
@@ -93,7 +95,9 @@ def check_edition(
         markets=tuple(context.markets),
         references=tuple(context.rulebooks),
         rule_texts=tuple(context.rule_texts),
+        seat_gifts=seat_gifts,
     )
+    check_hidden_reads(context, model)
     check_limits(context, model)
     if context.has_errors():
         return None, context.diagnostics

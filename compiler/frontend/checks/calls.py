@@ -21,6 +21,7 @@ from splendor_rules.compiler.frontend.model import (
     COLOUR,
     ERROR,
     INT,
+    PLAYER,
     TOKEN,
     Type,
 )
@@ -28,7 +29,14 @@ from splendor_rules.dsl import syntax as s
 from splendor_rules.dsl.visitor import Visitor
 
 # The type of a card value, and of a definition's parameter, by the word written.
-VALUE_TYPES = {"colour": COLOUR, "int": INT, "bool": BOOL, "card": CARD, "tile": m.tile(None)}
+VALUE_TYPES = {
+    "colour": COLOUR,
+    "int": INT,
+    "bool": BOOL,
+    "card": CARD,
+    "tile": m.tile(None),
+    "player": PLAYER,
+}
 
 
 def fits(actual: Type, expected: Type) -> bool:

@@ -79,7 +79,7 @@ class Context:
 
     def enter(self, entry: Entry) -> None:
         self.renames = entry.renames
-        self.current_ids = tuple(t.text for t in entry.decl.tags)
+        self.current_ids = tuple(t.text for t in entry.decl.tags if not t.cited)
 
     def global_name(self, name: s.Name) -> str:
         return self.renames.apply(name.text)

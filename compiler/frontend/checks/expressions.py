@@ -15,6 +15,7 @@ from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks.calls import VALUE_TYPES, CallChecker, fits
 from splendor_rules.compiler.frontend.checks.context import Context
+from splendor_rules.compiler.frontend.checks.players import PlayerExpressions
 from splendor_rules.compiler.frontend.checks.scopes import Scope, bind
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
 from splendor_rules.compiler.frontend.editions import Entry
@@ -24,6 +25,7 @@ from splendor_rules.compiler.frontend.model import (
     COLOUR,
     ERROR,
     INT,
+    PLAYER,
     TEXT,
     TOKEN,
     VECTOR,
@@ -34,10 +36,10 @@ from splendor_rules.dsl.diagnostics import hints_left
 
 # Global names read for the player in context.
 _PLAYER_REFS = {"zone", "define", "score"}
-_COMPARABLE = (INT, BOOL, COLOUR, TOKEN, CARD, TEXT)
+_COMPARABLE = (INT, BOOL, COLOUR, TOKEN, CARD, TEXT, PLAYER)
 
 
-class ExpressionChecker(CallChecker):
+class ExpressionChecker(CallChecker, PlayerExpressions):
     """Types the expressions of one edition, and its definitions."""
 
     def __init__(self, context: Context) -> None:

@@ -17,15 +17,18 @@ from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.editions import Change, Entry, Key, declared_name
 from splendor_rules.compiler.frontend.files import MAX_DATA_FILE_BYTES, Unreadable, read_named_text
 from splendor_rules.compiler.frontend.rule_ids import (
+    RULE_ID_FORM,
     Rulebook,
     check_coverage,
     check_rule_ids,
     ids_in_text,
     meant_ids,
+    repaired,
     rule_ids_in,
     rule_texts,
 )
 from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.visitor import walk
 
 
 def check_ids(context: Context) -> dict[str, s.Span]:
@@ -34,6 +37,7 @@ def check_ids(context: Context) -> dict[str, s.Span]:
     ids = [rule_id for entry in context.entries for rule_id in rule_ids_in(entry.decl)]
     stated, diagnostics = check_rule_ids(ids)
     context.diagnostics.extend(diagnostics)
+    _check_citations(context, stated)
     references = [e.decl for e in context.of(s.Reference) if isinstance(e.decl, s.Reference)]
     if references:
         dropped = _Dropped(context)
@@ -45,6 +49,22 @@ def check_ids(context: Context) -> dict[str, s.Span]:
         context.rulebooks = [(b.file, b.wanted) for b in books if b.wanted is not None]
         context.rule_texts = [t for b in books for t in b.texts]
     return stated
+
+
+def _check_citations(context: Context, stated: dict[str, s.Span]) -> None:
+    """A rule cited (`[see O-3.3]`) is well formed, stated at some place of
+    the edition, and cited by a requirement only: its refusal names it."""
+    for entry in context.entries:
+        for node in walk(entry.decl):
+            cited = [t for t in getattr(node, "tags", ()) if t.cited]
+            for rule_id in cited:
+                if not RULE_ID_FORM.fullmatch(rule_id.text):
+                    meant = repaired(rule_id.text)
+                    context.report(msgs.malformed_rule_id(rule_id.span, rule_id.text, meant))
+                elif not isinstance(node, s.Require):
+                    context.report(msgs.citation_off_a_requirement(rule_id.span, rule_id.text))
+                elif rule_id.text not in stated:
+                    context.report(msgs.cited_rule_stated_nowhere(rule_id.span, rule_id.text))
 
 
 def _check_prefixes(context: Context, references: list[s.Reference]) -> None:

@@ -142,6 +142,10 @@ class Ranges(Visitor):
             self.bound(argument)
         return self.bound(self.defines[e.name].value)
 
+    def visit_OfPlayer(self, e: m.OfPlayer) -> Bound:
+        self.bound(e.player)
+        return self.bound(e.value)  # another player's value is bounded alike
+
     def visit_Unary(self, e: m.Unary) -> Bound:
         low, high = self.bound(e.operand)
         return (-high, -low) if e.op == "-" else CONDITION

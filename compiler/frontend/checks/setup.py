@@ -55,6 +55,38 @@ def _market(context: Context, entry: Entry, cards: m.Table | None) -> m.Market:
     )
 
 
+def check_seat_setup(
+    context: Context, players: tuple[int, int] | None
+) -> tuple[m.SeatGift, ...]:
+    """`setup { player N in turn order gains A KIND }`: N a place some game
+    of the edition has, A at least 1, KIND a token kind."""
+    gifts: list[m.SeatGift] = []
+    for entry in context.of(s.SeatSetup):
+        context.enter(entry)
+        decl = entry.decl
+        assert isinstance(decl, s.SeatSetup)
+        kinds = context.names_of("colour", "token")
+        most = players[1] if players else None
+        for line in decl.lines:
+            kind = context.global_name(line.token)
+            if kind not in kinds:
+                context.report(msgs.unknown(line.token.span, "token kind", kind, kinds))
+            if line.position < 1 or (most is not None and line.position > most):
+                context.report(msgs.no_such_place(line.span, line.position, most))
+            if line.amount < 1:
+                context.report(msgs.gift_of_nothing(line.span))
+            gifts.append(
+                m.SeatGift(
+                    rule_ids=context.current_ids,
+                    span=line.span,
+                    position=line.position,
+                    token=kind,
+                    amount=line.amount,
+                )
+            )
+    return tuple(gifts)
+
+
 def check_named_markets(context: Context, entries: list[Entry]) -> None:
     """Each named card table's cards are the decks of one named market."""
     tables: dict[str, str] = {}  # a table -> the market taking it

@@ -15,6 +15,11 @@ from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks.calls import VALUE_TYPES, fits
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
+from splendor_rules.compiler.frontend.checks.players import (
+    check_transfer,
+    no_player_choice,
+    not_of_another,
+)
 from splendor_rules.compiler.frontend.checks.scopes import Scope, bind
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
 from splendor_rules.compiler.frontend.model import BOOL, CARD, ERROR, INT, TOKEN, VECTOR, Type
@@ -53,7 +58,8 @@ class StatementChecker(Visitor):
         )
 
     def statement(self, st: s.Statement, scope: Scope, allow_choices: bool) -> m.Statement | None:
-        ids = tuple(t.text for t in st.tags) + self.context.current_ids
+        # A requirement's own ids (stated or cited) and its action's or trigger's.
+        ids = tuple(dict.fromkeys([*(t.text for t in st.tags), *self.context.current_ids]))
         if not allow_choices and isinstance(st, s.Require | s.Pay):
             self.context.report(msgs.top_level_only(st.span, st))
         checked: m.Statement | None = self.visit(st, scope, ids)
@@ -66,6 +72,7 @@ class StatementChecker(Visitor):
 
     def visit_Let(self, st: s.Let, scope: Scope, ids: Ids) -> m.Statement:
         value = self.expressions.check(st.value, scope)
+        not_of_another(self.context, value, st.value.span)
         bind(self.context, scope, st.name, value.type)
         self.held[st.name.text] = self.held_by_player(value)
         return m.Let(rule_ids=ids, span=st.span, name=st.name.text, value=value)
@@ -73,6 +80,9 @@ class StatementChecker(Visitor):
     def visit_Choose(self, st: s.Choose, scope: Scope, ids: Ids) -> m.Statement:
         sources = tuple(self.expressions.check(source, scope) for source in st.sources)
         element = self.common_element(sources, st)
+        no_player_choice(self.context, element, st.span)
+        for source, written in zip(sources, st.sources, strict=True):
+            not_of_another(self.context, source, written.span)
         bind(self.context, scope, st.name, element)
         self.held[st.name.text] = all(self.held_by_player(source) for source in sources)
         if element == CARD:
@@ -94,6 +104,8 @@ class StatementChecker(Visitor):
         count = self.expressions.expect(st.count, scope, INT)
         source = self.expressions.check(st.source, scope)
         element = self.expressions.element_of(source, st.source.span, sets_only=True)
+        no_player_choice(self.context, element, st.span)
+        not_of_another(self.context, source, st.source.span)
         bind(self.context, scope, st.name, m.set_of(element))
         self.held[st.name.text] = self.held_by_player(source)
         if element == CARD:
@@ -235,6 +247,9 @@ class StatementChecker(Visitor):
 
     def visit_AnotherTurn(self, st: s.AnotherTurn, scope: Scope, ids: Ids) -> m.Statement:
         return m.AnotherTurn(rule_ids=ids, span=st.span)
+
+    def visit_Transfer(self, st: s.Transfer, scope: Scope, ids: Ids) -> m.Statement:
+        return check_transfer(self.context, self.expressions, st, scope, ids)
 
     def visit_If(self, st: s.If, scope: Scope, ids: Ids) -> m.Statement:
         condition = self.expressions.expect(st.condition, scope, BOOL)

@@ -97,12 +97,39 @@ def check_steps(context: Context, expressions: ExpressionChecker) -> tuple[m.Ste
         if isinstance(body, s.StepLimit):
             if body.limit < 1:
                 context.report(msgs.token_limit_below_one(body.span))
-            steps.append(m.TokenLimit(rule_ids=ids, span=decl.span, name=name, limit=body.limit))
+            counted = _counted(context, body)
+            steps.append(
+                m.TokenLimit(
+                    rule_ids=ids, span=decl.span, name=name, limit=body.limit, counted=counted
+                )
+            )
         elif isinstance(body, s.StepClaim):
             steps.append(_claim(context, expressions, decl, body))
         else:
             steps.append(m.EndCheck(rule_ids=ids, span=decl.span, name=name))
     return tuple(steps)
+
+
+def _counted(context: Context, body: s.StepLimit) -> tuple[str, ...] | None:
+    """The kinds a token limit counts, in token order (None: every kind)."""
+    if not body.kinds:
+        return None
+    kinds = context.names_of("colour", "token")
+    named: list[str] = []
+    known = True
+    for written in body.kinds:
+        kind = context.global_name(written)
+        if kind not in kinds:
+            context.report(msgs.unknown(written.span, "token kind", kind, kinds))
+            known = False
+        elif kind in named:
+            context.report(msgs.kind_counted_twice(written.span, kind))
+        else:
+            named.append(kind)
+    counted = tuple(k for k in kinds if (k in named) != body.not_counting)
+    if not counted and known:
+        context.report(msgs.limit_counts_nothing(body.span))
+    return counted
 
 
 def _claim(

@@ -100,6 +100,26 @@ class Effects:
         taken = min(amount, state.supply[i], cap - held if cap is not None else amount)
         return self.transfer(state, q, i, max(0, taken))
 
+    def move_tokens(
+        self, state: State, kind: str, amount: int, source: int | None, target: int | None
+    ) -> State:
+        """Move up to `amount` tokens of a kind from `source` to `target`
+        (seats; None is the supply): as many as the source holds and the
+        target's cap leaves room for, never fewer than none."""
+        i = self.tables.token[kind]
+        held = state.supply[i] if source is None else state.seats[source].tokens[i]
+        moved = min(amount, held)
+        cap = self.tables.kinds[kind].cap
+        if target is not None and cap is not None:
+            moved = min(moved, cap - state.seats[target].tokens[i])
+        if moved <= 0 or source == target:
+            return state
+        if source is not None:
+            state = self.transfer(state, source, i, -moved)
+        if target is not None:
+            state = self.transfer(state, target, i, moved)
+        return state
+
     def pay(self, state: State, player: int, payment: tuple[int, ...]) -> State:
         """Give tokens back to the supply: a payment, or a return."""
         for i, n in enumerate(payment):
@@ -238,6 +258,16 @@ class _Run(Visitor):
         if kind is None:  # none, a colour card value never set: nothing to gain
             return
         self.env = env.at(self.effects.gain(env, kind, env.visit(st.amount)))
+
+    def visit_Transfer(self, st: m.Transfer) -> None:
+        env = self.env
+        kind = env.visit(st.token)
+        if kind is None:  # none, a colour card value never set: nothing moves
+            return
+        source = env.visit(st.source) if st.source is not None else None
+        target = env.visit(st.target) if st.target is not None else None
+        moved = self.effects.move_tokens(env.state, kind, env.visit(st.amount), source, target)
+        self.env = env.at(moved)
 
     def visit_GainEach(self, st: m.GainEach) -> None:
         amount = self.env.visit(st.amount)

@@ -135,6 +135,20 @@ class Env(Visitor):
             return self.definitions.value(self.tables.model.score, state, self.whose())
         raise AssertionError(f"'{expr.name}' ({kind}) is not a value")
 
+    def visit_PlayerRef(self, expr: m.PlayerRef) -> Value:
+        """A seat named from the player in context, in turn order."""
+        me, players = self.whose(), self.state.players
+        if expr.which == "you":
+            return me
+        if expr.which == "previous":
+            return (me - 1) % players
+        if expr.which == "others":
+            return tuple((me + k) % players for k in range(1, players))
+        return (me + 1) % players  # next, and the opponent of two
+
+    def visit_OfPlayer(self, expr: m.OfPlayer) -> Value:
+        return self.of(self.visit(expr.player)).visit(expr.value)
+
     def visit_DeckTops(self, expr: m.DeckTops) -> Value:
         return tuple(deck[-1] for deck in self.state.decks if deck)
 

@@ -201,8 +201,13 @@ class Moves:
         return list(self.claimable(state, step))
 
     def returns(self, state: State, step: m.TokenLimit) -> list[tuple[int, ...]]:
-        """The ways to return the tokens above the limit (none when within it)."""
-        held = state.seats[state.current].tokens
+        """The ways to return the tokens above the limit (none when within
+        it): the limit counts, and a player returns, the kinds it counts only."""
+        counted = step.counted
+        held = [
+            h if counted is None or k in counted else 0
+            for k, h in zip(self.tables.tokens, state.seats[state.current].tokens, strict=True)
+        ]
         total = sum(held)
         if total <= step.limit:
             return []

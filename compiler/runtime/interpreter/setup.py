@@ -48,12 +48,34 @@ def new_game(definitions: Definitions, players: int, seed: int, first_player: in
         ),
         card_values=tables.initial_card_values(),
     )
+    state = _seat_gifts(tables, state)
     tiles = state.tiles
     for reveal in model.reveals:
         wanted = definitions.env(state).visit(reveal.count)
         index = tables.tile_set[reveal.tiles]
         tiles = replace(tiles, index, _revealed(tables, reveal.tiles, wanted, rng))
     return evolve(state, tiles=tiles)
+
+
+def _seat_gifts(tables: Tables, state: State) -> State:
+    """What players start with (`setup { … }`), in the order written: the
+    player at that place in the turn order (if the game has one) gains the
+    tokens as `gain` does, at most what the supply holds and the cap allows."""
+    supply = list(state.supply)
+    seats = list(state.seats)
+    for gift in tables.model.seat_gifts:
+        if gift.position > state.players:
+            continue
+        seat = (state.first_player + gift.position - 1) % state.players
+        kind = tables.token[gift.token]
+        held = list(seats[seat].tokens)
+        cap = tables.kinds[gift.token].cap
+        room = cap - held[kind] if cap is not None else gift.amount
+        taken = max(0, min(gift.amount, supply[kind], room))
+        supply[kind] -= taken
+        held[kind] += taken
+        seats[seat] = evolve(seats[seat], tokens=tuple(held))
+    return evolve(state, supply=tuple(supply), seats=tuple(seats))
 
 
 def _is_int(value: object) -> bool:

@@ -485,6 +485,11 @@ class StateReader:
             if not isinstance(value, str):
                 raise refuse(f"{what} must be a string, not {value!r}")
             return value
+        if kind == "player":  # a seat: below the most players the edition allows
+            high = self.tables.schema.field("players").high
+            if type(value) is not int or not 0 <= value < high:
+                raise refuse(f"{what}: {value!r} is not a player (0 to {high - 1})")
+            return value
         count = {"card": len(tables.decks.card_tier), "tile": tables.tiles.count}.get(kind)
         if count is None:
             return number(value, what)

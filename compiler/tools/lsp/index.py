@@ -287,6 +287,9 @@ class _Walker:  # size: one method per kind of node that binds or names a symbol
         elif isinstance(decl, s.Supply):
             for line in decl.lines:
                 self.use(line.target, "token")
+        elif isinstance(decl, s.SeatSetup):
+            for gift in decl.lines:
+                self.use(gift.token, "token")
         elif isinstance(decl, s.Decisions | s.Token | s.Zone):
             return  # nothing named but its own name
         else:
@@ -350,6 +353,9 @@ class _Walker:  # size: one method per kind of node that binds or names a symbol
         if decl.place is not None:
             self.use(decl.place.other, "step")
         body = decl.body
+        if isinstance(body, s.StepLimit):
+            for kind in body.kinds:
+                self.use(kind, "token")
         if isinstance(body, s.StepClaim):
             self.use(body.tiles, "tiles")
             self.use(body.source, "zone")

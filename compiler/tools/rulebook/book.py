@@ -21,7 +21,7 @@ from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.editions import EditionLoader, Entry, Key, ResolvedEdition
 from splendor_rules.compiler.frontend.pipeline import Compiled, compile_file, editions_folder
-from splendor_rules.compiler.frontend.rule_ids import rule_ids_in
+from splendor_rules.compiler.frontend.rule_ids import cited_ids_in, rule_ids_in
 from splendor_rules.compiler.tools.conformance.changes import describe_changes
 from splendor_rules.compiler.tools.conformance.diff import diff_editions
 from splendor_rules.compiler.tools.rulebook.declarations import Declarations
@@ -158,6 +158,11 @@ def _all_ids(entry: Entry) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t.text for t in rule_ids_in(entry.decl)))
 
 
+def _cited_ids(entry: Entry) -> tuple[str, ...]:
+    """The ids a declaration's requirements cite (`[see O-3.3]`), stated elsewhere."""
+    return tuple(dict.fromkeys(t.text for t in cited_ids_in(entry.decl)))
+
+
 def _components(resolved: ResolvedEdition, said: Declarations) -> Iterator[Paragraph]:
     for entry in resolved.entries:
         if not _own_ids(entry) and (sentences := said.sentences(entry.key)):
@@ -171,6 +176,7 @@ def _rules(model: m.Edition, resolved: ResolvedEdition, said: Declarations) -> I
     first: dict[str, str] = {}  # an id -> the id whose section holds its declaration
     found: dict[str, list[str]] = {i: [] for i in order}
     source: dict[str, list[str]] = {i: [] for i in order}
+    cited: dict[str, list[str]] = {i: [] for i in order}  # said after what states the id
     for entry in resolved.entries:
         own = sorted(_own_ids(entry), key=lambda i: position.get(i, len(order)))
         if own:
@@ -181,6 +187,11 @@ def _rules(model: m.Edition, resolved: ResolvedEdition, said: Declarations) -> I
                 found[nested] += _nested(said, entry.key, nested)
             if nested not in first:
                 source[nested] += unparse_declaration(entry.decl, entry.renames.apply)
+        for rule_id in _cited_ids(entry):
+            if rule_id in cited:
+                cited[rule_id] += _nested(said, entry.key, rule_id)
+    for rule_id in order:
+        found[rule_id] += cited[rule_id]
     for rule_id in order:
         text = texts.get(rule_id)
         see = first.get(rule_id) if not found[rule_id] else None

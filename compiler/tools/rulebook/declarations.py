@@ -46,6 +46,7 @@ class Declarations:
             "players": lambda _: self.players(),
             "colours": lambda _: self.colours(),
             "supply": lambda _: self.supply(),
+            "setup": lambda _: self.seat_gifts(),
             "token": self.token,
             "cards": self.cards,
             "tiles": self.tiles,
@@ -126,6 +127,20 @@ class Declarations:
             tokens = tuple(t for t in tokens if t.role != "colour")
         parts += [f"{self.english.token(t.name)}: {by_players(t.supply)}" for t in tokens]
         return [f"At setup the supply holds {'; '.join(parts)}."]
+
+    def seat_gifts(self) -> list[str]:
+        ordinals = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+        out = []
+        for gift in self.edition.seat_gifts:
+            place = ordinals.get(gift.position)
+            who = f"the {place} player" if place else f"player {gift.position}"
+            token = self.english.token(gift.token)
+            some = "game" if gift.position <= self.edition.players[0] else "game that has one"
+            out.append(
+                f"At setup, in every {some}, {who} in turn order takes "
+                f"{gift.amount} {token} from the supply (what it holds, up to the player's cap)."
+            )
+        return out
 
     def _table(self, table: m.Table, rows: int, columns: tuple[str, ...], what: str) -> list[str]:
         shown = [f"{words(c.name)} ({_column_type(c)})" for c in table.columns if c.name in columns]
@@ -274,11 +289,21 @@ class Declarations:
     def step(self, name: str | None) -> list[str]:
         step = next((s for s in self.edition.steps if s.name == name), None)
         if isinstance(step, m.TokenLimit):
-            kept = [self.english.token(t.name) for t in self.edition.tokens if not t.returnable]
+            tokens = self.edition.tokens
+            counted = [t for t in tokens if step.counted is None or t.name in step.counted]
+            kept = [self.english.token(t.name) for t in counted if not t.returnable]
             never = f" ({listed(kept)} excepted)" if kept else ""
+            which, such, left = "", "tokens", ""
+            if len(counted) < len(tokens):
+                names = [self.english.token(t.name) for t in counted]
+                which, such = f" of {listed(names)} together", "such tokens"
+                others = [self.english.token(t.name) for t in tokens if t not in counted]
+                named, verb = listed(others), "is" if len(others) == 1 else "are"
+                left = f" {named[:1].upper()}{named[1:]} {verb} not counted."
             return [
-                f"At the end of the turn, a player holding more than {step.limit} tokens "
-                f"returns tokens of their choice{never} to the supply until {step.limit} remain."
+                f"At the end of the turn, a player holding more than {step.limit} tokens{which} "
+                f"returns {such} of their choice{never} to the supply until {step.limit} "
+                f"remain.{left}"
             ]
         if isinstance(step, m.Claim):
             source = (

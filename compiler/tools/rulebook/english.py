@@ -150,6 +150,12 @@ class English(Visitor):
         text = self.expr(e)
         return f"({text})" if _grouped(e, op, side) else text
 
+    def visit_PlayerRef(self, e: m.PlayerRef) -> str:
+        return _PLAYERS[e.which]
+
+    def visit_OfPlayer(self, e: m.OfPlayer) -> str:
+        return f"{self.expr(e.value)}, read for {self.expr(e.player)}"
+
     def visit_Ref(self, e: m.Ref) -> str:
         if e.kind in ("colour", "token"):
             return self.token(e.name)
@@ -292,6 +298,8 @@ class English(Visitor):
                 "The player plays another turn, a whole one, once this turn has ended "
                 "(its end-of-turn steps included)."
             )
+        if isinstance(x, m.Transfer):
+            return self._transfer(x)
         raise TypeError(f"no English for {type(x).__name__}")
 
     def _gain(self, amount: m.Expr, token: m.Expr) -> str:
@@ -303,6 +311,17 @@ class English(Visitor):
             plural = "" if amount.value == 1 else "s"
             return f"takes {amount.value} {what} token{plural} from the supply"
         return f"takes {what} tokens from the supply, as many as {self.expr(amount)}"
+
+    def _transfer(self, x: m.Transfer) -> str:
+        """`Up to 1 red token goes from the opponent to the player.`"""
+        source, target = (
+            self.expr(h) if h is not None else "the supply" for h in (x.source, x.target)
+        )
+        what = self.expr(x.token)
+        moved, go = f"Up to {self.expr(x.amount)} {what} tokens", "go"
+        if isinstance(x.amount, m.Const) and x.amount.value == 1:
+            moved, go = f"Up to 1 {what} token", "goes"
+        return f"{moved} {go} from {source} to {target}, as many as {source} has."
 
     def _pay(self, x: m.Pay) -> str:
         wild = [self.token(t.name) for t in self.edition.tokens if t.role == "wild"]
@@ -320,3 +339,13 @@ class English(Visitor):
                 f"{spent.units} of the price in any colours and then leaves the game."
             )
         return text
+
+
+# How the rulebook names the players a rule names from the one in context.
+_PLAYERS = {
+    "you": "the player",
+    "opponent": "the opponent",
+    "next": "the next player",
+    "previous": "the previous player",
+    "others": "the other players",
+}
