@@ -507,7 +507,9 @@ RULES: dict[str, RuleBuilder] = {
     "hidden_deck_order": node(s.HiddenPart, kind="deck_order"),
     "hidden_from_deck": node(s.HiddenPart, "zone", kind="from_deck"),
     # actions
-    "action": node(s.Action, "name", "title", "body"),
+    "action": node(s.Action, "name", "title", "before", "body"),
+    "before_main": first,
+    "before_repeat": first,
     "fallback_action": node(s.Action, "name", "title", body=None),
     "block": collect,
     "statement": tagged(s.Statement),
@@ -528,6 +530,7 @@ RULES: dict[str, RuleBuilder] = {
     "return_to_box": node(s.ReturnToBox, "cards"),
     "if_": node(s.If, "condition", "body"),
     "set_value": node(s.SetValue, "card", "value_name", "value"),
+    "another_turn": node(s.AnotherTurn),
     "take": node(s.Transfer, "amount", "token", "source", verb="take"),
     "give": node(s.Transfer, "amount", "token", "source", "target", verb="give"),
     "the_supply": node(s.TheSupply),

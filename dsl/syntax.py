@@ -298,6 +298,11 @@ class ReturnToBox(Statement):
 
 
 @frozen(kw_only=True)
+class AnotherTurn(Statement):
+    """`play another turn`: the player plays a whole new turn after this one."""
+
+
+@frozen(kw_only=True)
 class If(Statement):
     condition: Expr
     body: tuple[Statement, ...]
@@ -575,6 +580,8 @@ class Action(Decl):
     name: Name
     title: StringLit | None
     body: tuple[Statement, ...] | None  # None: legal only when nothing else is
+    # Taken before the main action: "once" or "any" number of times; None: a main action.
+    before: Literal["once", "any"] | None = None
 
 
 @frozen(kw_only=True)

@@ -325,6 +325,9 @@ class StatementPrinter(Visitor):
         target = f"{self.rename(node.card.text)}.{node.value_name.text}"
         return [f"set {target} = {self.expr(node.value)}"]
 
+    def visit_AnotherTurn(self, node: s.AnotherTurn) -> list[str]:
+        return ["play another turn"]
+
     def visit_Transfer(self, node: s.Transfer) -> list[str]:
         text = f"{node.verb} {self.expr(node.amount)} {self.rename(node.token.text)}"
         if node.source is not None:
@@ -522,6 +525,9 @@ class DeclarationPrinter(Visitor):
         head = f"action {self.name(node.name)}{title}"
         if node.body is None:
             return [f"{head}: only when no other action is legal"]
+        if node.before is not None:
+            repeat = "once" if node.before == "once" else "any number of times"
+            head += f": before the main action, {repeat}"
         last = node.title if node.title is not None else node.name
         return self.statements.body(head, node.body, node, last)
 

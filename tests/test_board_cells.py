@@ -20,8 +20,8 @@ import pytest
 
 from splendor_rules.compiler.backend.native.compile import native_available
 from splendor_rules.compiler.backend.native.target import NativeTarget
-from splendor_rules.compiler.backend.printable import NotPrinted
 from splendor_rules.compiler.backend.python.target import PYTHON
+from splendor_rules.compiler.backend.unprinted import NotPrinted
 from splendor_rules.compiler.runtime.interpreter import board as cells
 from splendor_rules.compiler.runtime.interpreter.engine import InterpretedEngine
 from splendor_rules.compiler.runtime.loading import EngineUnavailable
@@ -289,7 +289,7 @@ def test_the_generated_engine_plays_as_the_interpreter() -> None:
 def test_the_native_target_refuses_a_board_located() -> None:
     with pytest.raises(NotPrinted) as refused:
         NativeTarget().render_engine(MODEL, ROOT)
-    diagnostic = refused.value.diagnostic
+    (diagnostic,) = refused.value.diagnostics
     assert diagnostic.message == "the native target does not print a board of cells yet"
     assert (Path(diagnostic.span.file).name, diagnostic.span.line) == ("board.rules", 10)
     PYTHON.render_engine(MODEL, ROOT)  # the Python target prints it

@@ -35,8 +35,8 @@ from splendor_rules.compiler.backend.native.compile import (
     source_hash,
     stamp_problem,
 )
-from splendor_rules.compiler.backend.printable import NotPrinted
 from splendor_rules.compiler.backend.target import Target
+from splendor_rules.compiler.backend.unprinted import NotPrinted
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file, edition_files
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources, display_path
@@ -125,8 +125,7 @@ def render(folder: Path, outputs: Sequence[tuple[Target, Path]]) -> Build:
             continue
         for output in build.outputs:
             refused = _engine(build, output, path, compiled.model, folder)
-            if refused is not None:
-                build.diagnostics.append((refused, sources))
+            build.diagnostics.extend((diagnostic, sources) for diagnostic in refused)
     packages = [_package(build, output) for output in build.outputs]
     if build.ok:
         for output, package in zip(build.outputs, packages, strict=True):
@@ -136,30 +135,30 @@ def render(folder: Path, outputs: Sequence[tuple[Target, Path]]) -> Build:
 
 def _engine(
     build: Build, output: Output, path: Path, model: m.Edition, folder: Path
-) -> Diagnostic | None:
+) -> list[Diagnostic]:
     """One edition's engine files in an output, or the mistake that stops
-    them (with its diagnostic, when the target does not print the edition)."""
+    them (with its diagnostics, when the target does not print the edition)."""
     try:
         engine = output.folder / output.target.engine_file(model.name)
     except ValueError as error:
         build.mistakes.append(f"{display_path(path)}: no engine file for this name: {error}")
-        return None
+        return []
     if engine in output.engines:
         build.mistakes.append(
             f"{display_path(output.engines[engine])} and {display_path(path)} both build "
             f"{display_path(engine)}: rename one edition"
         )
-        return None
+        return []
     try:
         files = output.target.render_files(model, folder.parent)
     except NotPrinted as refused:
-        build.mistakes.append(f"{display_path(path)}: {refused.diagnostic.message}")
-        build.failed.append((path, [refused.diagnostic]))
-        return refused.diagnostic
+        build.mistakes += [f"{display_path(path)}: {d.message}" for d in refused.diagnostics]
+        build.failed.append((path, refused.diagnostics))
+        return refused.diagnostics
     output.engines[engine] = path
     for name, text in files.items():
         output.texts[output.folder / name] = text
-    return None
+    return []
 
 
 def _package(build: Build, output: Output) -> dict[Path, str]:

@@ -34,7 +34,7 @@ from splendor_rules.compiler.backend.native.compile import (
     OutputUnwritable,
     native_available,
 )
-from splendor_rules.compiler.backend.printable import NotPrinted
+from splendor_rules.compiler.backend.unprinted import NotPrinted
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend import pipeline
 from splendor_rules.compiler.tools import cache, export, loader
@@ -161,9 +161,13 @@ def _cache_one(path: Path, target: str) -> None:
     except (cache.CacheError, CompilerSetting, OutputUnwritable, NativeUnavailable) as error:
         click.echo(f"{shown}: {target}: {error}", err=True)
         sys.exit(2)
-    except NotPrinted as refused:  # as without a C compiler: the other engines work
-        click.echo(f"{shown}: {target}: not built: {refused}")
-        return
+    except NotPrinted as refused:
+        located = "\n".join(d.headline() for d in refused.diagnostics)
+        if target == "native":  # as without a C compiler: the generated engine works
+            click.echo(f"{shown}: native: not built:\n{located}")
+            return
+        click.echo(located, err=True)  # no engine but the interpreter plays it
+        sys.exit(1)
     for said in loaded.said:
         click.echo(f"native: {said}", err=True)
     state = "built" if loaded.built else "current"

@@ -249,7 +249,7 @@ def _choices(signature: identities.Signature) -> list[list[str]]:
 
 def _action(edition: m.Edition, action: m.Action) -> Json:
     sites = [s.name for s in identities.follow_ups(edition) if s.owner is action]
-    return {
+    described: Json = {
         "name": action.name,
         "title": action.title,
         "rules": list(action.rule_ids),
@@ -257,6 +257,9 @@ def _action(edition: m.Edition, action: m.Action) -> Json:
         "choices": _choices(identities.action_signature(action)),
         "follow_ups": sites,
     }
+    if action.before is not None:  # only then, so that other editions' engines stay as they are
+        described["before_main"] = action.before  # "once" or "any" number of times
+    return described
 
 
 _STEP_KINDS = {m.TokenLimit: "token limit", m.Claim: "claim", m.EndCheck: "end check"}

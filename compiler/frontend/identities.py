@@ -309,3 +309,20 @@ def boxes_cards(edition: m.Edition) -> bool:
         for action in edition.actions
         for node in walk(action)
     )
+
+
+
+def extra_turns(edition: m.Edition) -> tuple[m.AnotherTurn, ...]:
+    """Every `play another turn` of the actions and triggers, in order."""
+    bodies = [a.body or () for a in edition.actions] + [t.body for t in edition.triggers]
+    return tuple(st for body in bodies for st in _grants(body))
+
+
+def _grants(body: tuple[m.Statement, ...]) -> list[m.AnotherTurn]:
+    found: list[m.AnotherTurn] = []
+    for st in body:
+        if isinstance(st, m.AnotherTurn):
+            found.append(st)
+        elif isinstance(st, m.If):
+            found += _grants(st.body)
+    return found

@@ -667,6 +667,30 @@ def second_fallback(span: Span) -> Diagnostic:
     return _error("only one action can be legal only when no other is", span)
 
 
+def no_main_action(span: Span) -> Diagnostic:
+    return _error(
+        "every action is taken before the main action: a turn would never end",
+        span,
+        "declare at least one action without 'before the main action'",
+    )
+
+
+def move_before_main(span: Span) -> Diagnostic:
+    return _error(
+        "an action before the main action cannot move a card",
+        span,
+        "a card entering a zone runs its triggers; move it in a main action",
+    )
+
+
+def follow_up_before_main(span: Span) -> Diagnostic:
+    return _error(
+        "an action before the main action cannot make a follow-up choice",
+        span,
+        "choose at the top of the action, before its effects",
+    )
+
+
 def choice_after_effect(span: Span, effect: Span) -> Diagnostic:
     return _error(
         "choices and requirements come before the effects",
@@ -1288,5 +1312,5 @@ def not_printed(span: Span, target: str, construct: str) -> Diagnostic:
     return _error(
         f"the {target} target does not print {construct} yet",
         span,
-        "the generated Python engine and the interpreter play it: --engine generated",
+        "the reference interpreter plays it: --engine interpreted",
     )

@@ -361,6 +361,11 @@ class ReturnToBox(Statement):
 
 
 @frozen(kw_only=True)
+class AnotherTurn(Statement):
+    """The player plays a whole new turn once this one has ended."""
+
+
+@frozen(kw_only=True)
 class If(Statement):
     condition: Expr
     body: tuple[Statement, ...]
@@ -514,6 +519,9 @@ class Action(Part):
     name: str
     title: str
     body: tuple[Statement, ...] | None  # None: legal only when no other action is
+    # Taken before the main action, "once" or "any" number of times (the
+    # optional actions in declaration order); None: a main action.
+    before: Literal["once", "any"] | None = field(default=None, metadata=ADDED)
 
 
 @frozen(kw_only=True)

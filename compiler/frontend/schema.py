@@ -175,8 +175,21 @@ def schema(edition: m.Edition) -> Schema:
         )
     if edition.board is not None:
         fields.extend(_board_fields(edition))
+    fields += _turn_fields(edition)
     fields.append(Field("seats", "seats", low, high))
     return Schema(tuple(fields), _seat_fields(edition, cards), _parts(edition))
+
+
+def _turn_fields(edition: m.Edition) -> list[Field]:
+    """The state of a turn of several actions, for an edition that has
+    them: `stage`, the first of the actions before the main one that is
+    still open this turn (each in declaration order; one taken once closes
+    itself); `again`, an extra turn granted to the player to move."""
+    optional = sum(1 for a in edition.actions if a.before is not None)
+    fields = [Field("stage", "count", 0, optional)] if optional else []
+    if identities.extra_turns(edition):
+        fields.append(Field("again", "flag", 0, 1))
+    return fields
 
 
 def _place(field: Field, holds: Holds) -> Field:

@@ -19,9 +19,9 @@ from attrs import frozen
 from splendor_rules.compiler.backend.build import write_atomically
 from splendor_rules.compiler.backend.native import compile as native_compile
 from splendor_rules.compiler.backend.native.target import render_files
-from splendor_rules.compiler.backend.printable import NotPrinted
 from splendor_rules.compiler.backend.python.target import PYTHON
 from splendor_rules.compiler.backend.source import ident
+from splendor_rules.compiler.backend.unprinted import NotPrinted
 from splendor_rules.compiler.frontend import model as m
 
 

@@ -155,7 +155,6 @@ def cached_engine(path: Path, kind: EngineKind) -> Engine:
         OutputUnwritable,
         native_available,
     )
-    from splendor_rules.compiler.backend.printable import NotPrinted
     from splendor_rules.compiler.tools import cache
     from splendor_rules.dsl.diagnostics import display_path
 
@@ -167,10 +166,13 @@ def cached_engine(path: Path, kind: EngineKind) -> Engine:
                 f"{display_path(path)} has no native engine here: {reason}; "
                 "--engine generated plays it in Python"
             )
+    from splendor_rules.compiler.backend.unprinted import NotPrinted
+
     try:
         loaded = cache.engine_module(path, target, check_rule_file)
-    except NotPrinted as refused:  # a construct this target does not print yet
-        raise EngineUnavailable(str(refused)) from None
+    except NotPrinted as refused:
+        located = "; ".join(d.headline() for d in refused.diagnostics)
+        raise EngineUnavailable(f"no {kind} engine for {display_path(path)}: {located}") from None
     except cache.CacheError as error:
         if target == "native":
             raise EngineUnavailable(f"no native engine for {display_path(path)}: {error}") from None

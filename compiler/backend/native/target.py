@@ -19,8 +19,8 @@ import jinja2
 from splendor_rules.compiler.backend.literals import engine_imports, wrapped
 from splendor_rules.compiler.backend.native.compile import STAMP_MARKER
 from splendor_rules.compiler.backend.native.lower import Lowering
-from splendor_rules.compiler.backend.printable import refuse_unprinted
 from splendor_rules.compiler.backend.source import ident
+from splendor_rules.compiler.backend.unprinted import refuse_unprinted
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
@@ -52,6 +52,7 @@ def _render(template: str, context: dict[str, Any]) -> str:
 
 def context(edition: m.Edition, root: Path) -> dict[str, Any]:
     """The templates' context for one edition."""
+    refuse_unprinted(edition, "native")
     lowering = Lowering(edition, root)
     found = lowering.context()
     module = ident("", edition.name)
@@ -111,7 +112,6 @@ def render_files(
     """An edition's three files by name: the C source, its stub and the
     engine module (which imports the Python engine from `python_package`
     and the compiled module from `native_package`)."""
-    refuse_unprinted(edition, "native")
     found = context(edition, root)
     found["python_package"] = python_package
     found["native_package"] = native_package

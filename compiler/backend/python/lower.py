@@ -27,6 +27,7 @@ from splendor_rules.compiler.backend.python.turns import Turns
 from splendor_rules.compiler.backend.python.unrolled import Unrolled
 from splendor_rules.compiler.backend.python.values import Values
 from splendor_rules.compiler.backend.tables import Tables
+from splendor_rules.compiler.backend.unprinted import refuse_unprinted
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.description import describe
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
@@ -36,6 +37,7 @@ from splendor_rules.compiler.frontend.schema import schema
 def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     """The template's context for one edition; `root` is the folder that
     the comments name rule files relative to."""
+    refuse_unprinted(edition, "python")
     # The engine's description, a literal built as a tree (docs/engine.md).
     lead = len("DESCRIPTION: Final[dict[str, Any]] = ")
     description = printer.laid_out(py.data(describe(edition)), lead=lead)

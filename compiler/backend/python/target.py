@@ -16,7 +16,6 @@ from typing import Any
 import jinja2
 
 from splendor_rules.compiler.backend.literals import engine_imports, wrapped
-from splendor_rules.compiler.backend.printable import refuse_unprinted
 from splendor_rules.compiler.backend.python.lower import lower
 from splendor_rules.compiler.backend.python.names import ident
 from splendor_rules.compiler.frontend import model as m
@@ -54,7 +53,6 @@ class PythonTarget:
         return ident("", edition) + ".py"
 
     def render_engine(self, edition: m.Edition, root: Path) -> str:
-        refuse_unprinted(edition, self.name)
         return _render("engine.py.j2", lower(edition, root))
 
     def render_files(self, edition: m.Edition, root: Path) -> dict[str, str]:

@@ -289,6 +289,9 @@ class StatementChecker(Visitor):
         if name.text in self.boxed:
             self.context.report(msgs.already_boxed(name.span, name.text, self.boxed[name.text]))
 
+    def visit_AnotherTurn(self, st: s.AnotherTurn, scope: Scope, ids: Ids) -> m.Statement:
+        return m.AnotherTurn(rule_ids=ids, span=st.span)
+
     def visit_Transfer(self, st: s.Transfer, scope: Scope, ids: Ids) -> m.Statement:
         return check_transfer(self.context, self.expressions, st, scope, ids)
 
@@ -318,6 +321,8 @@ def check_actions(context: Context, statements: StatementChecker) -> tuple[m.Act
             body = statements.block(decl.body, scope, allow_choices=True)
             warn_unused_locals(context, scope)
             check_order(context, decl.body)
+            if decl.before is not None:
+                check_before_main(context, decl.body)
         actions.append(
             m.Action(
                 rule_ids=context.current_ids,
@@ -325,11 +330,39 @@ def check_actions(context: Context, statements: StatementChecker) -> tuple[m.Act
                 name=name,
                 title=context.title(name, decl.title),
                 body=body,
+                before=decl.before if decl.body is not None else None,
             )
         )
     if not actions:
         context.report(msgs.no_action(context.edition.span, context.edition.name))
+    elif all(a.before is not None for a in actions):
+        context.report(msgs.no_main_action(actions[-1].span))
     return tuple(actions)
+
+
+def check_before_main(context: Context, body: tuple[s.Statement, ...]) -> None:
+    """An action before the main one ends with its effects: the turn goes
+    on with the same player, so it may not wait for a follow-up choice nor
+    move a card (a card entering a zone runs its triggers and contests)."""
+    for statement in body:
+        if isinstance(statement, s.Move):
+            context.report(msgs.move_before_main(statement.span))
+        elif isinstance(statement, s.If):
+            for inner in _nested(statement.body):
+                if isinstance(inner, s.Choose | s.ChooseDistinct):
+                    context.report(msgs.follow_up_before_main(inner.span))
+                elif isinstance(inner, s.Move):
+                    context.report(msgs.move_before_main(inner.span))
+
+
+def _nested(body: tuple[s.Statement, ...]) -> list[s.Statement]:
+    """The statements of a block and of the blocks inside it."""
+    found: list[s.Statement] = []
+    for statement in body:
+        found.append(statement)
+        if isinstance(statement, s.If):
+            found += _nested(statement.body)
+    return found
 
 
 def check_order(context: Context, body: tuple[s.Statement, ...]) -> None:

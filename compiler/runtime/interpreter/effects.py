@@ -325,6 +325,8 @@ class _Run(Visitor):
         grid = self.effects.tables.model.board
         assert grid is not None
         self.env = self.env.at(board.refill(grid, self.env.state))
+    def visit_AnotherTurn(self, st: m.AnotherTurn) -> None:
+        self.env = self.env.at(evolve(self.env.state, again=True))
 
     def visit_If(self, st: m.If) -> None:
         if self.env.holds(st.condition):

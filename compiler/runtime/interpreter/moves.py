@@ -55,7 +55,7 @@ class Moves:
         found = [
             action
             for a in self.tables.model.actions
-            if a.body is not None
+            if a.body is not None and self.open(a, state)
             for action in self.ways(a, state)
         ]
         fallback = self.tables.fallback
@@ -68,9 +68,16 @@ class Moves:
         return any(
             True
             for a in self.tables.model.actions
-            if a.body is not None
+            if a.body is not None and self.open(a, state)
             for _ in self.ways(a, state)
         )
+
+    def open(self, action: m.Action, state: State) -> bool:
+        """A main action always is; one before the main action is while no
+        later one (nor itself, if taken once) has been taken this turn."""
+        if action.before is None:
+            return True
+        return self.tables.optional[action.name] >= state.stage
 
     def ways(self, action: m.Action, state: State) -> Iterator[Action]:
         """Each way of making the action's choices that meets its

@@ -46,6 +46,9 @@ class Tables:
         self.tile_set: Mapping[str, int] = {t.name: i for i, t in enumerate(edition.tile_sets)}
         self.actions: Mapping[str, m.Action] = {a.name: a for a in edition.actions}
         self.fallback = next((a for a in edition.actions if a.body is None), None)
+        # Each action taken before the main one: its place among them.
+        before = [a.name for a in edition.actions if a.before is not None]
+        self.optional: Mapping[str, int] = {name: i for i, name in enumerate(before)}
         self.steps: Mapping[str, tuple[int, m.Step]] = {
             s.name: (i, s) for i, s in enumerate(edition.steps)
         }

@@ -49,6 +49,11 @@ class Turns:
                 )
             return self.decide(state, index, step, action)
         definition = self.check.action(name)
+        if not self.moves.open(definition, state):
+            raise IllegalAction(
+                f"{rule_ids(definition)}: '{name}' is no longer open this turn: the actions"
+                " before the main action are taken in their declared order"
+            )
         if definition.body is None:
             self.check.fallback(state, definition, action)
             after = state
@@ -61,6 +66,9 @@ class Turns:
         if name not in seat.did:  # `did` lists the actions in declaration order
             did = tuple(a for a in self.tables.actions if a in seat.did or a == name)
             after = with_seat(after, q, evolve(seat, did=did))
+        if definition.before is not None:  # the turn goes on: the main action is to come
+            place = self.tables.optional[name]
+            return evolve(after, stage=place if definition.before == "any" else place + 1)
         return self.follow_ups(after)
 
     def follow_up(self, state: State, action: Action) -> State:
@@ -128,12 +136,16 @@ class Turns:
                 if self.ending_holds(state, "at_turn_end"):
                     state = evolve(state, over=True)  # right there: no further step
                     break
-        after = (q + 1) % state.players
         if state.turn == COUNT.high:
             raise OverflowError(
                 f"turn {COUNT.high} is the last a state counts: the game cannot go on"
             )
-        state = evolve(state, current=after, turn=state.turn + 1, pending=None)
+        if state.again and not state.over:  # an extra turn: the same player, the round goes on
+            return evolve(state, turn=state.turn + 1, pending=None, stage=0, again=False)
+        after = (q + 1) % state.players
+        state = evolve(
+            state, current=after, turn=state.turn + 1, pending=None, stage=0, again=False
+        )
         if after != state.first_player or state.over:
             return state
         if state.last_round or self.ending_holds(state, "at_round_end"):

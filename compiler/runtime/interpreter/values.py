@@ -67,6 +67,10 @@ class State:
     board: tuple[int | None, ...] = ()
     bag: tuple[int, ...] = ()
     draws: int = 0
+    # A turn of several actions: the first action before the main one still
+    # open this turn (0 when the edition has none), and an extra turn granted.
+    stage: int = 0
+    again: bool = False
 
 
 def same(a: Value, b: Value) -> bool:

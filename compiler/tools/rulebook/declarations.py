@@ -255,6 +255,13 @@ class Declarations:
         title = self.english.action(action.name)
         if action.body is None:
             return [f"Action {title}: legal only when no other action is."]
+        if action.before is not None:
+            often = "once" if action.before == "once" else "any number of times"
+            head = (
+                f"Action {title}, taken before the main action, {often} a turn, and not after"
+                " an action before the main one declared after it:"
+            )
+            return [head, *self.english.statements(action.body)]
         return [f"Action {title}:", *self.english.statements(action.body)]
 
     def trigger(self, name: str | None) -> list[str]:

@@ -304,6 +304,11 @@ class English(Visitor):
             return f"If {condition}: {' '.join(inner)}"
         if isinstance(x, m.SetValue):
             return f"The {words(x.value_name)} of {x.card} becomes {self.expr(x.value)}."
+        if isinstance(x, m.AnotherTurn):
+            return (
+                "The player plays another turn, a whole one, once this turn has ended "
+                "(its end-of-turn steps included)."
+            )
         if isinstance(x, m.Transfer):
             return self._transfer(x)
         return self._board_statement(x)
