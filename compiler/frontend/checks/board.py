@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.checks.components import by_players
+from splendor_rules.compiler.frontend.checks.components import token_amounts
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.model import CELL, INT, TOKEN
 from splendor_rules.dsl import syntax as s
@@ -93,20 +93,4 @@ def _fill_order(context: Context, decl: s.Board) -> tuple[int, ...]:
 
 def _bag(context: Context, decl: s.Bag) -> dict[str, dict[int, int]]:
     """The tokens in the bag at setup, by kind and player count."""
-    result: dict[str, dict[int, int]] = {}
-    for line in decl.lines:
-        amounts = by_players(context, line.amount)
-        if line.target is None:
-            targets = list(context.colours)
-        else:
-            name = context.global_name(line.target)
-            if context.kind_of(name) not in ("colour", "token"):
-                known = context.names_of("colour", "token")
-                context.report(msgs.unknown(line.target.span, "token", name, known))
-                continue
-            targets = [name]
-        for target in targets:
-            if target in result:
-                context.report(msgs.bag_twice(line.span, target))
-            result[target] = amounts
-    return result
+    return token_amounts(context, decl.lines, msgs.bag_twice)

@@ -7,6 +7,7 @@ namespace for all kinds, see declare_globals) and the columns of the tables.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from splendor_rules.compiler.frontend import messages as msgs
@@ -24,6 +25,8 @@ from splendor_rules.compiler.frontend.model import (
     TOKEN,
 )
 from splendor_rules.dsl import syntax as s
+from splendor_rules.dsl.diagnostics import Diagnostic
+from splendor_rules.dsl.syntax import Span
 
 # The names every edition has; no declaration may take them.
 _PREDECLARED: dict[str, tuple[m.RefKind, m.Type]] = {
@@ -183,16 +186,16 @@ def _token_kind(
     return kind
 
 
-def check_supply(context: Context) -> dict[str, dict[int, int]]:
-    """How many tokens of each kind the supply holds, by player count."""
-    entry = context.one(s.Supply)
-    if entry is None:
-        return {}
-    context.enter(entry)
-    decl = entry.decl
-    assert isinstance(decl, s.Supply)
+def token_amounts(
+    context: Context,
+    lines: Sequence[s.SupplyLine],
+    twice: Callable[[Span, str], Diagnostic],
+) -> dict[str, dict[int, int]]:
+    """Lines of `KIND: amount` (`each colour: amount`), as a supply or a
+    bag writes them: each kind's amount by player count; `twice` words a
+    kind given twice."""
     result: dict[str, dict[int, int]] = {}
-    for line in decl.lines:
+    for line in lines:
         amounts = by_players(context, line.amount)
         if line.target is None:
             targets = list(context.colours)
@@ -205,8 +208,20 @@ def check_supply(context: Context) -> dict[str, dict[int, int]]:
             targets = [name]
         for target in targets:
             if target in result:
-                context.report(msgs.supply_twice(line.span, target))
+                context.report(twice(line.span, target))
             result[target] = amounts
+    return result
+
+
+def check_supply(context: Context) -> dict[str, dict[int, int]]:
+    """How many tokens of each kind the supply holds, by player count."""
+    entry = context.one(s.Supply)
+    if entry is None:
+        return {}
+    context.enter(entry)
+    decl = entry.decl
+    assert isinstance(decl, s.Supply)
+    result = token_amounts(context, decl.lines, msgs.supply_twice)
     if all(line.target is not None for line in decl.lines):
         for colour in context.colours:
             if colour not in result:
