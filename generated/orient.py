@@ -1615,7 +1615,8 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
     means3 = held[3] + discount[3]
     means4 = held[4] + discount[4]
     for v_k in _market(s) + s.zones[Z_reserved][p]:
-        # editions/orient.rules:59 O-3.5 O-3.3
+        # editions/orient.rules:59 O-3.5
+        # editions/orient.rules:60 O-3.3
         if CARD_sacrifice_count[v_k] == 0 and (CARD_kind[v_k] != 'joker' or d_coloured):
             # editions/orient.rules:62 O-3.6
             cost = CARD_cost[v_k]

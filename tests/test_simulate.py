@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner, Result
 from edition_facts import EDITIONS, engine_or_skip, has_facts
 
+from splendor_rules.compiler.backend.native import compile as native_compile
 from splendor_rules.compiler.backend.native.compile import native_available
 from splendor_rules.compiler.cli import main
 from splendor_rules.compiler.runtime.api import Engine, Json
 from splendor_rules.compiler.runtime.loading import HOW_TO_BUILD, EngineUnavailable, load_engine
-from splendor_rules.compiler.tools import loader
 from splendor_rules.compiler.tools.simulate import engines as simulate_engines
 from splendor_rules.compiler.tools.simulate import stats
 from splendor_rules.compiler.tools.simulate.bots import BadBotSpec, GreedyBot, parse_bots
@@ -389,7 +389,8 @@ def without_native_engines(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_simulate_engine_native_is_refused_where_there_is_none(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(loader, "native_available", lambda: "no C compiler found (cc)")
+    # the loader imports the compile module's check when a rule file needs it
+    monkeypatch.setattr(native_compile, "native_available", lambda: "no C compiler found (cc)")
     rule_file = _simulate("tests/variants/house.rules", "--engine", "native", "--games", "1")
     assert rule_file.exit_code == 2
     assert "has no native engine here: no C compiler found (cc)" in rule_file.output

@@ -167,14 +167,14 @@ class _Legal(Visitor):
         return (ops.LineLoop(st, own, read, self.rest(index + 1)),)
 
     def visit_Require(self, st: m.Require, index: int) -> ops.Block:
-        """Requirements one after another share a guard; the rules any of
-        them states (or cites) of its own are the guard's."""
+        """Requirements one after another share a guard; the rules each
+        states (or cites) of its own are noted at its place."""
         requirements = [st]
         end = index + 1
         while end < len(self.part) and isinstance(after := self.part[end], m.Require):
             requirements.append(after)
             end += 1
-        own = tuple(dict.fromkeys(i for r in requirements for i in own_ids(r, self.action)))
+        own = tuple(own_ids(r, self.action) for r in requirements)
         return (ops.Guard(tuple(requirements), own, self.rest(end)),)
 
     def visit_Pay(self, st: m.Pay, index: int) -> ops.Block:

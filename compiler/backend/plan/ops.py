@@ -85,11 +85,11 @@ class LineLoop(Op):
 @frozen
 class Guard(Op):
     """Consecutive requirements of the choice part, `body` run when all
-    hold; `own`: the rules they state or cite beyond their action's (the
-    comment before the guard names them)."""
+    hold; `own`: per requirement, the rules it states or cites beyond its
+    action's (a comment before the guard names them at its place)."""
 
     requirements: tuple[m.Require, ...]
-    own: tuple[str, ...]
+    own: tuple[tuple[str, ...], ...]
     body: Block
 
 

@@ -184,7 +184,10 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting):
             else:
                 test = py.logic("and", [test, condition])
         inner, _ = self.block(op.body, frame, context)
-        return [*self.comment(op.requirements[0], op.own), py.if_(test, inner)], frame
+        notes = [
+            n for r, own in zip(op.requirements, op.own, strict=True) for n in self.comment(r, own)
+        ]
+        return [*notes, py.if_(test, inner)], frame
 
     def visit_Precheck(self, op: ops.Precheck, frame: Frame, context: Context) -> Printed:
         """The Python engine keeps no precheck's tally: the body alone."""
