@@ -2509,7 +2509,7 @@ def _bound_read(value: Any, kind: str, what: str) -> Any:
         if not isinstance(value, str):
             raise ValueError(f"{what} must be a string, not {value!r}")
         return value
-    count = {"card": _CARD_COUNT, "tile": _TILE_COUNT}.get(kind)
+    count = {"card": _CARD_COUNT, "tile": _TILE_COUNT, "player": PLAYERS.stop - 1}.get(kind)
     if count is None:
         return _number(value, what)
     if type(value) is not int or not 0 <= value < count:

@@ -11,6 +11,7 @@ temporary folder, whose generated engine is held to the interpreter too.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import shutil
 from pathlib import Path
@@ -372,3 +373,28 @@ def test_the_generated_engine_agrees(tmp_path: Path, seed: int) -> None:
         ended = differential.play(diff, rng.randrange, 600, differential.probe_with(rng.randrange))
     assert diff.plies > 20, "the game should go on a while"
     assert ended or diff.plies == 600
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 10**6])
+def test_a_player_carried_past_the_seats_is_refused_alike(seat: int) -> None:
+    """A state whose pending decision carries a player that is no seat
+    (hand-edited or hostile JSON) is a ValueError in every engine, never an
+    index past the seats (in C, a write outside the state)."""
+    from splendor_rules.compiler.runtime.loading import EngineUnavailable
+    from splendor_rules.compiler.tools import loader
+
+    path = ROOT / "tests" / "variants" / "players.rules"
+    engines = [loader.load(path, "interpreted"), loader.load(path, "generated")]
+    with contextlib.suppress(EngineUnavailable):  # no C compiler: the other two still
+        engines.append(loader.load(path, "native"))
+    engine, rng = engines[1], random.Random(0)
+    state = engine.new_game(2, 0)
+    while engine.to_json(state)["pending"] in (None, "token_limit"):
+        state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+    hostile = engine.to_json(state)
+    (names,) = [decision["names"] for decision in hostile["pending"]]
+    assert "victim" in names
+    names["victim"] = seat
+    for each in engines:
+        with pytest.raises(ValueError, match="is not a player"):
+            each.from_json(hostile)

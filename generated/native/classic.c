@@ -2587,8 +2587,10 @@ static const int32_t VALUE_KIND[MAX1(NV)] = { 0 };
 /* per follow-up, its carried values: (kind, 1 if a list, slots) each */
 static const int32_t BOUND_START[MAX1(NFOLLOW) + 1] = { 0 };
 static const int32_t BOUND_FIELDS[] = { -1 };
-static const V BOUND_LIMIT[7] = { 0, 2, NK, NC, NCARDS, NTILES, 1 };
-static const char *const BOUND_NOUN[7] = { "number", "flag", "token kind", "colour", "card", "tile", "text" };
+/* A player's bound is the game's seats (0 here: see bound_limit). */
+static const V BOUND_LIMIT[8] = { 0, 2, NK, NC, NCARDS, NTILES, 1, 0 };
+static const char *const BOUND_NOUN[8] = { "number", "flag", "token kind", "colour", "card", "tile", "text", "player" };
+#define BOUND_PLAYER 7
 
 /* A ValueError with the message; 1 (the state is refused). */
 static int refuse(const char *format, ...)
@@ -2750,8 +2752,9 @@ static int check_values(const G *g)
             if (count < 0 || count > width - listed) {
                 return refuse("follow-up decision %d: a list of %lld values, beyond %d", (int)i, (long long)count, (int)(width - listed));
             }
+            V limit = kind == BOUND_PLAYER ? g->players : BOUND_LIMIT[kind];
             for (int32_t j = listed; kind && j < listed + count; j++) {
-                if (x[j] < 0 || x[j] >= BOUND_LIMIT[kind]) {
+                if (x[j] < 0 || x[j] >= limit) {
                     return refuse("follow-up decision %d: %lld is not a %s", (int)i, (long long)x[j], BOUND_NOUN[kind]);
                 }
             }

@@ -94,7 +94,7 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
 
 # How a value carried by a follow-up is checked when a state is imported:
 # the number's kind (its bound in BOUND_LIMIT of engine.c.j2; 0: any number).
-_BOUND_CODES = {"bool": 1, "token": 2, "colour": 3, "card": 4, "tile": 5, "text": 6}
+_BOUND_CODES = {"bool": 1, "token": 2, "colour": 3, "card": 4, "tile": 5, "text": 6, "player": 7}
 
 
 def _bound_check(kind: str, width: int) -> tuple[int, int, int]:
