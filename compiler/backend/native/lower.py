@@ -4,8 +4,10 @@ The same plan as the Python target's lowering, function for function (the
 differential tests hold the two to the same moves in the same order): per
 action an enumerator of its legal moves and the function that makes a move's
 effects (printed from the engine plan by `statements.py`); the zone hooks,
-steps, follow-ups, endings and ranking; the upkeep of the zone aggregates
-and the definitions. Each is a `cnodes.Function`.
+follow-ups, the upkeep of the zone aggregates and the definitions; and,
+printed from the plan with one `visit_<Op>` method each, the steps at the
+end of a turn, the endings, score and ranking, and the set-up's gifts and
+reveals. Each function is a `cnodes.Function`.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ from splendor_rules.compiler.frontend import model as m
 
 class Turns(Statements):
     """Around the actions: the zone aggregates and definitions, the zone
-    hooks (triggers, majorities), the end-of-turn steps, the endings, the
-    ranking and the reveals of setup."""
+    hooks (triggers, majorities), and the plan's end of a turn, scoring and
+    set-up."""
 
     # ------------------------------------------------- values and upkeep
 
