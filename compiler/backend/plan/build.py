@@ -36,6 +36,8 @@ class Facts:
     none_columns: frozenset[str]
     kept: frozenset[analysis.Aggregate]
     decks: identities.Decks
+    tiles: identities.TileNumbering
+    by_mode: dict[str, tuple[m.Ending, ...]]  # the endings of each mode, in order
 
     @staticmethod
     def of(edition: m.Edition) -> Facts:
@@ -49,15 +51,16 @@ class Facts:
             none_columns=analysis.none_columns(edition),
             kept=frozenset(analysis.kept_aggregates(edition)),
             decks=identities.decks(edition),
+            tiles=identities.tile_numbering(edition),
+            by_mode={
+                mode: tuple(e for e in edition.endings if e.mode == mode)
+                for mode in ("once", "at_round_end", "at_turn_end")
+            },
         )
 
     def keeps(self, e: m.Expr) -> bool:
         """Is every zone aggregate the expression reads one an engine may keep?"""
         return all(a in self.kept for a in analysis.aggregates_in(e))
-
-    def endings(self, mode: str) -> tuple[m.Ending, ...]:
-        """The endings of a mode, in order."""
-        return tuple(e for e in self.edition.endings if e.mode == mode)
 
     def may_be_none(self, e: m.Expr) -> bool:
         return self.none_colours and analysis.may_be_none(e, self.none_columns)
@@ -453,20 +456,20 @@ class _Steps(Visitor):
     def visit_Claim(self, st: m.Claim, index: int) -> ops.Step:
         faces = None
         if st.source is not None:  # the player's tiles of the set in that zone
-            faces = tuple(identities.tile_numbering(self.facts.edition).set_faces[st.tiles])
+            faces = self.facts.tiles.set_faces[st.tiles]
         defines = tuple(sorted(analysis.defines_in(st.condition)))
         return ops.ClaimTile(st, index, faces, defines)
 
     def visit_EndCheck(self, st: m.EndCheck, index: int) -> ops.Step:
-        endings = self.facts.endings
-        return ops.CheckEnd(st, index, endings("once"), endings("at_turn_end"))
+        endings = self.facts.by_mode
+        return ops.CheckEnd(st, index, endings["once"], endings["at_turn_end"])
 
 
 def turn_end(facts: Facts) -> ops.TurnEnd:
     walk = _Steps(facts)
     steps = tuple(walk.visit(st, i) for i, st in enumerate(facts.edition.steps))
-    stops = bool(facts.endings("at_turn_end"))
-    return ops.TurnEnd(steps, stops, ops.RoundEnds(facts.endings("at_round_end")))
+    stops = bool(facts.by_mode["at_turn_end"])
+    return ops.TurnEnd(steps, stops, ops.RoundEnds(facts.by_mode["at_round_end"]))
 
 
 def setup(edition: m.Edition) -> ops.Setup:
