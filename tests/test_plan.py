@@ -140,6 +140,7 @@ def test_effects_end_at_a_wait_for_the_follow_up_named(
     hooked = [trigger.trigger for hook in plan.hooks for trigger in hook.triggers]
     assert sorted(t.name for t in hooked) == sorted(t.name for t in edition.triggers)
     assert [follow.site for follow in plan.follow_ups] == list(sites)
+    assert [contest.statement for contest in plan.contests] == list(edition.majorities)
 
 
 @pytest.mark.parametrize("name", EDITIONS)
@@ -196,7 +197,7 @@ def test_each_target_prints_the_operations_of_each_edition(
     blocks += [t.body for t in plan.triggers]
     blocks += [(f.options,) for f in plan.follow_ups]
     blocks += [b for f in plan.follow_ups for b in (*f.take, *f.skip)]
-    blocks += [(*plan.turn_end.steps, plan.turn_end.round_ends)]
+    blocks += [plan.contests, (*plan.turn_end.steps, plan.turn_end.round_ends)]
     blocks += [(plan.scoring.score, plan.scoring.ranking), plan.setup.gifts, plan.setup.reveals]
     kinds = {type(op).__name__ for block in blocks for op in _ops(block)}
     assert {"RoundEnds", "Score", "Ranking"} <= kinds

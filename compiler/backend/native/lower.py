@@ -154,9 +154,8 @@ class Turns(Statements):
                 name = c.ident("trigger_", trigger.trigger.name)
                 own = [self.where(trigger.trigger), *effects]
                 found.append(c.Function("void", name, (STATE, PLAYER, card), own))
-        for majority in self.edition.majorities:
-            found.append(self.measure(majority))
-            found.append(self.contest(majority))
+        for contest in self.plan.contests:
+            found.extend(self.visit(contest))
         for hook in self.plan.hooks:
             body: list[c.Stmt] = [c.do(c.Unary("(void)", c.name("card")))]
             for trigger in hook.triggers:
@@ -173,6 +172,9 @@ class Turns(Statements):
             entered = c.ident("entered_", hook.zone)
             found.append(c.Function("void", entered, (STATE, PLAYER, card), body))
         return found
+
+    def visit_Contest(self, op: ops.Contest) -> list[c.Function]:
+        return [self.measure(op.statement), self.contest(op.statement)]
 
     def measure(self, majority: m.Majority) -> c.Function:
         value = self.expr(majority.measure, Frame())

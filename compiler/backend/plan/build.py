@@ -507,6 +507,7 @@ def build(edition: m.Edition) -> ops.Plan:
         apply=tuple(apply(facts, a, i) for i, a in enumerate(actions)),
         triggers=triggers,
         hooks=hooks,
+        contests=tuple(ops.Contest(majority) for majority in edition.majorities),
         follow_ups=tuple(follow_up(facts, i, site) for i, site in enumerate(facts.sites)),
         turn_end=turn_end(facts),
         scoring=ops.Scoring(ops.Score(edition.score), ops.Ranking(edition.winners)),

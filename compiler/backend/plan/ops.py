@@ -379,6 +379,15 @@ class TriggerPlan:
 
 
 @frozen
+class Contest(Op):
+    """A majority tile contested as a card enters its zone: a player's
+    measure towards it, and the tile taken if the measure reaches the
+    threshold and beats the holder's (printed as a target's functions)."""
+
+    statement: m.Majority
+
+
+@frozen
 class Hook:
     """What runs when a card enters a zone: its triggers, in order, then
     the contests of the majorities it decides."""
@@ -504,13 +513,14 @@ class Setup:
 class Plan:
     """An edition's plan: per action (in order) its enumerator (None for
     one legal only when no other is) and apply; per trigger its effects;
-    per zone whose entry runs code its hook; the follow-ups; the end of a
-    turn, the scoring and the set-up."""
+    per zone whose entry runs code its hook; per majority its contest; the
+    follow-ups; the end of a turn, the scoring and the set-up."""
 
     legal: tuple[Legal | None, ...]
     apply: tuple[Apply, ...]
     triggers: tuple[TriggerPlan, ...]
     hooks: tuple[Hook, ...]
+    contests: tuple[Contest, ...]
     follow_ups: tuple[FollowUp, ...]
     turn_end: TurnEnd
     scoring: Scoring

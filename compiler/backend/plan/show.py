@@ -66,6 +66,7 @@ def show(plan: ops.Plan) -> str:
         triggers = [t.trigger.name for t in hook.triggers]
         majorities = [j.name for j in hook.majorities]
         lines.append(f"hook {hook.zone} triggers={triggers!r} majorities={majorities!r}")
+    lines.extend(printer.block(plan.contests, 0)[0])
     for follow in plan.follow_ups:
         lines.append(f"follow-up {follow.index} {follow.site.name}")
         lines.extend(printer.block((follow.options,), 1)[0])

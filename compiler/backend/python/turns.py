@@ -29,9 +29,8 @@ class Turns(Actions):
     def hooks(self) -> list[py.Function]:
         plan = self.plan
         found = [self.trigger(t) for t in plan.triggers if t.waits]
-        for majority in self.edition.majorities:
-            found.append(self.measure(majority))
-            found.append(self.contest(majority))
+        for contest in plan.contests:
+            found.extend(self.visit(contest))
         found.extend(self.zone_hook(hook) for hook in plan.hooks)
         return found
 
@@ -67,6 +66,9 @@ class Turns(Actions):
             "None",
             [self.where(trigger.trigger), *effects],
         )
+
+    def visit_Contest(self, op: ops.Contest) -> list[py.Function]:
+        return [self.measure(op.statement), self.contest(op.statement)]
 
     def measure(self, majority: m.Majority) -> py.Function:
         """What a player has towards a majority tile."""
