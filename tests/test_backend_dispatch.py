@@ -1,6 +1,6 @@
-"""The back end dispatches on statements one way: the engine plan's builder
-walks the model with `dsl.visitor.Visitor` (`visit_<Statement>` methods) and
-each target prints the plan's operations the same way. This test reads every
+"""The back end dispatches on statements and steps one way: the engine
+plan's builder walks the model with `dsl.visitor.Visitor` (`visit_<Node>`
+methods) and each target prints the plan's operations the same way. This test reads every
 module of `compiler/backend/` with `ast` and refuses an `isinstance` ladder
 over the model's statement kinds: two or more `isinstance(_, m.X)` tests
 naming statement classes in one function (a comprehension counts with its
@@ -9,6 +9,7 @@ function). A single test (a filter, a guard) is no ladder."""
 from __future__ import annotations
 
 import ast
+import typing
 from pathlib import Path
 
 import attrs
@@ -19,12 +20,13 @@ from splendor_rules.compiler.frontend import model as m
 ROOT = Path(__file__).resolve().parent.parent
 BACKEND = ROOT / "compiler" / "backend"
 MODULES = sorted(BACKEND.rglob("*.py"))
-# Every statement class of the model, found from the model (not listed).
+# Every statement class of the model, found from the model (not listed), and
+# the kinds of end-of-turn step (the plan's builder visits them too).
 STATEMENTS = frozenset(
     name
     for name, value in vars(m).items()
     if isinstance(value, type) and attrs.has(value) and issubclass(value, m.Statement)
-)
+) | frozenset(kind.__name__ for kind in typing.get_args(m.Step))
 # Functions allowed a ladder, each with why (none today).
 ALLOWED: dict[str, str] = {}
 
@@ -77,7 +79,7 @@ def ladders(source: str, module: str) -> list[str]:
 
 
 def test_the_model_has_statement_classes() -> None:
-    assert {"Let", "Choose", "Require", "Pay", "If"} <= STATEMENTS
+    assert {"Let", "Choose", "Require", "Pay", "If", "TokenLimit", "EndCheck"} <= STATEMENTS
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(ROOT).as_posix())

@@ -97,7 +97,6 @@ class Tables:
             "step_names": tuple(step.name for step in e.steps),
             "step_kinds": tuple(identities.decision_kind(step) or "none" for step in e.steps),
             "step_rules": tuple(self.ids(step) for step in e.steps),
-            "turn_endings": any(ending.mode == "at_turn_end" for ending in e.endings),
             "ending_rules": ", ".join(i for ending in e.endings for i in ending.rule_ids),
         }
 

@@ -4,13 +4,16 @@ The same plan as the Python target's lowering, function for function (the
 differential tests hold the two to the same moves in the same order): per
 action an enumerator of its legal moves and the function that makes a move's
 effects (printed from the engine plan by `statements.py`); the zone hooks,
-steps, follow-ups, endings and ranking; the upkeep of the zone aggregates
-and the definitions. Each is a `cnodes.Function`.
+follow-ups, the upkeep of the zone aggregates and the definitions; and,
+printed from the plan with one `visit_<Op>` method each, the steps at the
+end of a turn, the endings, score and ranking, and the set-up's gifts and
+reveals. Each function is a `cnodes.Function`.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from splendor_rules.compiler.backend import analysis, tables
@@ -24,7 +27,7 @@ from splendor_rules.compiler.backend.native.base import (
     shown_code,
 )
 from splendor_rules.compiler.backend.native.emit import Frame, c_type, filled
-from splendor_rules.compiler.backend.native.statements import Context, Statements
+from splendor_rules.compiler.backend.native.statements import Context, Printed, Statements
 from splendor_rules.compiler.backend.plan import ops
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
@@ -32,8 +35,8 @@ from splendor_rules.compiler.frontend import model as m
 
 class Turns(Statements):
     """Around the actions: the zone aggregates and definitions, the zone
-    hooks (triggers, majorities), the end-of-turn steps, the endings, the
-    ranking and the reveals of setup."""
+    hooks (triggers, majorities), and the plan's end of a turn, scoring and
+    set-up."""
 
     # ------------------------------------------------- values and upkeep
 
@@ -118,7 +121,7 @@ class Turns(Statements):
             for define in self.edition.defines
             if not define.parameters or define.name in applied
         ]
-        found.append(self.define(self.edition.score, "score"))
+        found.append(self.visit(self.plan.scoring.score))
         return found
 
     def define(self, define: m.Define, name: str) -> c.Function:
@@ -151,9 +154,8 @@ class Turns(Statements):
                 name = c.ident("trigger_", trigger.trigger.name)
                 own = [self.where(trigger.trigger), *effects]
                 found.append(c.Function("void", name, (STATE, PLAYER, card), own))
-        for majority in self.edition.majorities:
-            found.append(self.measure(majority))
-            found.append(self.contest(majority))
+        for contest in self.plan.contests:
+            found.extend(self.visit(contest))
         for hook in self.plan.hooks:
             body: list[c.Stmt] = [c.do(c.Unary("(void)", c.name("card")))]
             for trigger in hook.triggers:
@@ -170,6 +172,9 @@ class Turns(Statements):
             entered = c.ident("entered_", hook.zone)
             found.append(c.Function("void", entered, (STATE, PLAYER, card), body))
         return found
+
+    def visit_Contest(self, op: ops.Contest) -> list[c.Function]:
+        return [self.measure(op.statement), self.contest(op.statement)]
 
     def measure(self, majority: m.Majority) -> c.Function:
         value = self.expr(majority.measure, Frame())
@@ -202,93 +207,105 @@ class Turns(Statements):
     def step_functions(self) -> list[c.Function]:
         """Per step: its options, the effect of the option decided, and the
         step itself (1 if the player must decide)."""
-        found = []
-        for index, step in enumerate(self.steps):
-            found.append(self.step_options(index, step))
-            found.append(self.step_decide(index, step))
-            found.append(self.step_run(index, step))
-        return found
+        return [f for step in self.plan.turn_end.steps for f in self.visit(step)]
 
-    def step_options(self, index: int, step: m.Step) -> c.Function:
-        g, p, out = c.name("g"), c.name("p"), c.name("out")
+    def visit_ReturnTokens(self, op: ops.ReturnTokens) -> list[c.Function]:
+        step, index = op.statement, op.index
+        g, p = c.name("g"), c.name("p")
         code = c.num(self.move_code("step", index))
-        body: list[c.Stmt] = [self.where(step)]
-        body += [c.do(c.Unary("(void)", n)) for n in (g, p, out)]
-        if isinstance(step, m.TokenLimit):
-            counted = c.index(c.name("STEP_COUNTED"), index)
-            body.append(c.do(c.call("return_ways", g, p, c.num(step.limit), counted, code, out)))
-        elif isinstance(step, m.Claim):
-            var = c.ident("v_", step.variable)
-            condition = self.expr(step.condition, Frame().bind(step.variable, var))
-            if step.source is not None:  # the player's tiles of the set in that zone
-                faces = identities.tile_numbering(self.edition).set_faces[step.tiles]
-                zone = c.num(self.names.zone_index[step.source])
-                source = filled("src", "zone_fill", g, zone, p)
-                of_set = c.logic("||", [c.binary(c.name(var), "==", c.num(f)) for f in faces])
-                condition = c.logic("&&", [of_set, condition])
-            else:
-                source = filled(
-                    "src", "tiles_fill", g, c.num(self.names.tile_set_index[step.tiles])
-                )
-            emit = [
-                c.do(c.call("mv_begin", out, code)),
-                c.do(c.call("mv_put", out, c.name(var))),
-                c.do(c.call("mv_end", out)),
-            ]
-            element = c.index(c.dot(c.name("src"), "v"), c.name("i"))
-            loop = [c.declare("V", var, element), c.if_(condition, emit)]
-            body.extend(source)
-            body.append(c.for_("i", 0, c.dot(c.name("src"), "n"), loop))
-        parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
-        return c.Function("void", f"step_options{index}", parameters, body)
+        counted = c.index(c.name("STEP_COUNTED"), index)
+        ways = c.call("return_ways", g, p, c.num(step.limit), counted, code, c.name("out"))
+        held: c.Expr = c.call("held_total", g, p)
+        if op.counted is not None:  # the kinds it counts, added up
+            cells = [c.index(c.arrow("g", "held"), p, i) for i in op.counted]
+            held = functools.reduce(lambda a, b: c.binary(a, "+", b), cells)
+        few = c.if_(c.binary(held, "<=", c.num(step.limit)), [c.Return(c.num(0))])
+        return [
+            self.step_options(op, [c.do(ways)]),
+            self.step_decide(index, [c.do(c.call("give_back", g, p, c.name("mv")))]),
+            self.step_run(op, [few]),
+        ]
 
-    def step_decide(self, index: int, step: m.Step) -> c.Function:
-        g, p, mv = c.name("g"), c.name("p"), c.name("mv")
-        if isinstance(step, m.TokenLimit):
-            decided: list[c.Stmt] = [c.do(c.call("give_back", g, p, mv))]
-        elif isinstance(step, m.Claim):
-            zone = c.num(self.names.zone_index[step.zone])
-            decided = [c.do(c.call("take_tile", g, p, c.index(mv, 0), zone))]
+    def visit_ClaimTile(self, op: ops.ClaimTile) -> list[c.Function]:
+        step, index = op.statement, op.index
+        g, p, out = c.name("g"), c.name("p"), c.name("out")
+        var = c.ident("v_", step.variable)
+        condition = self.expr(step.condition, Frame().bind(step.variable, var))
+        if op.faces is not None and step.source is not None:  # the player's, of the set
+            zone = c.num(self.names.zone_index[step.source])
+            source = filled("src", "zone_fill", g, zone, p)
+            of_set = c.logic("||", [c.binary(c.name(var), "==", c.num(f)) for f in op.faces])
+            condition = c.logic("&&", [of_set, condition])
         else:
-            decided = [c.do(c.Unary("(void)", n)) for n in (g, p, mv)]
+            tiles = c.num(self.names.tile_set_index[step.tiles])
+            source = filled("src", "tiles_fill", g, tiles)
+        code = c.num(self.move_code("step", index))
+        emit = [
+            c.do(c.call("mv_begin", out, code)),
+            c.do(c.call("mv_put", out, c.name(var))),
+            c.do(c.call("mv_end", out)),
+        ]
+        element = c.index(c.dot(c.name("src"), "v"), c.name("i"))
+        loop = [c.declare("V", var, element), c.if_(condition, emit)]
+        options = [*source, c.for_("i", 0, c.dot(c.name("src"), "n"), loop)]
+        zone = c.num(self.names.zone_index[step.zone])
+        take = c.do(c.call("take_tile", g, p, c.index(c.name("mv"), 0), zone))
+        return [
+            self.step_options(op, options),
+            self.step_decide(index, [take]),
+            self.step_run(op, []),
+        ]
+
+    def visit_CheckEnd(self, op: ops.CheckEnd) -> list[c.Function]:
+        """The endings checked at the end of the turn: the last round, then
+        the end at once (end_turn stops)."""
+        body: list[c.Stmt] = [self.where(op.statement), c.do(c.Unary("(void)", c.name("p")))]
+        for endings, flag in ((op.last_round, "last"), (op.game_over, "over")):
+            for ending in endings:
+                body.append(self.where(ending))
+                condition = self.expr(ending.condition, Frame())
+                body.append(c.if_(condition, [c.assign(c.arrow("g", flag), c.num(1))]))
+        body.append(c.Return(c.num(0)))
+        unused = [c.do(c.Unary("(void)", c.name(n))) for n in ("g", "p", "mv")]
+        return [
+            self.step_options(op, []),
+            self.step_decide(op.index, unused),
+            c.Function("int32_t", f"step_run{op.index}", (STATE, PLAYER), body),
+        ]
+
+    def step_options(self, op: ops.Step, body: list[c.Stmt]) -> c.Function:
+        """The options of a step's decision, each a move into `out`."""
+        unused = [c.do(c.Unary("(void)", c.name(n))) for n in ("g", "p", "out")]
+        parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
+        own = [self.where(op.statement), *unused, *body]
+        return c.Function("void", f"step_options{op.index}", parameters, own)
+
+    def step_decide(self, index: int, decided: Sequence[c.Stmt]) -> c.Function:
+        """The effect of the option decided (the move `mv`)."""
         parameters = (STATE, PLAYER, ("const int32_t *", "mv"))
         return c.Function("void", f"step_decide{index}", parameters, decided)
 
-    def step_run(self, index: int, step: m.Step) -> c.Function:
+    def step_run(self, op: ops.ReturnTokens | ops.ClaimTile, before: list[c.Stmt]) -> c.Function:
+        """A step with a decision (after `before`, which may end it): 1 if
+        the player must decide (run_step)."""
         g, p = c.name("g"), c.name("p")
-        body: list[c.Stmt] = [self.where(step), c.do(c.Unary("(void)", p))]
-        if isinstance(step, m.EndCheck):
-            for mode, flag in (("once", "last"), ("at_turn_end", "over")):
-                for ending in self.edition.endings:
-                    if ending.mode == mode:
-                        body.append(self.where(ending))
-                        condition = self.expr(ending.condition, Frame())
-                        body.append(c.if_(condition, [c.assign(c.arrow("g", flag), c.num(1))]))
-            body.append(c.Return(c.num(0)))
-        else:
-            if isinstance(step, m.TokenLimit):
-                held: c.Expr = c.call("held_total", g, p)
-                if step.counted is not None:  # the kinds it counts, added up
-                    kinds = [i for i, t in enumerate(self.edition.tokens) if t.name in step.counted]
-                    cells = [c.index(c.arrow("g", "held"), p, i) for i in kinds]
-                    held = functools.reduce(lambda a, b: c.binary(a, "+", b), cells)
-                few = c.binary(held, "<=", c.num(step.limit))
-                body.append(c.if_(few, [c.Return(c.num(0))]))
-            body.append(c.Return(c.call("run_step", g, p, c.num(index))))
-        return c.Function("int32_t", f"step_run{index}", (STATE, PLAYER), body)
+        body: list[c.Stmt] = [self.where(op.statement), c.do(c.Unary("(void)", p)), *before]
+        body.append(c.Return(c.call("run_step", g, p, c.num(op.index))))
+        return c.Function("int32_t", f"step_run{op.index}", (STATE, PLAYER), body)
 
     # -------------------------------------------------------------- the end
 
     def endings(self) -> list[c.Function]:
         """When a round's end ends the game, who may win, and the ranking."""
-        conditions = [
-            self.expr(e.condition, Frame())
-            for e in self.edition.endings
-            if e.mode == "at_round_end"
-        ]
+        return [self.visit(self.plan.turn_end.round_ends), *self.visit(self.plan.scoring.ranking)]
+
+    def visit_RoundEnds(self, op: ops.RoundEnds) -> c.Function:
+        conditions = [self.expr(e.condition, Frame()) for e in op.endings]
         ends = c.logic("||", conditions) if conditions else c.num(0)
-        round_ends = c.Function("int32_t", "round_ends", (CONST_STATE,), [c.Return(ends)])
-        winners = self.edition.winners
+        return c.Function("int32_t", "round_ends", (CONST_STATE,), [c.Return(ends)])
+
+    def visit_Ranking(self, op: ops.Ranking) -> list[c.Function]:
+        winners = op.statement
         among = self.expr(winners.among, Frame()) if winners.among else c.num(1)
         eligible = [c.do(c.Unary("(void)", c.name("p"))), c.Return(c.binary(among, "!=", c.num(0)))]
         body: list[c.Stmt] = [self.where(winners), c.do(c.Unary("(void)", c.name("p")))]
@@ -298,40 +315,37 @@ class Turns(Statements):
                 value = c.Unary("-", value)
             body.append(c.assign(c.index(c.name("keys"), position), value))
         return [
-            round_ends,
             c.Function("int32_t", "eligible", (CONST_STATE, PLAYER), eligible),
             c.Function("void", "rank", (CONST_STATE, PLAYER, ("V *", "keys")), body),
         ]
 
-    def seat_gifts(self) -> list[c.Stmt]:
-        """What players start with, by their place in the turn order (in
-        new_game, before the reveals): each gift a `gain`, if the game has a
-        player at that place."""
-        body: list[c.Stmt] = []
-        players, first = c.name("players"), c.name("first")
-        for gift in self.edition.seat_gifts:
-            kind = c.num(self.names.token_index[gift.token])
-            seat: c.Expr = first
-            if gift.position > 1:
-                after = c.binary(first, "+", c.num(gift.position - 1))
-                seat = c.binary(after, "%", players)
-            gain: c.Stmt = c.do(c.call("gain", c.name("g"), seat, kind, c.num(gift.amount)))
-            if gift.position > self.edition.players[0]:  # not in every game
-                gain = c.if_(c.binary(players, ">=", c.num(gift.position)), [gain])
-            body += [self.where(gift), gain]
-        return body
+    def visit_Score(self, op: ops.Score) -> c.Function:
+        """The score, printed as every definition is."""
+        return self.define(op.statement, "score")
 
-    def reveals(self) -> list[c.Stmt]:
-        """The statements of setup that reveal tiles."""
-        body: list[c.Stmt] = []
-        frame = Frame(player=c.num(0))
-        for reveal in self.edition.reveals:
-            index = c.num(self.names.tile_set_index[reveal.tiles])
-            count = self.expr(reveal.count, frame)
-            face = c.num(reveal.random_face)
-            body.append(self.where(reveal))
-            body.append(c.do(c.call("reveal", c.name("g"), c.name("rng"), index, count, face)))
-        return body
+    # -------------------------------------------------------------- setup
+
+    def visit_Gift(self, op: ops.Gift, frame: Frame) -> Printed:
+        """A gift a `gain`, if the game has a player at that place."""
+        gift = op.statement
+        players, first = c.name("players"), c.name("first")
+        kind = c.num(self.names.token_index[gift.token])
+        seat: c.Expr = first
+        if op.after:
+            seat = c.binary(c.binary(first, "+", c.num(op.after)), "%", players)
+        gain: c.Stmt = c.do(c.call("gain", c.name("g"), seat, kind, c.num(gift.amount)))
+        if not op.every_game:
+            gain = c.if_(c.binary(players, ">=", c.num(gift.position)), [gain])
+        return [self.where(gift), gain], frame
+
+    def visit_Reveal(self, op: ops.Reveal, frame: Frame) -> Printed:
+        reveal = op.statement
+        index = c.num(self.names.tile_set_index[reveal.tiles])
+        count = self.expr(reveal.count, frame)
+        reveal_ = c.call(
+            "reveal", c.name("g"), c.name("rng"), index, count, c.num(reveal.random_face)
+        )
+        return [self.where(reveal), c.do(reveal_)], frame
 
 
 class FollowUps(Turns):
@@ -438,8 +452,9 @@ class Lowering(FollowUps):
             **data.data(e, self.names, python, self.packed),
             "prototypes": [f.prototype() + ";" for f in functions],
             "functions": [f.text() for f in functions],
-            "reveals": c.body_text(self.reveals()),
-            "seat_gifts": c.body_text(self.seat_gifts()),
+            "reveals": c.body_text(self.block(self.plan.setup.reveals, Frame(player=c.num(0)))[0]),
+            "seat_gifts": c.body_text(self.block(self.plan.setup.gifts, Frame())[0]),
+            "turn_endings": self.plan.turn_end.stops,
             "actions": [
                 {
                     "legal": c.ident("legal_", a.name) if a.body is not None else None,
@@ -449,13 +464,7 @@ class Lowering(FollowUps):
             ],
             "fallback_index": next((i for i, a in enumerate(self.actions) if a.body is None), -1),
             "step_count": len(self.steps),
-            "step_counted": [  # the kinds each step's token limit counts, 1 each
-                tuple(
-                    int(not isinstance(s, m.TokenLimit) or s.counted is None or t.name in s.counted)
-                    for t in e.tokens
-                )
-                for s in self.steps
-            ],
+            "step_counted": [self.counted(step) for step in self.plan.turn_end.steps],
             "follow_count": len(self.sites),
             "declines": any(site.declinable for site in self.sites),
             "function_tables": self.function_tables(),
@@ -466,6 +475,14 @@ class Lowering(FollowUps):
             "rank_count": len(e.winners.keys),
             "shown": self.shown_codes(),
         }
+
+    def counted(self, step: ops.Step) -> tuple[int, ...]:
+        """The kinds a step's token limit counts and may return, 1 each
+        (every kind for another step)."""
+        kinds = range(len(self.edition.tokens))
+        if isinstance(step, ops.ReturnTokens) and step.counted is not None:
+            return tuple(int(i in step.counted) for i in kinds)
+        return tuple(1 for _ in kinds)
 
     def function_tables(self) -> dict[str, list[str]]:
         """The names of the actions', steps' and follow-ups' functions, by

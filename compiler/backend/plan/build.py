@@ -2,7 +2,8 @@
 
 Each statement kind has its `visit_<Statement>` method in each of the three
 walks (the choice part of an enumerator, the reading of a move in an apply,
-the effects); the facts the printers need (hooked zones, follow-up sites,
+the effects), and each step kind its method in the walk of the end of a
+turn; the facts the printers need (hooked zones, follow-up sites,
 which names later statements read, market slots, the early cost test, the
 prechecks, which tokens may be none) are computed here, once, from one
 `Facts` object handed down.
@@ -35,6 +36,8 @@ class Facts:
     none_columns: frozenset[str]
     kept: frozenset[analysis.Aggregate]
     decks: identities.Decks
+    tiles: identities.TileNumbering
+    by_mode: dict[str, tuple[m.Ending, ...]]  # the endings of each mode, in order
 
     @staticmethod
     def of(edition: m.Edition) -> Facts:
@@ -48,6 +51,11 @@ class Facts:
             none_columns=analysis.none_columns(edition),
             kept=frozenset(analysis.kept_aggregates(edition)),
             decks=identities.decks(edition),
+            tiles=identities.tile_numbering(edition),
+            by_mode={
+                mode: tuple(e for e in edition.endings if e.mode == mode)
+                for mode in ("once", "at_round_end", "at_turn_end")
+            },
         )
 
     def keeps(self, e: m.Expr) -> bool:
@@ -432,6 +440,48 @@ def follow_up(facts: Facts, index: int, site: identities.FollowUp) -> ops.Follow
     )
 
 
+class _Steps(Visitor):
+    """The end-of-turn steps -> their operations, each with its facts."""
+
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+
+    def visit_TokenLimit(self, st: m.TokenLimit, index: int) -> ops.Step:
+        if st.counted is None:
+            return ops.ReturnTokens(st, index, None)
+        tokens = self.facts.edition.tokens
+        counted = tuple(i for i, t in enumerate(tokens) if t.name in st.counted)
+        return ops.ReturnTokens(st, index, counted)
+
+    def visit_Claim(self, st: m.Claim, index: int) -> ops.Step:
+        faces = None
+        if st.source is not None:  # the player's tiles of the set in that zone
+            faces = self.facts.tiles.set_faces[st.tiles]
+        defines = tuple(sorted(analysis.defines_in(st.condition)))
+        return ops.ClaimTile(st, index, faces, defines)
+
+    def visit_EndCheck(self, st: m.EndCheck, index: int) -> ops.Step:
+        endings = self.facts.by_mode
+        return ops.CheckEnd(st, index, endings["once"], endings["at_turn_end"])
+
+
+def turn_end(facts: Facts) -> ops.TurnEnd:
+    walk = _Steps(facts)
+    steps = tuple(walk.visit(st, i) for i, st in enumerate(facts.edition.steps))
+    stops = bool(facts.by_mode["at_turn_end"])
+    return ops.TurnEnd(steps, stops, ops.RoundEnds(facts.by_mode["at_round_end"]))
+
+
+def setup(edition: m.Edition) -> ops.Setup:
+    """The gifts by seat (a seat some player counts lack is tested) and the
+    reveals."""
+    gifts = tuple(
+        ops.Gift(gift, gift.position - 1, gift.position <= edition.players[0])
+        for gift in edition.seat_gifts
+    )
+    return ops.Setup(gifts, tuple(ops.Reveal(reveal) for reveal in edition.reveals))
+
+
 def build(edition: m.Edition) -> ops.Plan:
     """The plan of an edition (its definitions with parameters already
     inlined where they can be, `analysis.inline_definitions`)."""
@@ -457,5 +507,9 @@ def build(edition: m.Edition) -> ops.Plan:
         apply=tuple(apply(facts, a, i) for i, a in enumerate(actions)),
         triggers=triggers,
         hooks=hooks,
+        contests=tuple(ops.Contest(majority) for majority in edition.majorities),
         follow_ups=tuple(follow_up(facts, i, site) for i, site in enumerate(facts.sites)),
+        turn_end=turn_end(facts),
+        scoring=ops.Scoring(ops.Score(edition.score), ops.Ranking(edition.winners)),
+        setup=setup(edition),
     )

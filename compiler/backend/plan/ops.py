@@ -1,6 +1,7 @@
 """The engine plan's operations: what an action's enumerator of legal moves,
 its apply, and the effects of actions, triggers and follow-ups do, as a
-small set of typed statements that every target prints.
+small set of typed statements that every target prints; the steps at the
+end of a turn, the endings, the scoring and the set-up.
 
 Expressions stay model expressions (each target has its expression
 emitter); an operation holds the model statement it comes from (its span and
@@ -378,6 +379,15 @@ class TriggerPlan:
 
 
 @frozen
+class Contest(Op):
+    """A majority tile contested as a card enters its zone: a player's
+    measure towards it, and the tile taken if the measure reaches the
+    threshold and beats the holder's (printed as a target's functions)."""
+
+    statement: m.Majority
+
+
+@frozen
 class Hook:
     """What runs when a card enters a zone: its triggers, in order, then
     the contests of the majorities it decides."""
@@ -387,14 +397,131 @@ class Hook:
     majorities: tuple[m.Majority, ...]
 
 
+# ------------------------------------------------------ the end of a turn
+#
+# A step is printed as a target's functions (its options, the effect of the
+# option decided, and the step run at the turn's end), not as statements.
+
+
+@frozen
+class ReturnTokens(Op):
+    """A step: a player above the limit returns tokens down to it.
+    `counted`: the kinds (by index) it counts and may return (None: all)."""
+
+    statement: m.TokenLimit
+    index: int
+    counted: tuple[int, ...] | None
+
+
+@frozen
+class ClaimTile(Op):
+    """A step: a tile of the set where the condition holds, claimed.
+    `faces`: claimed from the player's tiles in a zone, those of the set
+    (None: from the tiles in play); `defines`: the definitions the
+    condition reads."""
+
+    statement: m.Claim
+    index: int
+    faces: tuple[int, ...] | None
+    defines: tuple[str, ...]
+
+
+@frozen
+class CheckEnd(Op):
+    """A step: the endings checked at the turn's end, `last_round` (the
+    round is played out) then `game_over` (the game ends at once)."""
+
+    statement: m.EndCheck
+    index: int
+    last_round: tuple[m.Ending, ...]
+    game_over: tuple[m.Ending, ...]
+
+
+Step = ReturnTokens | ClaimTile | CheckEnd
+
+
+@frozen
+class RoundEnds(Op):
+    """The test when a round ends: does one of these endings hold?"""
+
+    endings: tuple[m.Ending, ...]
+
+
+@frozen
+class TurnEnd:
+    """The end of a turn: its steps, in order; `stops`: an ending can end the game at a
+    turn's end check (no further step runs); then, as a round ends, its test."""
+
+    steps: tuple[Step, ...]
+    stops: bool
+    round_ends: RoundEnds
+
+
+# ------------------------------------------------------------- scoring
+
+
+@frozen
+class Score(Op):
+    """A player's score, a definition read for a player."""
+
+    statement: m.Define
+
+
+@frozen
+class Ranking(Op):
+    """Who may win (`among`, None: everyone) and each player's keys, the
+    highest best (a `lowest` key is negated)."""
+
+    statement: m.Winners
+
+
+@frozen
+class Scoring:
+    score: Score
+    ranking: Ranking
+
+
+# --------------------------------------------------------------- set-up
+
+
+@frozen
+class Gift(Op):
+    """At setup, the player `after` seats after the first gains tokens;
+    `every_game`: every player count has that seat (else a test)."""
+
+    statement: m.SeatGift
+    after: int
+    every_game: bool
+
+
+@frozen
+class Reveal(Op):
+    """At setup, tiles of a set revealed (the count read for seat 0)."""
+
+    statement: m.Reveal
+
+
+@frozen
+class Setup:
+    """What setup does beyond the data tables: the gifts, then the reveals."""
+
+    gifts: tuple[Gift, ...]
+    reveals: tuple[Reveal, ...]
+
+
 @frozen
 class Plan:
     """An edition's plan: per action (in order) its enumerator (None for
     one legal only when no other is) and apply; per trigger its effects;
-    per zone whose entry runs code its hook; the follow-ups."""
+    per zone whose entry runs code its hook; per majority its contest; the
+    follow-ups; the end of a turn, the scoring and the set-up."""
 
     legal: tuple[Legal | None, ...]
     apply: tuple[Apply, ...]
     triggers: tuple[TriggerPlan, ...]
     hooks: tuple[Hook, ...]
+    contests: tuple[Contest, ...]
     follow_ups: tuple[FollowUp, ...]
+    turn_end: TurnEnd
+    scoring: Scoring
+    setup: Setup

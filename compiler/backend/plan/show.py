@@ -18,6 +18,9 @@ def _fact(value: object) -> str | None:
         return repr(value)
     if isinstance(value, tuple) and all(isinstance(v, str | int) for v in value):
         return repr(value)
+    names = tuple(getattr(v, "name", None) for v in value) if isinstance(value, tuple) else ()
+    if names and all(isinstance(n, str) for n in names):
+        return repr(names)  # parts of the model (endings), by name
     return None
 
 
@@ -44,7 +47,8 @@ class TextPrinter(PlanPrinter[str, int]):
 
 def show(plan: ops.Plan) -> str:
     """The whole plan: per action its enumerator and apply, per trigger its
-    effects, per follow-up its options and rests."""
+    effects, per follow-up its options and rests; the end of a turn, the
+    scoring and the set-up."""
     printer = TextPrinter()
     lines: list[str] = []
     for legal, apply in zip(plan.legal, plan.apply, strict=True):
@@ -62,12 +66,20 @@ def show(plan: ops.Plan) -> str:
         triggers = [t.trigger.name for t in hook.triggers]
         majorities = [j.name for j in hook.majorities]
         lines.append(f"hook {hook.zone} triggers={triggers!r} majorities={majorities!r}")
+    lines.extend(printer.block(plan.contests, 0)[0])
     for follow in plan.follow_ups:
         lines.append(f"follow-up {follow.index} {follow.site.name}")
         lines.extend(printer.block((follow.options,), 1)[0])
         for label, blocks in (("take", follow.take), ("skip", follow.skip)):
             lines.append(f"  {label}")
             lines.extend(printer.blocks(blocks, 2)[0])
+    turn_end = plan.turn_end
+    lines.append(f"turn end stops={turn_end.stops!r}")
+    lines.extend(printer.block((*turn_end.steps, turn_end.round_ends), 1)[0])
+    lines.append("scoring")
+    lines.extend(printer.block((plan.scoring.score, plan.scoring.ranking), 1)[0])
+    lines.append("setup")
+    lines.extend(printer.block((*plan.setup.gifts, *plan.setup.reveals), 1)[0])
     return "\n".join(lines) + "\n"
 
 

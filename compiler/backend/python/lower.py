@@ -3,7 +3,8 @@
 The template (templates/engine.py.j2) holds what every engine shares: the
 state, setup, payments, turns and JSON. The lowering supplies what an
 edition decides: its constants and data tables (`backend.tables.Tables`), and a Python
-function for each rule (`Values`, `Actions`, `Turns`), each headed by a
+function for each rule (`Values`, and `Turns`, the printer of the engine
+plan), each headed by a
 comment naming its place in the rule file and its rule ids, plus the names
 of the optional helper functions that code calls.
 """
@@ -17,7 +18,6 @@ from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.plan.build import build as build_plan
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python import printer
-from splendor_rules.compiler.backend.python.actions import Actions
 from splendor_rules.compiler.backend.python.base import Source
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.followups import FollowUps
@@ -44,23 +44,25 @@ def lower(edition: m.Edition, root: Path) -> dict[str, Any]:
     edition = analysis.inline_definitions(edition)
     source = Source(root)
     emitter = ExprEmitter(Names(edition))
-    actions = Actions(edition, source, emitter, build_plan(edition))
-    turns = Turns(edition, source, actions)
-    follow_ups = FollowUps(edition, source, actions)
+    plan = build_plan(edition)
+    turns = Turns(edition, source, emitter, plan)
+    follow_ups = FollowUps(edition, source, turns)
     functions = [
         *Values(edition, source, emitter).functions(),
-        *actions.functions(),
+        turns.visit(plan.scoring.score),
+        *turns.functions(),
         *turns.hooks(),
         *turns.steps(),
         *turns.endings(),
         *follow_ups.functions(),
     ]
-    reveals = turns.reveals()
+    gifts, reveals = turns.setup()
     context = Tables(edition, source).context()
     context["functions"] = [function.text() for function in functions]
     context["unrolled"] = Unrolled(edition, source, emitter).context()
     context["reveals"] = "\n".join(py.render(reveals, level=1))
-    context["seat_gifts"] = "\n".join(py.render(turns.seat_gifts(), level=1))
+    context["seat_gifts"] = "\n".join(py.render(gifts, level=1))
+    context["turn_endings"] = plan.turn_end.stops
     context.update(follow_ups.table())
     context.update(StateLayout(schema(edition)).context())
     # Read last: every function above has been emitted.

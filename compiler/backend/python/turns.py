@@ -1,71 +1,36 @@
-"""Lowering what happens around the actions: the tiles revealed at setup, the
-code run when something enters a zone (triggers and majorities), the steps
-at the end of each turn, and the end of the game (endings and ranking)."""
+"""The Python target's printer of what happens around the actions: the
+code run when something enters a zone (triggers and majorities), and, from
+the engine plan, the steps at the end of each turn, the end of the game
+(endings, score and ranking) and what setup does beyond the data tables
+(gifts by seat, reveals). One `visit_<Op>` method per operation."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 
 from splendor_rules.compiler.backend.plan import ops
 from splendor_rules.compiler.backend.python import nodes as py
-from splendor_rules.compiler.backend.python.actions import Actions
-from splendor_rules.compiler.backend.python.base import LoweringPart, Source
+from splendor_rules.compiler.backend.python.actions import Actions, Printed
 from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import ident
-from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.backend.python.values import Values
 from splendor_rules.compiler.frontend import model as m
 
 STATE_AND_PLAYER = (("s", "State"), ("p", "int"))
+RUN = "list[Any] | None"  # a step: its options if the player must decide
 
 
-class Turns(LoweringPart):
-    """The functions of an edition's zone hooks, steps and ending, and its
-    setup's reveals. A trigger's effects are those of an action (`actions`)."""
-
-    def __init__(self, edition: m.Edition, source: Source, actions: Actions) -> None:
-        super().__init__(edition, source, actions.emitter)
-        self.actions = actions
-
-    def seat_gifts(self) -> list[ast.stmt]:
-        """What players start with, by their place in the turn order (inside
-        new_game, before the reveals): each gift a `_gain`, if the game has
-        a player at that place."""
-        body: list[ast.stmt] = []
-        players, first = py.name("players"), py.name("first_player")
-        for gift in self.edition.seat_gifts:
-            kind = self.names.token(gift.token)
-            seat: ast.expr = first
-            if gift.position > 1:
-                after = py.binary(first, "+", py.const(gift.position - 1))
-                seat = py.binary(after, "%", players)
-            amount = py.const(gift.amount)
-            gain: ast.stmt = py.do(py.call("_gain", py.name("s"), seat, kind, amount))
-            if gift.position > self.edition.players[0]:  # not in every game
-                gain = py.if_(py.binary(players, ">=", py.const(gift.position)), [gain])
-            body += [self.where(gift), gain]
-        return body
-
-    def reveals(self) -> list[ast.stmt]:
-        """The statements of setup that reveal tiles (inside new_game)."""
-        body: list[ast.stmt] = []
-        frame = Frame(player=0)
-        for reveal in self.edition.reveals:
-            index = self.names.tile_set(reveal.tiles)
-            faces = py.item(py.name("_TILE_SET_FACES"), index)
-            count = self.expr(reveal.count, frame)
-            revealed = py.call(
-                "_reveal", py.name("rng"), faces, count, py.const(reveal.random_face)
-            )
-            body.append(self.where(reveal))
-            body.append(py.set_(py.item(py.name("tiles"), index), revealed))
-        return body
+class Turns(Actions):
+    """The functions of an edition's zone hooks, steps, ending and
+    scoring, and its setup's statements; a trigger's effects are those of
+    an action."""
 
     def hooks(self) -> list[py.Function]:
-        plan = self.actions.plan
+        plan = self.plan
         found = [self.trigger(t) for t in plan.triggers if t.waits]
-        for majority in self.edition.majorities:
-            found.append(self.measure(majority))
-            found.append(self.contest(majority))
+        for contest in plan.contests:
+            found.extend(self.visit(contest))
         found.extend(self.zone_hook(hook) for hook in plan.hooks)
         return found
 
@@ -80,7 +45,7 @@ class Turns(LoweringPart):
             else:
                 body.append(self.where(trigger.trigger))
                 frame = Frame().bind(trigger.trigger.card, "card")
-                effects, _ = self.actions.effects(trigger.body, frame, [])
+                effects, _ = self.effects(trigger.body, frame, [])
                 body.extend(effects)
         for majority in hook.majorities:
             contest = py.call(ident("_contest_", majority.name), py.name("s"), py.name("p"))
@@ -94,13 +59,16 @@ class Turns(LoweringPart):
         choice returns from it, and the rest waits for the decision."""
         frame = Frame().bind(trigger.trigger.card, "card")
         stop: list[ast.stmt] = [py.return_()]
-        effects, _ = self.actions.effects(trigger.body, frame, stop)
+        effects, _ = self.effects(trigger.body, frame, stop)
         return py.Function(
             ident("_trigger_", trigger.trigger.name),
             (*STATE_AND_PLAYER, ("card", "int")),
             "None",
             [self.where(trigger.trigger), *effects],
         )
+
+    def visit_Contest(self, op: ops.Contest) -> list[py.Function]:
+        return [self.measure(op.statement), self.contest(op.statement)]
 
     def measure(self, majority: m.Majority) -> py.Function:
         """What a player has towards a majority tile."""
@@ -152,101 +120,110 @@ class Turns(LoweringPart):
     # ----------------------------------------------------------------- steps
 
     def steps(self) -> list[py.Function]:
-        found = []
-        for step in self.edition.steps:
-            found.append(self.options(step))
-            found.append(self.decide(step))
-            found.append(self.step(step))
-        return found
+        """Per step: its options, the effect of the option decided, and the
+        step itself."""
+        return [f for step in self.plan.turn_end.steps for f in self.visit(step)]
 
-    def options(self, step: m.Step) -> py.Function:
+    def visit_ReturnTokens(self, op: ops.ReturnTokens) -> list[py.Function]:
+        step = op.statement
+        s, p = py.name("s"), py.name("p")
+        limit = [py.item(py.attr(s, "held"), p), py.const(step.limit)]
+        held: ast.expr = py.call("sum", py.item(py.attr(s, "held"), p))
+        if op.counted is not None:  # the kinds it counts and may return, added up
+            kinds = range(len(self.edition.tokens))
+            limit.append(py.const(tuple(i in op.counted for i in kinds)))
+            held = py.chain("+", [py.item(py.attr(s, "held"), p, i) for i in op.counted])
+        options = [py.return_(py.call("list", py.call("_returns", *limit)))]
+        back = "_give_to_bag" if step.into_bag else "_give_back"
+        few = py.if_(py.binary(held, "<=", py.const(step.limit)), [py.return_(py.const(None))])
+        return [
+            self.step_options(step, options),
+            self.step_decide(step, py.do(py.call(back, s, p, py.name("option")))),
+            self.step_run(step, [few]),
+        ]
+
+    def visit_ClaimTile(self, op: ops.ClaimTile) -> list[py.Function]:
+        step = op.statement
+        s, p = py.name("s"), py.name("p")
+        var = ident("v_", step.variable)
+        prebound, frame = self.prebind_names(op.defines, Frame())
+        condition = self.expr(step.condition, frame.bind(step.variable, var))
+        tiles = py.item(py.attr(s, "tiles"), self.names.tile_set(step.tiles))
+        if op.faces is not None and step.source is not None:  # the player's, of the set
+            of_set = py.binary(py.name(var), "in", py.const(op.faces))
+            condition = py.logic("and", [of_set, condition])
+            tiles = py.item(py.attr(s, "zones"), self.names.zone(step.source), p)
+        options = [*prebound, py.return_(py.list_of(py.name(var), var, tiles, condition))]
+        zone = self.names.zone(step.zone)
+        take = py.do(py.call("_take_tile", s, p, py.name("option"), zone))
+        return [
+            self.step_options(step, options),
+            self.step_decide(step, take),
+            self.step_run(step, []),
+        ]
+
+    def visit_CheckEnd(self, op: ops.CheckEnd) -> list[py.Function]:
+        """The endings checked at the end of the turn: the last round, then
+        the end at once (`_end_turn` stops)."""
+        s = py.name("s")
+        body: list[ast.stmt] = [self.where(op.statement)]
+        for endings, flag in ((op.last_round, "last"), (op.game_over, "over")):
+            for ending in endings:
+                body.append(self.where(ending))
+                now = py.set_(py.attr(s, flag), py.const(True))
+                body.append(py.if_(self.expr(ending.condition, Frame()), [now]))
+        body.append(py.return_(py.const(None)))
+        return [
+            self.step_options(op.statement, [py.return_(py.list_([]))]),
+            self.step_decide(op.statement, py.return_(py.const(None))),
+            py.Function(ident("_step_", op.statement.name), STATE_AND_PLAYER, RUN, body),
+        ]
+
+    def step_options(self, step: m.Step, body: Sequence[ast.stmt]) -> py.Function:
         """The options of a step's decision."""
-        s, p = py.name("s"), py.name("p")
-        body: list[ast.stmt] = [self.where(step)]
-        if isinstance(step, m.TokenLimit):
-            limit = [py.item(py.attr(s, "held"), p), py.const(step.limit)]
-            if step.counted is not None:  # the kinds it counts, and may return
-                limit.append(py.const(tuple(t.name in step.counted for t in self.edition.tokens)))
-            body.append(py.return_(py.call("list", py.call("_returns", *limit))))
-        elif isinstance(step, m.Claim):
-            var = ident("v_", step.variable)
-            prebound, frame = self.prebind(step.condition, Frame())
-            condition = self.expr(step.condition, frame.bind(step.variable, var))
-            tiles = py.item(py.attr(s, "tiles"), self.names.tile_set(step.tiles))
-            if step.source is not None:  # the player's tiles of the set in that zone
-                faces = identities.tile_numbering(self.edition).set_faces[step.tiles]
-                of_set = py.binary(py.name(var), "in", py.const(tuple(faces)))
-                condition = py.logic("and", [of_set, condition])
-                tiles = py.item(py.attr(s, "zones"), self.names.zone(step.source), p)
-            body.extend(prebound)
-            body.append(py.return_(py.list_of(py.name(var), var, tiles, condition)))
-        else:
-            body.append(py.return_(py.list_([])))
-        return py.Function(ident("_options_", step.name), STATE_AND_PLAYER, "list[Any]", body)
+        name = ident("_options_", step.name)
+        return py.Function(name, STATE_AND_PLAYER, "list[Any]", [self.where(step), *body])
 
-    def decide(self, step: m.Step) -> py.Function:
+    def step_decide(self, step: m.Step, decided: ast.stmt) -> py.Function:
         """The effect of the option a player decided."""
-        s, p, option = py.name("s"), py.name("p"), py.name("option")
-        if isinstance(step, m.TokenLimit):
-            back = "_give_to_bag" if step.into_bag else "_give_back"
-            decided: ast.stmt = py.do(py.call(back, s, p, option))
-        elif isinstance(step, m.Claim):
-            zone = self.names.zone(step.zone)
-            decided = py.do(py.call("_take_tile", s, p, option, zone))
-        else:
-            decided = py.return_(py.const(None))
-        return py.Function(
-            ident("_decide_", step.name), (*STATE_AND_PLAYER, ("option", "Any")), "None", [decided]
-        )
+        parameters = (*STATE_AND_PLAYER, ("option", "Any"))
+        return py.Function(ident("_decide_", step.name), parameters, "None", [decided])
 
-    def step(self, step: m.Step) -> py.Function:
-        """A step at the end of a turn: its options if the player must decide,
-        else None (having decided the only option, if there is one)."""
+    def step_run(self, step: m.Step, before: list[ast.stmt]) -> py.Function:
+        """A step with a decision at the end of a turn (after `before`, which
+        may end it): its options if the player must decide, else None
+        (having decided the only option, if there is one)."""
         s, p = py.name("s"), py.name("p")
-        body: list[ast.stmt] = [self.where(step)]
-        if isinstance(step, m.EndCheck):
-            for ending in self.edition.endings:
-                if ending.mode == "once":
-                    body.append(self.where(ending))
-                    last = py.set_(py.attr(s, "last"), py.const(True))
-                    body.append(py.if_(self.expr(ending.condition, Frame()), [last]))
-            for ending in self.edition.endings:
-                if ending.mode == "at_turn_end":  # _end_turn stops at once
-                    body.append(self.where(ending))
-                    over = py.set_(py.attr(s, "over"), py.const(True))
-                    body.append(py.if_(self.expr(ending.condition, Frame()), [over]))
-            body.append(py.return_(py.const(None)))
-        else:
-            if isinstance(step, m.TokenLimit):
-                held: ast.expr = py.call("sum", py.item(py.attr(s, "held"), p))
-                if step.counted is not None:  # the kinds it counts, added up
-                    kinds = [i for i, t in enumerate(self.edition.tokens) if t.name in step.counted]
-                    held = py.chain("+", [py.item(py.attr(s, "held"), p, i) for i in kinds])
-                few = py.binary(held, "<=", py.const(step.limit))
-                body.append(py.if_(few, [py.return_(py.const(None))]))
-            options = py.name("options")
-            decide = py.call(ident("_decide_", step.name), s, p, py.item(options, 0))
-            body += [
-                py.assign("options", py.call(ident("_options_", step.name), s, p)),
-                py.if_(py.binary(py.call("len", options), ">", py.const(1)), [py.return_(options)]),
-                py.if_(options, [py.do(decide)]),
-                py.return_(py.const(None)),
-            ]
-        return py.Function(ident("_step_", step.name), STATE_AND_PLAYER, "list[Any] | None", body)
+        options = py.name("options")
+        decide = py.call(ident("_decide_", step.name), s, p, py.item(options, 0))
+        body = [
+            self.where(step),
+            *before,
+            py.assign("options", py.call(ident("_options_", step.name), s, p)),
+            py.if_(py.binary(py.call("len", options), ">", py.const(1)), [py.return_(options)]),
+            py.if_(options, [py.do(decide)]),
+            py.return_(py.const(None)),
+        ]
+        return py.Function(ident("_step_", step.name), STATE_AND_PLAYER, RUN, body)
 
     # -------------------------------------------------------------- the end
 
     def endings(self) -> list[py.Function]:
-        winners = self.edition.winners
+        """When a round's end ends the game, who may win, and the ranking."""
+        return [self.visit(self.plan.turn_end.round_ends), *self.visit(self.plan.scoring.ranking)]
+
+    def visit_RoundEnds(self, op: ops.RoundEnds) -> py.Function:
         body: list[ast.stmt] = []
         conditions: list[ast.expr] = []
-        for ending in self.edition.endings:
-            if ending.mode == "at_round_end":
-                body.append(self.where(ending))
-                conditions.append(self.expr(ending.condition, Frame()))
+        for ending in op.endings:
+            body.append(self.where(ending))
+            conditions.append(self.expr(ending.condition, Frame()))
         ends = py.logic("or", conditions) if conditions else py.const(False)
         body.append(py.return_(ends))
-        round_ends = py.Function("_round_ends", (("s", "State"),), "bool", body)
+        return py.Function("_round_ends", (("s", "State"),), "bool", body)
+
+    def visit_Ranking(self, op: ops.Ranking) -> list[py.Function]:
+        winners = op.statement
         among = winners.among
         eligible = py.call("bool", self.expr(among, Frame())) if among else py.const(True)
         keys: list[ast.expr] = []
@@ -255,7 +232,6 @@ class Turns(LoweringPart):
             value = py.call("int", value) if key.value.type == m.BOOL else value
             keys.append(value if key.order == "highest" else py.negative(value))
         return [
-            round_ends,
             py.Function(
                 "_eligible",
                 STATE_AND_PLAYER,
@@ -269,3 +245,38 @@ class Turns(LoweringPart):
                 [self.where(winners), py.return_(py.tuple_(keys))],
             ),
         ]
+
+    def visit_Score(self, op: ops.Score) -> py.Function:
+        """The score, printed as every definition is."""
+        return Values(self.edition, self.source, self.emitter).define(op.statement, "_score")
+
+    # ---------------------------------------------------------------- setup
+
+    def setup(self) -> tuple[list[ast.stmt], list[ast.stmt]]:
+        """The statements of setup (inside new_game): the gifts, then the
+        reveals."""
+        gifts, _ = self.block(self.plan.setup.gifts, Frame())
+        reveals, _ = self.block(self.plan.setup.reveals, Frame(player=0))
+        return gifts, reveals
+
+    def visit_Gift(self, op: ops.Gift, frame: Frame) -> Printed:
+        """A gift a `_gain`, if the game has a player at that place."""
+        gift = op.statement
+        players, first = py.name("players"), py.name("first_player")
+        seat: ast.expr = first
+        if op.after:
+            seat = py.binary(py.binary(first, "+", py.const(op.after)), "%", players)
+        amount = py.const(gift.amount)
+        kind = self.names.token(gift.token)
+        gain: ast.stmt = py.do(py.call("_gain", py.name("s"), seat, kind, amount))
+        if not op.every_game:
+            gain = py.if_(py.binary(players, ">=", py.const(gift.position)), [gain])
+        return [self.where(gift), gain], frame
+
+    def visit_Reveal(self, op: ops.Reveal, frame: Frame) -> Printed:
+        reveal = op.statement
+        index = self.names.tile_set(reveal.tiles)
+        faces = py.item(py.name("_TILE_SET_FACES"), index)
+        count = self.expr(reveal.count, frame)
+        revealed = py.call("_reveal", py.name("rng"), faces, count, py.const(reveal.random_face))
+        return [self.where(reveal), py.set_(py.item(py.name("tiles"), index), revealed)], frame

@@ -1,5 +1,6 @@
 """Lowering the values an edition derives from a state: the upkeep of its zone
-aggregates, and its definitions and score."""
+aggregates, and its definitions (the score too, printed from the plan by
+`turns.py`)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,6 @@ class Values(LoweringPart):
         for define in self.edition.defines:
             if not define.parameters or define.name in applied:
                 found.append(self.define(define, self.names.define(define.name)))
-        found.append(self.define(self.edition.score, "_score"))
         return found
 
     def count_in(self) -> py.Function:
