@@ -12,6 +12,7 @@ from splendor_rules.compiler.cli import play as play_command
 from splendor_rules.compiler.cli import replay as replay_command
 from splendor_rules.compiler.runtime.loading import generated_editions
 from splendor_rules.compiler.tools.labels import edition_data
+from splendor_rules.compiler.tools.loader import load
 
 EDITION = generated_editions()[0]
 
@@ -44,3 +45,35 @@ def test_a_human_sees_cards_by_their_data_and_labelled_moves() -> None:
     assert market, shown
     assert "cost:" in shown and "  1. " in shown
     assert "top of deck" in shown
+
+
+BOARD = Path(__file__).resolve().parent / "boards" / "board.rules"
+
+
+def test_a_human_plays_a_line_of_cells_on_a_board(tmp_path: Path) -> None:
+    """An edition with a board of cells (tests/boards/board.rules): the grid
+    with each cell's number and token, the bag's counts, the lines among the
+    moves; a line typed in the records' short form is played."""
+    eng = load(BOARD)
+    state = eng.new_game(2, 1)
+    line = next(a for a in eng.legal_actions(state) if a[0] == "take_line" and len(a[1]) == 3)
+    cells = list(line[1])
+    board = eng.view(state, 0)["board"]
+    out = tmp_path / "game.json"
+    typed = f"take_line [{','.join(map(str, cells))}]\n"
+    args = [str(BOARD), "-p", "2", "--bots", "human,greedy", "-s", "1", "-o", str(out)]
+    result = CliRunner().invoke(play_command.command, args, input=typed)
+    assert result.exit_code == 1  # the input ended after the line
+    shown = result.stderr
+    assert "board" in shown and "bag: 0 tokens" in shown, shown
+    for number, kind in enumerate(board):
+        assert f"{number:>2} {kind}" in shown
+    data = edition_data(BOARD)
+    said = ", ".join(data.cell_label(c) for c in cells)
+    assert f"take 1 to 3 tokens in a line: {said}" in shown
+    record = json.loads(out.read_text("utf-8"))
+    assert record["actions"][0] == {"action": "take_line", "picked": cells}
+    # the position shown after the opponent's reply: those cells empty
+    after = shown.split("your move")[1]
+    for number in cells:
+        assert f"{number:>2} ·" in after
