@@ -1,0 +1,216 @@
+"""A board of cells on the web board, in a real browser (headless Chromium
+through Playwright, as tests/test_board_browser.py): tests/boards/board.rules,
+a 3 by 3 board filled from a bag. A person takes a line of cells by clicks
+(only a set of cells a legal move takes can be confirmed), the board and the
+bag are drawn as the view says, and a refill from the bag is shown. Also: a
+seat that moves again (an action before the main one) is still offered its
+moves.
+
+Skipped where /usr/bin/chromium is absent (docs/testing.md, "The web board
+in a browser").
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from board_browser import ARGS, CHROMIUM, serving
+
+from splendor_rules.compiler.frontend.pipeline import compile_file
+from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+from splendor_rules.compiler.tools.board import games
+from splendor_rules.compiler.tools.board.games import Edition
+from splendor_rules.compiler.tools.labels import data_of
+
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = str(ROOT / "tests" / "boards" / "board.rules")
+# An action before the main one (docs/language.md, "Several actions a turn"),
+# which the reference interpreter plays.
+TURNS = """edition turns "Splendor, an action before the main one" extends classic {
+  remove reference "RULES.md"
+
+  [T-1] action draw "draw a gold token": before the main action, once {
+    require supply(gold) > 0 else "no gold left"
+    gain 1 gold
+  }
+}
+"""
+
+
+def turns_edition(folder: Path) -> Edition:
+    """The edition of TURNS on the reference interpreter, as the board opens one."""
+    path = folder / "turns.rules"
+    path.write_text(TURNS, encoding="utf-8")
+    compiled = compile_file(path)
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    engine = InterpretedEngine(compiled.model)
+    return Edition("turns", engine, data_of(engine.DESCRIPTION))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    edition = turns_edition(tmp_path_factory.mktemp("turns"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(games._EDITIONS, "turns", edition)  # no generated engine prints it yet
+        with serving([RULES, "turns"], tmp_path_factory.mktemp("games")) as url:
+            yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _post(url: str, data: object) -> Any:
+    request = urllib.request.Request(url, json.dumps(data).encode(), method="POST")
+    with urllib.request.urlopen(request) as answer:
+        return json.loads(answer.read())
+
+
+def _my_turn(server: str, game: str, token: str) -> Any:
+    """The seat's snapshot once it is its turn (the bot has replied)."""
+    deadline = time.monotonic() + 60
+    while True:
+        with urllib.request.urlopen(f"{server}/api/games/{game}?seat={token}") as answer:
+            shot = json.loads(answer.read())
+        if shot["legal"] or shot["over"]:
+            return shot
+        if time.monotonic() > deadline:
+            raise AssertionError("the bot did not reply")
+        time.sleep(0.05)
+
+
+def _cells_of(move: dict[str, Any]) -> list[int]:
+    return list(move["picked"]) if move["action"] == "take_line" else []
+
+
+def _shown(page: Any) -> tuple[list[str | None], int]:
+    """The board's cells (token kind or None) and the bag's total as drawn."""
+    kinds = page.eval_on_selector_all("#cells .cell", "cells => cells.map(c => c.dataset.kind)")
+    total = page.locator("#cells .bag").get_attribute("data-total")
+    return [k or None for k in kinds], int(total)
+
+
+def _wait_version(page: Any, steps: int) -> None:
+    page.wait_for_function(f"() => document.querySelectorAll('#log li').length >= {steps}")
+
+
+def _wait_status(page: Any, status: str) -> None:
+    page.wait_for_function(f"() => document.querySelector('#status').textContent === '{status}'")
+
+
+def test_a_line_of_cells_is_taken_by_clicks_and_the_bag_refills_the_board(
+    server: str, browser: Any
+) -> None:
+    game = _post(
+        server + "/api/games",
+        {"source": RULES, "players": 2, "seats": ["human", "greedy"], "seed": 1, "delay": 0},
+    )
+    token = game["seats"]["0"].split("=")[1]
+    shot = _my_turn(server, game["id"], token)
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server + game["seats"]["0"])
+    page.wait_for_selector("#panel h3")
+    assert _shown(page) == (shot["view"]["board"], sum(shot["view"]["bag"].values()))
+    lines = [_cells_of(item["move"]) for item in shot["legal"]]
+    line = next(cells for cells in lines if len(cells) == 3)
+
+    # the first cell chosen: only the cells of a legal line through it stay offered
+    page.locator(f"#cells .cell[data-cell='{line[0]}']").click()
+    offered = {c for cells in lines if line[0] in cells for c in cells}
+    clickable = page.eval_on_selector_all(
+        "#cells .cell.clickable", "cells => cells.map(c => Number(c.dataset.cell))"
+    )
+    assert set(clickable) == offered
+    aside = next(c for c, kind in enumerate(shot["view"]["board"]) if kind and c not in offered)
+    page.locator(f"#cells .cell[data-cell='{aside}']").click()  # not in a line: nothing happens
+    assert page.locator("#cells .cell.selected").count() == 1
+    for cell in line[1:]:
+        page.locator(f"#cells .cell[data-cell='{cell}']").click()
+    assert page.locator("#cells .cell.selected").count() == 3
+    confirm = page.locator("#panel .chosen button.move")
+    assert confirm.count() == 1
+    assert all(f"cell {c} " in confirm.text_content() for c in line)
+    confirm.click()
+    _wait_version(page, 1)
+    shot = _my_turn(server, game["id"], token)
+    assert shot["log"][0]["move"] == {"action": "take_line", "picked": line}
+    assert all(shot["view"]["board"][c] is None for c in line)  # the bag is empty: no refill
+    _wait_status(page, "your turn")
+    assert _shown(page) == (shot["view"]["board"], sum(shot["view"]["bag"].values()))
+    assert all(
+        page.locator(f"#cells .cell[data-cell='{c}']").get_attribute("class") == "cell empty"
+        for c in line
+    )
+
+    # payments go into the bag: moves by the API until the bag holds tokens
+    # and the refill is legal; the page follows and shows the bag's counts
+    for _ in range(20):
+        names = {item["move"]["action"]: item["move"] for item in reversed(shot["legal"])}
+        if sum(shot["view"]["bag"].values()) and "replenish" in names:
+            break
+        move = next(names[n] for n in ("buy", "take_gold", "take_line") if n in names)
+        _post(f"{server}/api/games/{game['id']}/moves?seat={token}", move)
+        shot = _my_turn(server, game["id"], token)
+    bag = shot["view"]["bag"]
+    assert sum(bag.values()) > 0
+    _wait_version(page, len(shot["log"]))
+    _wait_status(page, "your turn")
+    assert _shown(page) == (shot["view"]["board"], sum(bag.values()))
+    pips = page.locator("#cells .bag .pip")
+    assert {p.get_attribute("title") for p in pips.all()} == {
+        f"{n} {kind}" for kind, n in bag.items() if n
+    }
+    # the bot waits: the page shows the board right after the refill
+    _post(f"{server}/api/games/{game['id']}/pace", {"delay": 10})
+    empty = shot["view"]["board"].count(None)
+    page.locator("#panel .direct button.move[data-action='replenish']").click()
+    _wait_status(page, "seat 1 to move")
+    refilled = min(empty, sum(bag.values()))
+    board, total = _shown(page)
+    assert board.count(None) == empty - refilled and total == sum(bag.values()) - refilled
+    assert page.locator("#log li").last.text_content().startswith("seat 0: refill the board")
+    assert errors == []
+    page.close()
+
+
+def test_a_seat_that_moves_again_is_still_offered_its_moves(server: str, browser: Any) -> None:
+    """An action before the main one leaves the same seat to move: the page
+    says so and offers that seat's moves (now without the action taken)."""
+    game = _post(
+        server + "/api/games",
+        {"source": "turns", "players": 2, "seats": ["human", "greedy"], "seed": 1, "delay": 0},
+    )
+    page = browser.new_page()
+    page.goto(server + game["seats"]["0"])
+    page.wait_for_selector("#panel h3")
+    draw = page.locator("#panel button.move[data-action='draw']")
+    draw.click()
+    _wait_version(page, 1)
+    page.wait_for_selector("#panel h3")
+    assert page.locator("#status").text_content() == "your turn"
+    assert page.locator(".seat.to-move").get_attribute("data-seat") == "0"
+    assert draw.count() == 0
+    assert page.locator("#supply .chip.clickable").count() > 0  # the main action's moves
+    page.locator(".deck.clickable").first.click()  # the main action: reserve a deck's top
+    page.locator("#panel .chosen button.move").first.click()
+    _wait_version(page, 3)  # and the bot's reply
+    _wait_status(page, "your turn")
+    assert draw.count() == 1  # open again on the next turn
+    page.close()
