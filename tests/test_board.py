@@ -14,7 +14,8 @@ import pytest
 from splendor_rules.compiler.runtime.loading import generated_editions
 from splendor_rules.compiler.tools.board.games import Games, Refused
 from splendor_rules.compiler.tools.board.replays import replay_frames
-from splendor_rules.compiler.tools.labels import edition_data
+from splendor_rules.compiler.tools.labels import edition_data, move_label
+from splendor_rules.compiler.tools.loader import load
 from splendor_rules.compiler.tools.records import check_file
 
 starlette = pytest.importorskip("starlette.testclient", reason="starlette is not installed")
@@ -181,6 +182,24 @@ def test_cards_and_tiles_are_labelled_by_their_data(edition: str) -> None:
                 assert value in card["label"]
     assert all(tile["label"] for tile in data.tiles)
     assert data.card_label({"deck": 2}) == "top of deck 2"
+
+
+def test_cells_of_a_board_are_labelled_by_number_and_place() -> None:
+    """A cell as a move names it (its number) and as the rules write it
+    (row, column), for the web board's log and `play`'s list of moves."""
+    rules = ROOT / "tests" / "boards" / "board.rules"
+    description = load(rules).DESCRIPTION
+    data = edition_data(rules)
+    assert data.cell_label(7) == "cell 7 (2, 1)"
+    line = {"action": "take_line", "picked": [0, 4, 8]}
+    assert move_label(line, description, data) == (
+        "take 1 to 3 tokens in a line: cell 0 (0, 0), cell 4 (1, 1), cell 8 (2, 2)"
+    )
+    gold = {"action": "take_gold", "g": 2, "k": {"deck": 1}}
+    assert move_label(gold, description, data) == (
+        "take a gold token from the board: cell 2 (0, 2); top of deck 1"
+    )
+    assert edition_data(EDITIONS[0]).cell_label(3) == "cell 3"  # no board
 
 
 def test_a_scenario_becomes_frames_with_its_expectations() -> None:
