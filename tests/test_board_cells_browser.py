@@ -48,6 +48,28 @@ TURNS = """edition turns "Splendor, an action before the main one" extends class
 """
 
 
+# A follow-up choice of a cell, which a player may decline: the board edition
+# with a trigger added.
+GIFT = """
+  [D-9.1] trigger gift: after card k enters reserved {
+    if count(board) > 0 {
+      may choose x from y in board where y.token != gold
+      take the tokens of x
+    }
+  }
+}
+"""
+
+
+def gift_rules(folder: Path) -> str:
+    """tests/boards/board.rules with GIFT added, in `folder`."""
+    text = Path(RULES).read_text(encoding="utf-8").rstrip()
+    assert text.endswith("}")
+    path = folder / "gift.rules"
+    path.write_text(text[:-1] + GIFT, encoding="utf-8")
+    return str(path)
+
+
 def turns_edition(folder: Path) -> Edition:
     """The edition of TURNS on the reference interpreter, as the board opens one."""
     path = folder / "turns.rules"
@@ -59,11 +81,16 @@ def turns_edition(folder: Path) -> Edition:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def gift(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return gift_rules(tmp_path_factory.mktemp("gift"))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, gift: str) -> Iterator[str]:
     edition = turns_edition(tmp_path_factory.mktemp("turns"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(games._EDITIONS, "turns", edition)  # no generated engine prints it yet
-        with serving([RULES, "turns"], tmp_path_factory.mktemp("games")) as url:
+        with serving([RULES, "turns", gift], tmp_path_factory.mktemp("games")) as url:
             yield url
 
 
@@ -213,4 +240,40 @@ def test_a_seat_that_moves_again_is_still_offered_its_moves(server: str, browser
     _wait_version(page, 3)  # and the bot's reply
     _wait_status(page, "your turn")
     assert draw.count() == 1  # open again on the next turn
+    page.close()
+
+
+def test_a_follow_up_choice_of_a_cell_is_made_by_a_click(
+    server: str, browser: Any, gift: str
+) -> None:
+    """A follow-up that chooses a cell (after a reservation here) offers the
+    cells it may take on the board, and its decline in the panel."""
+    game = _post(
+        server + "/api/games",
+        {"source": gift, "players": 2, "seats": ["human", "greedy"], "seed": 1, "delay": 0},
+    )
+    token = game["seats"]["0"].split("=")[1]
+    page = browser.new_page()
+    page.goto(server + game["seats"]["0"])
+    page.wait_for_selector("#panel h3")
+    page.locator(".deck.clickable").first.click()
+    page.locator("#panel .chosen button.move[data-action='reserve']").click()
+    _wait_version(page, 1)
+    shot = _my_turn(server, game["id"], token)
+    offered = [item["move"]["x"] for item in shot["legal"]]
+    assert offered[-1] is None and all(item["move"]["action"] == "gift.x" for item in shot["legal"])
+    page.wait_for_selector("#panel button.move[data-action='gift.x']")  # the decline
+    clickable = page.eval_on_selector_all(
+        "#cells .cell.clickable", "cells => cells.map(c => Number(c.dataset.cell))"
+    )
+    assert sorted(clickable) == sorted(offered[:-1])
+    cell = offered[0]
+    kind = shot["view"]["board"][cell]
+    page.locator(f"#cells .cell[data-cell='{cell}']").click()
+    page.locator("#panel .chosen button.move").click()
+    _wait_version(page, 2)
+    assert shot["log"][-1]["seat"] == 0
+    after = _my_turn(server, game["id"], token)
+    assert after["log"][1]["move"] == {"action": "gift.x", "x": cell}
+    assert after["view"]["seats"][0]["tokens"].get(kind, 0) >= 1
     page.close()

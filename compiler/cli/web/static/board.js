@@ -170,13 +170,16 @@ function markCells() {
 function shapeOf(name) { return edition.description.moves.find((m) => m.name === name); }
 function anchorOf(move) {
   const shape = shapeOf(move.action);
-  if (!shape || shape.kind !== "action") return { kind: "direct" };
+  if (!shape) return { kind: "direct" };
+  // cells, by clicks on the board: in an action, a follow-up or a decision
+  // alike (a declined follow-up, null, is a button of the panel)
   const cells = [];
   for (const [name, kind] of shape.choices) {
-    if (kind === "cell") cells.push(move[name]);
-    if (kind === "set:cell") cells.push(...move[name]);
+    if (kind === "cell" && move[name] !== null) cells.push(move[name]);
+    if (kind === "set:cell" && move[name] !== null) cells.push(...move[name]);
   }
   if (cells.length) return { kind: "cells", cells };
+  if (shape.kind !== "action") return { kind: "direct" };
   for (const [name, kind] of shape.choices) if (kind === "card") return { kind: "card", key: cardKey(move[name]) };
   for (const [name, kind] of shape.choices) if (kind === "tile") return { kind: "tile", key: "tile:" + move[name] };
   const tokenish = shape.choices.length > 0 && shape.choices.every(([, k]) => k === "token" || k === "set:token");
