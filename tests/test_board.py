@@ -266,3 +266,28 @@ def test_the_server_writes_each_move_and_a_new_server_resumes_the_game(tmp_path:
         again = second.get(f"/api/games/{game['id']}?seat={game['tokens']['1']}").json()
         assert again["version"] == 1 and again["to_move"] == 1 and again["legal"]
         assert again["log"][0]["move"] == shot["legal"][0]["move"]
+
+
+def test_a_record_of_a_rule_file_is_replayed_when_the_server_offers_that_file(
+    tmp_path: Path,
+) -> None:
+    """A record names its edition, not a file: a server given the rule file
+    of that edition replays it against that file (as `replay --rules`)."""
+    from splendor_rules.compiler.cli.web import make_app
+
+    rules = str((ROOT / "tests" / "boards" / "board.rules").resolve())
+    record = ROOT / "tests" / "boards" / "records" / "line_on_a_diagonal.json"
+    for sources in ([rules], EDITIONS[:1]):
+        app = make_app(Games(tmp_path), sources, [record])
+        with starlette.TestClient(app) as client:
+            answer = client.get(f"/api/replays/{record.name}")
+        if sources != [rules]:
+            assert answer.status_code == 400 and "board_cells" in answer.json()["error"]
+            continue
+        assert answer.status_code == 200, answer.text
+        frames = answer.json()["frames"]
+        setup = json.loads(record.read_text())["setup"]["board"]
+        assert frames[0]["view"]["board"] == setup
+        assert all(f["answer"].startswith("refused: D-3.3: ") for f in frames[1:4])
+        assert frames[4]["answer"] == "applied" and frames[4]["view"]["board"][0] is None
+        assert all(check["holds"] for f in frames for check in f["expect"])

@@ -35,6 +35,7 @@ pytestmark = pytest.mark.skipif(
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = str(ROOT / "tests" / "boards" / "board.rules")
+RECORD = ROOT / "tests" / "boards" / "records" / "line_on_a_diagonal.json"
 # An action before the main one (docs/language.md, "Several actions a turn"),
 # which the reference interpreter plays.
 TURNS = """edition turns "Splendor, an action before the main one" extends classic {
@@ -90,7 +91,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, gift: str) -> Iterator[str]
     edition = turns_edition(tmp_path_factory.mktemp("turns"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(games._EDITIONS, "turns", edition)  # no generated engine prints it yet
-        with serving([RULES, "turns", gift], tmp_path_factory.mktemp("games")) as url:
+        folder = tmp_path_factory.mktemp("games")
+        with serving([RULES, "turns", gift], folder, [RECORD]) as url:
             yield url
 
 
@@ -276,4 +278,29 @@ def test_a_follow_up_choice_of_a_cell_is_made_by_a_click(
     after = _my_turn(server, game["id"], token)
     assert after["log"][1]["move"] == {"action": "gift.x", "x": cell}
     assert after["view"]["seats"][0]["tokens"].get(kind, 0) >= 1
+    page.close()
+
+
+def test_a_record_of_the_board_is_replayed_with_its_cells(server: str, browser: Any) -> None:
+    """A record of the rule file's edition (its setup sets the board and the
+    bag), stepped through: the board and the bag drawn at each step."""
+    record = json.loads(RECORD.read_text(encoding="utf-8"))
+    page = browser.new_page()
+    page.goto(f"{server}/replay/{RECORD.name}")
+    page.wait_for_selector("#status[data-step='0']")
+    board = record["setup"]["board"]
+    assert _shown(page)[0] == board
+    taken = next(i for i, step in enumerate(record["actions"], 1) if "illegal" not in step)
+    for step in range(1, taken + 1):
+        page.locator("#forward").click()
+        page.wait_for_selector(f"#status[data-step='{step}']")
+    cells = json.loads(record["actions"][taken - 1]["do"].split(" ", 1)[1])  # take_line [a,b,c]
+    after, _ = _shown(page)
+    assert [after[c] for c in cells] == [None] * len(cells)
+    assert [k for c, k in enumerate(after) if c not in cells] == [
+        k for c, k in enumerate(board) if c not in cells
+    ]
+    page.locator("#last").click()  # the refill: the bag emptied onto the board
+    page.wait_for_selector(f"#status[data-step='{len(record['actions'])}']")
+    assert _shown(page)[1] == 0 and page.locator("#cells .cell.empty").count() < len(cells)
     page.close()
