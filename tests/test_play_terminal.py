@@ -77,3 +77,33 @@ def test_a_human_plays_a_line_of_cells_on_a_board(tmp_path: Path) -> None:
     after = shown.split("your move")[1]
     for number in cells:
         assert f"{number:>2} ·" in after
+
+
+TURNS = """edition turns "Splendor, an action before the main one" extends classic {
+  remove reference "RULES.md"
+
+  [T-1] action draw "draw a gold token": before the main action, once {
+    require supply(gold) > 0 else "no gold left"
+    gain 1 gold
+  }
+}
+"""
+
+
+def test_a_human_moves_again_after_an_action_before_the_main_one(tmp_path: Path) -> None:
+    """The terminal asks whoever the engine says is to move: after an action
+    before the main one, the same seat, without that action (the reference
+    interpreter plays it; no target prints it yet)."""
+    rules = tmp_path / "turns.rules"
+    rules.write_text(TURNS, encoding="utf-8")
+    out = tmp_path / "game.json"
+    args = [str(rules), "-p", "2", "--bots", "human,greedy", "-o", str(out)]
+    args += ["--engine", "interpreted"]
+    result = CliRunner().invoke(play_command.command, args, input="draw\ntake_two red\n")
+    assert result.exit_code == 1, result.output  # the input ended
+    asked = result.stderr.split("your move")
+    assert [part.count("seat 0 to move") for part in asked[:3]] == [1, 1, 1]
+    assert ". draw a gold token" in asked[0] and ". draw a gold token" not in asked[1]
+    assert ". draw a gold token" in asked[2]  # open again on the next turn
+    actions = json.loads(out.read_text("utf-8"))["actions"]
+    assert actions[:2] == [{"action": "draw"}, {"action": "take_two", "c": "red"}]
