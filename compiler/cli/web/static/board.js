@@ -25,15 +25,30 @@ function el(tag, cls, text) {
 }
 
 // ----------------------------------------------------------- colours
-const tokenIndex = () => Object.fromEntries(edition.description.tokens.map((t, i) => [t.name, i]));
-function colourOf(name) {
-  if (name && CSS.supports("color", name)) return name;
-  const index = tokenIndex()[name];
-  return PALETTE[(index === undefined ? 7 : index) % PALETTE.length];
-}
-function inkOn(colour) {
+function rgbOf(colour) {
   const probe = el("span"); probe.style.color = colour; document.body.appendChild(probe);
   const rgb = getComputedStyle(probe).color.match(/\d+/g).map(Number); probe.remove();
+  return rgb;
+}
+let paletteOf = null;  // per edition: a colour for each kind whose name is no CSS colour
+function assignPalette() {
+  // In token order, the palette's next colour that is not close to a colour
+  // a kind's own name gives (a kind beside "green" is not painted green).
+  const names = edition.description.tokens.map((t) => t.name);
+  const used = names.filter((n) => CSS.supports("color", n)).map(rgbOf);
+  const far = (c) => used.every((u) => Math.hypot(u[0] - c[0], u[1] - c[1], u[2] - c[2]) > 150);
+  const free = PALETTE.filter((c) => far(rgbOf(c)));
+  const order = free.length ? free : PALETTE;
+  paletteOf = { edition: edition, colours: {} };
+  names.filter((n) => !CSS.supports("color", n)).forEach((n, i) => { paletteOf.colours[n] = order[i % order.length]; });
+}
+function colourOf(name) {
+  if (name && CSS.supports("color", name)) return name;
+  if (!paletteOf || paletteOf.edition !== edition) assignPalette();
+  return paletteOf.colours[name] || PALETTE[7];
+}
+function inkOn(colour) {
+  const rgb = rgbOf(colour);
   return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 150 ? "#222" : "#fff";
 }
 function paint(e, name) { const c = colourOf(name); e.style.background = c; e.style.color = inkOn(c); }
