@@ -72,8 +72,9 @@ def _click_first_move(page: object, prefer_paying: bool) -> bool:
 
 def take_turn(page: object) -> None:
     """One turn by clicks: a card with a paying move (buy it), else tokens
-    of the supply until a move takes them, else a card's first move, else
-    the first decision or other move of the panel."""
+    of the supply until a move takes them, else cells of a board until a
+    move takes them, else a card's first move, else the first decision or
+    other move of the panel."""
     p = page
     version = p.evaluate("() => document.querySelector('#log').children.length")  # type: ignore[attr-defined]
     cards = p.locator("[data-pays='true'].clickable")  # type: ignore[attr-defined]
@@ -87,6 +88,15 @@ def take_turn(page: object) -> None:
         if _click_first_move(p, False):
             return _wait_moved(p, version)
     clear = p.locator("#panel button.clear")  # type: ignore[attr-defined]
+    if clear.count():
+        clear.first.click()
+    for _ in range(3):  # cells of a board: clicked until a move takes those chosen
+        cells = p.locator("#cells .cell.clickable:not(.selected)")  # type: ignore[attr-defined]
+        if not cells.count():
+            break
+        cells.first.click()
+        if _click_first_move(p, False):
+            return _wait_moved(p, version)
     if clear.count():
         clear.first.click()
     others = p.locator("#table .clickable:not(.chip), #players .clickable")  # type: ignore[attr-defined]

@@ -1,5 +1,6 @@
 """Screenshots of the web board for the docs: each edition's board after a
-few turns of a person (by clicks) against greedy, and a replayed scenario.
+few turns of a person (by clicks) against greedy, a board of cells
+(tests/boards/board.rules) with a line chosen, and a replayed scenario.
 
     python tests/board_screenshots.py [FOLDER]   # default: docs/images
 """
@@ -16,6 +17,7 @@ from playwright.sync_api import sync_playwright
 from splendor_rules.compiler.runtime.loading import generated_editions
 
 ROOT = Path(__file__).resolve().parent.parent
+BOARD = str(ROOT / "tests" / "boards" / "board.rules")
 READY = "() => document.querySelector('#status').textContent === 'your turn'"
 
 
@@ -24,7 +26,7 @@ def main(folder: Path) -> None:
     scenario = sorted((ROOT / "tests" / "scenarios").glob("*noble_choice*.json"))
     with (
         tempfile.TemporaryDirectory() as games,
-        serving(editions, Path(games), scenario) as url,
+        serving([*editions, BOARD], Path(games), scenario) as url,
         sync_playwright() as pw,
     ):
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
@@ -45,6 +47,25 @@ def main(folder: Path) -> None:
             page.locator(".card.clickable").first.click()  # a card's moves in the panel
             page.screenshot(path=str(folder / f"board_{edition}.png"), full_page=True)
             print(folder / f"board_{edition}.png")
+        # a board of cells (tests/boards/board.rules): a line of three chosen
+        page.goto(url + "/")
+        page.wait_for_selector(".seat-kind")
+        page.locator("#edition").select_option(BOARD)
+        page.locator(".seat-kind").nth(1).fill("greedy")
+        page.locator("#delay").fill("0")
+        page.locator("#seed").fill("3")
+        page.locator("#start").click()
+        page.wait_for_url("**/game/**")
+        for _ in range(4):
+            page.wait_for_function(READY)
+            take_turn(page)
+        page.wait_for_function(READY)
+        moves = page.evaluate("() => snapshot.legal.map((item) => item.move)")
+        line = max((m["picked"] for m in moves if m["action"] == "take_line"), key=len)
+        for cell in line:
+            page.locator(f"#cells .cell[data-cell='{cell}']").click()
+        page.screenshot(path=str(folder / "board_cells.png"), full_page=True)
+        print(folder / "board_cells.png")
         if scenario:
             page.goto(f"{url}/replay/{scenario[0].name}")
             page.wait_for_selector("#status[data-step='0']")

@@ -14,7 +14,8 @@ import pytest
 from splendor_rules.compiler.runtime.loading import generated_editions
 from splendor_rules.compiler.tools.board.games import Games, Refused
 from splendor_rules.compiler.tools.board.replays import replay_frames
-from splendor_rules.compiler.tools.labels import edition_data
+from splendor_rules.compiler.tools.labels import edition_data, move_label
+from splendor_rules.compiler.tools.loader import load
 from splendor_rules.compiler.tools.records import check_file
 
 starlette = pytest.importorskip("starlette.testclient", reason="starlette is not installed")
@@ -183,6 +184,24 @@ def test_cards_and_tiles_are_labelled_by_their_data(edition: str) -> None:
     assert data.card_label({"deck": 2}) == "top of deck 2"
 
 
+def test_cells_of_a_board_are_labelled_by_number_and_place() -> None:
+    """A cell as a move names it (its number) and as the rules write it
+    (row, column), for the web board's log and `play`'s list of moves."""
+    rules = ROOT / "tests" / "boards" / "board.rules"
+    description = load(rules).DESCRIPTION
+    data = edition_data(rules)
+    assert data.cell_label(7) == "cell 7 (2, 1)"
+    line = {"action": "take_line", "picked": [0, 4, 8]}
+    assert move_label(line, description, data) == (
+        "take 1 to 3 tokens in a line: cell 0 (0, 0), cell 4 (1, 1), cell 8 (2, 2)"
+    )
+    gold = {"action": "take_gold", "g": 2, "k": {"deck": 1}}
+    assert move_label(gold, description, data) == (
+        "take a gold token from the board: cell 2 (0, 2); top of deck 1"
+    )
+    assert edition_data(EDITIONS[0]).cell_label(3) == "cell 3"  # no board
+
+
 def test_a_scenario_becomes_frames_with_its_expectations() -> None:
     scenario = next(s for s in SCENARIOS if '"illegal"' in s.read_text())
     shown = replay_frames(json.loads(scenario.read_text()), scenario.name)
@@ -247,3 +266,28 @@ def test_the_server_writes_each_move_and_a_new_server_resumes_the_game(tmp_path:
         again = second.get(f"/api/games/{game['id']}?seat={game['tokens']['1']}").json()
         assert again["version"] == 1 and again["to_move"] == 1 and again["legal"]
         assert again["log"][0]["move"] == shot["legal"][0]["move"]
+
+
+def test_a_record_of_a_rule_file_is_replayed_when_the_server_offers_that_file(
+    tmp_path: Path,
+) -> None:
+    """A record names its edition, not a file: a server given the rule file
+    of that edition replays it against that file (as `replay --rules`)."""
+    from splendor_rules.compiler.cli.web import make_app
+
+    rules = str((ROOT / "tests" / "boards" / "board.rules").resolve())
+    record = ROOT / "tests" / "boards" / "records" / "line_on_a_diagonal.json"
+    for sources in ([rules], EDITIONS[:1]):
+        app = make_app(Games(tmp_path), sources, [record])
+        with starlette.TestClient(app) as client:
+            answer = client.get(f"/api/replays/{record.name}")
+        if sources != [rules]:
+            assert answer.status_code == 400 and "board_cells" in answer.json()["error"]
+            continue
+        assert answer.status_code == 200, answer.text
+        frames = answer.json()["frames"]
+        setup = json.loads(record.read_text())["setup"]["board"]
+        assert frames[0]["view"]["board"] == setup
+        assert all(f["answer"].startswith("refused: D-3.3: ") for f in frames[1:4])
+        assert frames[4]["answer"] == "applied" and frames[4]["view"]["board"][0] is None
+        assert all(check["holds"] for f in frames for check in f["expect"])

@@ -63,10 +63,28 @@ def _card(data: EditionData, card: Any) -> Text:
     return text
 
 
+def _board(view: dict[str, Any], columns: int) -> Table:
+    """A board of cells as a grid, each cell its number (as a move names
+    it: `take [0,1]`) and its token kind, and the bag's counts below."""
+    bag = view.get("bag") or {}
+    total = sum(bag.values())
+    caption = Text(f"bag: {total} token{'s' if total != 1 else ''}").append_text(_pips(bag))
+    grid = Table(show_header=False, title="board", caption=caption, padding=(0, 1))
+    cells = list(view["board"])
+    for start in range(0, len(cells), columns):
+        row = []
+        for number, kind in enumerate(cells[start : start + columns], start=start):
+            said = Text(f"{number:>2} ")
+            row.append(said.append(kind, style=_style(kind)) if kind else said.append("·", "dim"))
+        grid.add_row(*row)
+    return grid
+
+
 def show_position(eng: Engine, state: State, seat: int, legal: list[Action]) -> None:
     """The position as the seat sees it (rich, on stderr): the supply, the
-    market with each card's cost, bonus and points, the tiles, each seat's
-    tokens and cards, and the legal moves, numbered from 1 and labelled."""
+    market with each card's cost, bonus and points, the tiles, a board of
+    cells and its bag, each seat's tokens and cards, and the legal moves,
+    numbered from 1 and labelled."""
     console = Console(stderr=True, highlight=False)
     data = data_of(eng.DESCRIPTION)
     view = eng.view(state, seat)
@@ -79,6 +97,8 @@ def show_position(eng: Engine, state: State, seat: int, legal: list[Action]) -> 
     for tiles in view["tiles"].values():
         for tile in tiles:
             console.print(f"tile: {data.tile_label(tile)}")
+    if "board" in eng.DESCRIPTION and "board" in view:
+        console.print(_board(view, eng.DESCRIPTION["board"]["columns"]))
     for p, part in enumerate(view["seats"]):
         line = Text(f"seat {p}{' (you)' if p == seat else ''}: tokens").append_text(
             _pips(part["tokens"])

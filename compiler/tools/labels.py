@@ -34,6 +34,7 @@ class EditionData:
     tiles: tuple[Json, ...]  # by tile number: {"number", "set", "label", "name", "values"}
     columns: Mapping[str, str]  # every card column's type
     name_column: str | None  # a text column naming each card, if one does
+    board_columns: int | None = None  # the columns of the board of cells, if there is one
 
     def as_json(self) -> Json:
         return {"cards": list(self.cards), "tiles": list(self.tiles), "columns": dict(self.columns)}
@@ -47,6 +48,13 @@ class EditionData:
         if isinstance(card, int) and 0 <= card < len(self.cards):
             return str(self.cards[card]["label"])
         return f"card {card}"
+
+    def cell_label(self, cell: Any) -> str:
+        """A cell of the board by its number and place: `cell 7 (2, 1)`
+        (row, column), as docs/language.md writes a cell."""
+        if self.board_columns and isinstance(cell, int) and cell >= 0:
+            return f"cell {cell} ({cell // self.board_columns}, {cell % self.board_columns})"
+        return f"cell {cell}"
 
     def tile_label(self, tile: Any) -> str:
         if isinstance(tile, int) and 0 <= tile < len(self.tiles):
@@ -178,6 +186,7 @@ def data_of(description: Json) -> EditionData:
             tiles=_tile_rows(description),
             columns={c["name"]: c["type"] for c in cards["columns"]},
             name_column=_name_column(cards["columns"], cards["rows"]),
+            board_columns=description["board"]["columns"] if "board" in description else None,
         )
         _DATA[key] = found
     return found
@@ -218,6 +227,8 @@ def _value_words(kind: str, value: Any, data: EditionData) -> str:
         return data.card_label(value)
     if kind == "tile":
         return data.tile_label(value)
+    if kind == "cell":
+        return data.cell_label(value)
     if kind in ("pay", "tokens") and isinstance(value, dict):
         return _counts(value)
     if kind.startswith("set:") and isinstance(value, list):
@@ -253,7 +264,8 @@ def move_label(move: Json, description: Json, data: EditionData) -> str:
         if choice not in move:
             continue
         said = _value_words(kind, move[choice], data)
-        words.append(said if kind in ("card", "tile", "token", "set:token") else f"{choice} {said}")
+        named = kind in ("card", "tile", "token", "set:token", "cell", "set:cell")
+        words.append(said if named else f"{choice} {said}")
     title = titles.get(name, str(name).replace("_", " "))
     return f"{title}: {'; '.join(words)}" if words else title
 

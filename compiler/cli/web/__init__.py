@@ -41,7 +41,7 @@ from splendor_rules.compiler.tools.board.games import (
     open_edition,
     record_text,
 )
-from splendor_rules.compiler.tools.board.replays import replay_frames
+from splendor_rules.compiler.tools.board.replays import replay_frames, rule_files
 from splendor_rules.compiler.tools.labels import move_label
 from splendor_rules.compiler.tools.records.form import read_json
 
@@ -63,6 +63,14 @@ class Board:
         self.unsaved: dict[str, str] = {}  # game id -> its record's text, not yet written
         self.dirty = asyncio.Event()
         self.writing = threading.Lock()  # one flush at a time: the saver's, or the last one
+        self._rule_files: dict[str, str] | None = None
+
+    def rule_files(self) -> dict[str, str]:
+        """The rule files offered, by the edition each declares (found at
+        the first replay): a record of one of them replays against it."""
+        if self._rule_files is None:
+            self._rule_files = rule_files(self.sources)
+        return self._rule_files
 
     def condition(self, game: Game) -> asyncio.Condition:
         return self.changed.setdefault(game.id, asyncio.Condition())
@@ -336,7 +344,8 @@ async def replays(request: Request) -> Response:
     if request.method == "GET":
         return JSONResponse(sorted(board.records))
     try:
-        return JSONResponse(replay_frames(await _body(request), "the record sent"))
+        data = await _body(request)
+        return JSONResponse(replay_frames(data, "the record sent", board.rule_files()))
     except Refused as refused:
         return _error(refused)
 
@@ -352,7 +361,7 @@ async def replay_file(request: Request) -> Response:
             data = read_json(path)
         except Exception as error:  # RecordError or an OSError: said, not raised
             raise Refused(400, f"{name}: {error}") from error
-        return JSONResponse(replay_frames(data, name))
+        return JSONResponse(replay_frames(data, name, board.rule_files()))
     except Refused as refused:
         return _error(refused)
 

@@ -9,11 +9,13 @@ expectations the record checks after that step, each with whether it holds.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from splendor_rules.compiler.runtime.api import Engine, Json, State
 from splendor_rules.compiler.tools.board.games import Refused, open_edition
 from splendor_rules.compiler.tools.labels import move_label, move_rules
+from splendor_rules.compiler.tools.loader import is_rule_file
 from splendor_rules.compiler.tools.records.form import RecordError
 from splendor_rules.compiler.tools.records.load import load_record
 from splendor_rules.compiler.tools.records.replay import check_state
@@ -52,14 +54,30 @@ def _frame(engine: Engine, state: State, step: Any, answer: str, checks: list[Js
     }
 
 
-def replay_frames(data: Any, source: str) -> Json:
+def rule_files(sources: Iterable[str]) -> dict[str, str]:
+    """The rule files among a server's sources by the edition each declares
+    (a file whose engine cannot be had is left out: its games say why)."""
+    found: dict[str, str] = {}
+    for source in sources:
+        if is_rule_file(source):
+            try:
+                found.setdefault(open_edition(source).engine.EDITION, source)
+            except Refused:
+                continue
+    return found
+
+
+def replay_frames(data: Any, source: str, rules: Mapping[str, str] | None = None) -> Json:
     """A record's frames, from the start; Refused(400), saying why, if the
-    record cannot be read."""
+    record cannot be read. `rules`: rule files by the edition they declare,
+    for a record of an edition that is not installed (`replay --rules`)."""
+    named = data.get("edition") if isinstance(data, dict) else None
+    rule_file = (rules or {}).get(named) if isinstance(named, str) else None
     try:
-        record, engine = load_record(data, source)
+        record, engine = load_record(data, source, rules=rule_file)
     except RecordError as error:
         raise Refused(400, f"{source}: {error}") from error
-    edition = open_edition(record.edition)
+    edition = open_edition(rule_file or record.edition)
     description = engine.DESCRIPTION
     state = record.start
     frames = [_frame(engine, state, None, "", _checks(record.checks.get(0, {}), state, engine))]

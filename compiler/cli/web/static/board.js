@@ -1,14 +1,15 @@
 "use strict";
 // The board, drawn from the engine's description and a seat's view: token
 // kinds, markets and decks, tiles, each seat's tableau, the log. A seat moves
-// by clicking: tokens of the supply, a card (its moves: reserve, buy, each way
-// to pay), decisions in the panel. Also the replay of a record, step by step.
+// by clicking: tokens of the supply, cells of a board (a line of them), a card
+// (its moves: reserve, buy, each way to pay), decisions in the panel. Also the
+// replay of a record, step by step.
 // Nothing here knows an edition: every name comes from the description.
 const $ = (id) => document.getElementById(id);
 const PALETTE = ["#f1d23a", "#3a6fd8", "#8a3ab8", "#d83a3a", "#e58a1f", "#777", "#2aa86a", "#b0b0b0"];
 let edition = null;      // {description, cards, tiles, columns}
 let snapshot = null;     // the game as this seat sees it
-let selection = null;    // {kind: "card"|"tile", key} or {kind: "tokens", tokens: [...]}
+let selection = null;    // {kind: "pick", key}, {kind: "tokens", tokens: [...]} or {kind: "cells", cells: [...]}
 let mode = "game";
 let frames = null, frameIndex = 0;
 const here = new URL(document.URL);
@@ -24,15 +25,30 @@ function el(tag, cls, text) {
 }
 
 // ----------------------------------------------------------- colours
-const tokenIndex = () => Object.fromEntries(edition.description.tokens.map((t, i) => [t.name, i]));
-function colourOf(name) {
-  if (name && CSS.supports("color", name)) return name;
-  const index = tokenIndex()[name];
-  return PALETTE[(index === undefined ? 7 : index) % PALETTE.length];
-}
-function inkOn(colour) {
+function rgbOf(colour) {
   const probe = el("span"); probe.style.color = colour; document.body.appendChild(probe);
   const rgb = getComputedStyle(probe).color.match(/\d+/g).map(Number); probe.remove();
+  return rgb;
+}
+let paletteOf = null;  // per edition: a colour for each kind whose name is no CSS colour
+function assignPalette() {
+  // In token order, the palette's next colour that is not close to a colour
+  // a kind's own name gives (a kind beside "green" is not painted green).
+  const names = edition.description.tokens.map((t) => t.name);
+  const used = names.filter((n) => CSS.supports("color", n)).map(rgbOf);
+  const far = (c) => used.every((u) => Math.hypot(u[0] - c[0], u[1] - c[1], u[2] - c[2]) > 150);
+  const free = PALETTE.filter((c) => far(rgbOf(c)));
+  const order = free.length ? free : PALETTE;
+  paletteOf = { edition: edition, colours: {} };
+  names.filter((n) => !CSS.supports("color", n)).forEach((n, i) => { paletteOf.colours[n] = order[i % order.length]; });
+}
+function colourOf(name) {
+  if (name && CSS.supports("color", name)) return name;
+  if (!paletteOf || paletteOf.edition !== edition) assignPalette();
+  return paletteOf.colours[name] || PALETTE[7];
+}
+function inkOn(colour) {
+  const rgb = rgbOf(colour);
   return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 150 ? "#222" : "#fff";
 }
 function paint(e, name) { const c = colourOf(name); e.style.background = c; e.style.color = inkOn(c); }
@@ -108,11 +124,77 @@ function drawTile(tile, small) {
   return box;
 }
 
+// ----------------------------------------------------------- a board of cells
+// An edition with a board (the description's "board") numbers its cells row by
+// row; the view lists each cell's token kind (null: empty) and the bag's counts.
+const boardOf = () => edition.description.board || null;
+function cellWhere(n) { const b = boardOf(); return `(${Math.floor(n / b.columns)}, ${n % b.columns})`; }
+function tokenTitle(kind) { const t = edition.description.tokens.find((x) => x.name === kind); return t ? t.title : kind; }
+
+function drawCells(view) {
+  const box = $("cells"); box.textContent = "";
+  const board = boardOf();
+  box.hidden = !board || !view.board;
+  if (box.hidden) return;
+  const grid = el("div", "grid");
+  grid.style.gridTemplateColumns = `repeat(${board.columns}, auto)`;
+  view.board.forEach((kind, n) => {
+    const cell = el("div", "cell" + (kind ? "" : " empty"));
+    cell.dataset.cell = n;
+    cell.dataset.kind = kind || "";
+    cell.title = `cell ${n} ${cellWhere(n)}: ${kind ? tokenTitle(kind) : "empty"}`;
+    if (kind) { const chip = el("span", "chip", tokenTitle(kind)); paint(chip, kind); cell.appendChild(chip); }
+    grid.appendChild(cell);
+  });
+  box.appendChild(grid);
+  const counts = view.bag || {};
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const bag = el("div", "bag");
+  bag.dataset.total = total;
+  bag.appendChild(el("div", "bag-total", `bag: ${total} token${total === 1 ? "" : "s"}`));
+  bag.appendChild(pips(counts));
+  box.appendChild(bag);
+}
+
+function cellMoves() { return legal().map((i) => anchorOf(i.move)).filter((a) => a.kind === "cells"); }
+
+function clickCell(n) {
+  const chosen = selection && selection.kind === "cells" ? [...selection.cells] : [];
+  const at = chosen.indexOf(n);
+  if (at >= 0) chosen.splice(at, 1); else chosen.push(n);
+  selection = chosen.length ? { kind: "cells", cells: chosen } : null;
+  render();
+}
+
+function markCells() {
+  // A cell is offered when some legal move takes it with the cells chosen so
+  // far: only a set of cells that a legal move takes can be confirmed.
+  const chosen = selection && selection.kind === "cells" ? selection.cells : [];
+  const open = new Set(chosen);
+  for (const a of cellMoves()) if (chosen.every((c) => a.cells.includes(c))) a.cells.forEach((c) => open.add(c));
+  for (const e of document.querySelectorAll("#cells .cell")) {
+    const n = Number(e.dataset.cell);
+    if (chosen.includes(n)) e.classList.add("selected");
+    if (!open.has(n)) continue;
+    e.classList.add("clickable");
+    e.addEventListener("click", () => clickCell(n));
+  }
+}
+
 // ----------------------------------------------------------- moves
 function shapeOf(name) { return edition.description.moves.find((m) => m.name === name); }
 function anchorOf(move) {
   const shape = shapeOf(move.action);
-  if (!shape || shape.kind !== "action") return { kind: "direct" };
+  if (!shape) return { kind: "direct" };
+  // cells, by clicks on the board: in an action, a follow-up or a decision
+  // alike (a declined follow-up, null, is a button of the panel)
+  const cells = [];
+  for (const [name, kind] of shape.choices) {
+    if (kind === "cell" && move[name] !== null) cells.push(move[name]);
+    if (kind === "set:cell" && move[name] !== null) cells.push(...move[name]);
+  }
+  if (cells.length) return { kind: "cells", cells };
+  if (shape.kind !== "action") return { kind: "direct" };
   for (const [name, kind] of shape.choices) if (kind === "card") return { kind: "card", key: cardKey(move[name]) };
   for (const [name, kind] of shape.choices) if (kind === "tile") return { kind: "tile", key: "tile:" + move[name] };
   const tokenish = shape.choices.length > 0 && shape.choices.every(([, k]) => k === "token" || k === "set:token");
@@ -173,7 +255,8 @@ function drawPanel() {
     panel.appendChild(box);
   }
   if (!selection) {
-    if (direct.length < items.length) panel.appendChild(el("div", "hint", "Click tokens of the supply, or a card."));
+    const cells = cellMoves().length ? "cells of the board, " : "";
+    if (direct.length < items.length) panel.appendChild(el("div", "hint", `Click ${cells}tokens of the supply, or a card.`));
     return;
   }
   const box = el("div", "chosen");
@@ -186,6 +269,14 @@ function drawPanel() {
     for (const t of tryMoves(selection.tokens)) {
       if (!legalForms.includes(JSON.stringify(t.move))) box.appendChild(moveButton(t, "try"));
     }
+  } else if (selection.kind === "cells") {
+    shown = items.filter((i) => { const a = anchorOf(i.move); return a.kind === "cells" && sameSet(a.cells, selection.cells); });
+    const view = snapshot.view;
+    const words = selection.cells.map((n) => `${cellWhere(n)} ${view.board[n] ? tokenTitle(view.board[n]) : "empty"}`);
+    box.appendChild(el("div", "", `Cells chosen: ${words.join(", ")}`));
+    if (!shown.length) box.appendChild(el("div", "hint", "No move takes exactly these cells: click more cells of a line."));
+    else box.appendChild(el("div", "hint", "Confirm:"));
+    for (const item of shown) box.appendChild(moveButton(item));
   } else {
     shown = items.filter((i) => anchorOf(i.move).key === selection.key);
     for (const item of shown) box.appendChild(moveButton(item));
@@ -230,6 +321,7 @@ function markClickable() {
     }
     if (selection && selection.kind === "tokens" && selection.tokens.includes(token)) e.classList.add("selected");
   }
+  markCells();
 }
 
 async function send(move) {
@@ -346,7 +438,7 @@ function drawLog(entries, current) {
 function render() {
   if (mode === "replay") return renderFrame();
   const view = snapshot.view;
-  drawMarket(view); drawSupply(view);
+  drawMarket(view); drawCells(view); drawSupply(view);
   drawPlayers(view, snapshot.scores, snapshot.to_move, snapshot.winners);
   drawLog(snapshot.log, -1);
   const status = $("status");
@@ -390,7 +482,7 @@ async function startGame() {
 function renderFrame() {
   const frame = frames.frames[frameIndex];
   const winners = frame.to_move === null ? [] : null;
-  drawMarket(frame.view); drawSupply(frame.view);
+  drawMarket(frame.view); drawCells(frame.view); drawSupply(frame.view);
   drawPlayers(frame.view, frame.scores, frame.to_move, winners);
   const entries = frames.frames.slice(1).map((f) => ({ seat: f.step.seat,
     label: f.step.label + (f.answer.startsWith("refused") ? ` (${f.answer})` : ""), rules: f.step.rules }));
