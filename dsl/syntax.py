@@ -485,6 +485,7 @@ class Tiles(Decl):
     row_count: RowCount | None
     sides_by: Name | None
     columns: tuple[Column, ...]
+    shared: bool = False  # `claimed once per player`: a claim leaves the tile in play
 
     @property
     def rows(self) -> int | None:

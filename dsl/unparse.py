@@ -439,6 +439,8 @@ class DeclarationPrinter(Visitor):
         if isinstance(node, s.Tiles) and node.sides_by is not None:
             head += f", double-sided by {node.sides_by.text}"
             last = node.sides_by
+        if isinstance(node, s.Tiles) and node.shared:
+            head += ", claimed once per player"
         columns = [line for c in node.columns for line in lines_of([self.column(c)], c)]
         return [opening(head, node, last), *block(columns), closing(node)]
 

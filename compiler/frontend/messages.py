@@ -1314,3 +1314,27 @@ def not_printed(span: Span, target: str, construct: str) -> Diagnostic:
         span,
         "the reference interpreter plays it: --engine interpreted",
     )
+
+
+# ------------------------------------------------ tiles claimed once per player
+
+
+def shared_claim_from(span: Span, tiles: str) -> Diagnostic:
+    """A claim of a shared tile set from a zone: its claims stay where made."""
+    return _error(
+        f"the tiles of '{tiles}' are claimed once per player, from play only",
+        span,
+        f"claim them from play, `claim one {tiles} t into ZONE where …`: a claimed"
+        " tile stays in the zone it was claimed into",
+    )
+
+
+def shared_tile_moved(span: Span, name: str, tiles: str) -> Diagnostic:
+    """A move of a tile that may be a tile claimed once per player."""
+    return _error(
+        f"'{name}' may be a tile of '{tiles}', which is claimed once per player"
+        " and cannot be moved",
+        span,
+        f"a tile of '{tiles}' is taken by a claim step and stays in the zone it is"
+        " claimed into; move tiles of another set, or chosen from another zone",
+    )

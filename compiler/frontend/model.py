@@ -442,6 +442,9 @@ class Table(Part):
     columns: tuple[Column, ...]
     rows: tuple[Mapping[str, CellValue], ...]
     sides_by: str | None = None  # double-sided: rows sharing this column are one tile
+    # A tile set each player may claim once (`claimed once per player`): a
+    # claim puts the tile into the player's zone and leaves it in play.
+    shared: bool = field(default=False, metadata=ADDED)
 
 
 @frozen(kw_only=True)

@@ -230,6 +230,7 @@ class Turns(Statements):
                 source = filled(
                     "src", "tiles_fill", g, c.num(self.names.tile_set_index[step.tiles])
                 )
+            condition = self.not_claimed(step, var, condition)
             emit = [
                 c.do(c.call("mv_begin", out, code)),
                 c.do(c.call("mv_put", out, c.name(var))),
@@ -246,6 +247,13 @@ class Turns(Statements):
         g, p, mv = c.name("g"), c.name("p"), c.name("mv")
         if isinstance(step, m.TokenLimit):
             decided: list[c.Stmt] = [c.do(c.call("give_back", g, p, mv))]
+        elif isinstance(step, m.Claim) and identities.shared_claim(self.edition, step):
+            # claimed once per player: into the player's zone, left in play
+            zone = c.num(self.names.zone_index[step.zone])
+            decided = [
+                c.do(c.call("zone_add", g, zone, p, c.index(mv, 0))),
+                c.do(c.call("count_in", g, p, zone, c.index(mv, 0), c.num(1))),
+            ]
         elif isinstance(step, m.Claim):
             zone = c.num(self.names.zone_index[step.zone])
             decided = [c.do(c.call("take_tile", g, p, c.index(mv, 0), zone))]
@@ -253,6 +261,15 @@ class Turns(Statements):
             decided = [c.do(c.Unary("(void)", n)) for n in (g, p, mv)]
         parameters = (STATE, PLAYER, ("const int32_t *", "mv"))
         return c.Function("void", f"step_decide{index}", parameters, decided)
+
+    def not_claimed(self, step: m.Claim, var: str, condition: c.Expr) -> c.Expr:
+        """A claim of a set claimed once per player: the condition, and
+        that none of the player's zones its claims go into holds the tile."""
+        zones = identities.shared_claim(self.edition, step) or ()
+        g, p = c.name("g"), c.name("p")
+        numbers = [c.num(self.names.zone_index[z]) for z in zones]
+        fresh = [c.not_(c.call("zone_has", g, z, p, c.name(var))) for z in numbers]
+        return c.logic("&&", [*fresh, condition]) if fresh else condition
 
     def step_run(self, index: int, step: m.Step) -> c.Function:
         g, p = c.name("g"), c.name("p")

@@ -178,6 +178,7 @@ class Turns(LoweringPart):
                 of_set = py.binary(py.name(var), "in", py.const(tuple(faces)))
                 condition = py.logic("and", [of_set, condition])
                 tiles = py.item(py.attr(s, "zones"), self.names.zone(step.source), p)
+            condition = self.not_claimed(step, var, condition)
             body.extend(prebound)
             body.append(py.return_(py.list_of(py.name(var), var, tiles, condition)))
         else:
@@ -189,15 +190,40 @@ class Turns(LoweringPart):
         s, p, option = py.name("s"), py.name("p"), py.name("option")
         if isinstance(step, m.TokenLimit):
             back = "_give_to_bag" if step.into_bag else "_give_back"
-            decided: ast.stmt = py.do(py.call(back, s, p, option))
+            decided: list[ast.stmt] = [py.do(py.call(back, s, p, option))]
+        elif isinstance(step, m.Claim) and identities.shared_claim(self.edition, step):
+            decided = self.claim_shared(step)
         elif isinstance(step, m.Claim):
             zone = self.names.zone(step.zone)
-            decided = py.do(py.call("_take_tile", s, p, option, zone))
+            decided = [py.do(py.call("_take_tile", s, p, option, zone))]
         else:
-            decided = py.return_(py.const(None))
+            decided = [py.return_(py.const(None))]
         return py.Function(
-            ident("_decide_", step.name), (*STATE_AND_PLAYER, ("option", "Any")), "None", [decided]
+            ident("_decide_", step.name), (*STATE_AND_PLAYER, ("option", "Any")), "None", decided
         )
+
+    def not_claimed(self, step: m.Claim, var: str, condition: ast.expr) -> ast.expr:
+        """A claim of a set claimed once per player: the condition, and
+        that none of the player's zones its claims go into holds the tile."""
+        zones = identities.shared_claim(self.edition, step) or ()
+        s, p = py.name("s"), py.name("p")
+        held = [py.item(py.attr(s, "zones"), self.names.zone(z), p) for z in zones]
+        fresh = [py.binary(py.name(var), "not in", h) for h in held]
+        return py.logic("and", [*fresh, condition]) if fresh else condition
+
+    def claim_shared(self, step: m.Claim) -> list[ast.stmt]:
+        """A tile claimed once per player: into the player's zone, and left
+        in play (and in the other players' zones) as it is."""
+        s, p, option = py.name("s"), py.name("p"), py.name("option")
+        zone, rows = self.names.zone(step.zone), py.name("rows")
+        mine = py.binary(py.item(rows, p), "+", py.tuple_([option]))
+        put = py.call("_replace", py.attr(s, "zones"), zone, py.call("_replace", rows, p, mine))
+        return [
+            py.assign("rows", py.item(py.attr(s, "zones"), zone)),
+            py.set_(py.attr(s, "zones"), put),
+            py.do(py.call("_count_in", s, p, zone, option, py.const(1))),
+            py.set_(py.attr(s, "_memo"), ast.Dict(keys=[], values=[])),
+        ]
 
     def step(self, step: m.Step) -> py.Function:
         """A step at the end of a turn: its options if the player must decide,

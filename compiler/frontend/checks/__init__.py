@@ -101,6 +101,7 @@ def check_edition(
         board=board,
     )
     check_hidden_reads(context, model)
+    turns.check_shared_moves(context, model)
     check_limits(context, model)
     if context.has_errors():
         return None, context.diagnostics

@@ -244,6 +244,10 @@ class Moves:
             faces = self.tables.tiles.set_faces[step.tiles]
             held = state.seats[state.current].zones[self.tables.zone[step.source]]
             tiles = tuple(t for t in held if t in faces)
+        shared = self.tables.shared_claim.get(step.name)
+        if shared is not None:  # claimed once per player: not one the player holds
+            zones = state.seats[state.current].zones
+            tiles = tuple(t for t in tiles if not any(t in zones[z] for z in shared))
         return [t for t in tiles if env.bind(step.variable, t).holds(step.condition)]
 
 

@@ -171,6 +171,11 @@ class Declarations:
                 f"They are double-sided: the rows with the same {words(table.sides_by)} "
                 "are the two faces of one tile."
             )
+        if table.shared:
+            out.append(
+                "Each player may claim each of them once: a tile claimed stays in play, "
+                "and the other players may claim it too."
+            )
         return out
 
     def zone(self, name: str | None) -> list[str]:
@@ -332,6 +337,8 @@ class Declarations:
                 if step.source is not None
                 else f"among the {words(step.tiles)} tiles in play"
             )
+            if any(t.name == step.tiles and t.shared for t in self.edition.tile_sets):
+                source += " that they have not claimed yet"
             return [
                 f"At the end of the turn, {source}, the tiles {step.variable} such that "
                 f"{self.english.expr(step.condition)} may be claimed: if there is any, the "
