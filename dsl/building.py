@@ -466,6 +466,7 @@ RULES: dict[str, RuleBuilder] = {
     "special": part(kind="special"),
     "never_returned": part(kind="never_returned"),
     "at_most": part("amount", kind="at_most"),
+    "counts_as": part("amount", "condition", kind="counts_as"),
     "supply": node(s.Supply, "*lines"),
     "supply_line": node(s.SupplyLine, "target", "amount"),
     "seat_setup": node(s.SeatSetup, "*lines"),

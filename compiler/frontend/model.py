@@ -414,6 +414,11 @@ class TokenKind(Part):
     supply: Mapping[int, int]  # player count -> tokens in the supply at setup
     returnable_ids: tuple[str, ...] = ()  # the rule that forbids returning it
     cap_ids: tuple[str, ...] = ()
+    # `counts as N in payments where COND`: for a player meeting COND (read
+    # for the player paying), a wild token pays up to N units of one colour.
+    worth: int = field(default=1, metadata=ADDED)
+    worth_condition: Expr | None = field(default=None, metadata=ADDED)
+    worth_ids: tuple[str, ...] = field(default=(), metadata=ADDED)
 
 
 ColumnType = Literal["int", "bool", "text", "colour", "vector"]

@@ -118,6 +118,12 @@ class Declarations:
             out.append(f"A player never returns {title} tokens.")
         if kind.cap is not None:
             out.append(f"A player holds at most {kind.cap} {title} token{'s' * (kind.cap != 1)}.")
+        if kind.worth_condition is not None:
+            when = self.english.expr(kind.worth_condition)
+            out.append(
+                f"In a payment, each {title} token pays up to {kind.worth} of one colour "
+                f"instead, for a player such that {when}."
+            )
         return out
 
     def supply(self) -> list[str]:
