@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from splendor_rules.compiler.backend.targets import named, names
 from splendor_rules.compiler.backend.unprinted import NotPrinted
+from splendor_rules.compiler.cli import main
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
@@ -105,3 +107,13 @@ def test_the_targets_refuse_it_at_the_token(target: str, model: m.Edition) -> No
     (diagnostic,) = refused.value.diagnostics
     assert diagnostic.span.line == 3
     assert "counts as more than one in payments" in diagnostic.message
+
+
+def test_build_out_refuses_it_located(model: m.Edition, tmp_path: Path) -> None:
+    """`build FILE --out DIR` of such an edition: the located refusal, exit
+    1, nothing written (was a traceback)."""
+    out = tmp_path / "engines"
+    result = CliRunner().invoke(main, ["build", model.file, "--out", str(out)])
+    assert result.exit_code == 1
+    assert "worth.rules:3:" in result.output and "Traceback" not in result.output
+    assert not out.exists()
