@@ -384,7 +384,7 @@ class Colours(Decl):
     names: tuple[Name, ...]
 
 
-TokenPropertyKind = Literal["wild", "special", "never_returned", "at_most"]
+TokenPropertyKind = Literal["wild", "special", "never_returned", "at_most", "counts_as"]
 
 
 @frozen(kw_only=True)
@@ -392,6 +392,8 @@ class TokenProperty(Node):
     tags: tuple[RuleId, ...]
     kind: TokenPropertyKind
     amount: int | None = None
+    # `counts as N in payments where COND`: the condition, read for the player paying
+    condition: Expr | None = None
 
 
 @frozen(kw_only=True)
@@ -485,6 +487,7 @@ class Tiles(Decl):
     row_count: RowCount | None
     sides_by: Name | None
     columns: tuple[Column, ...]
+    shared: bool = False  # `claimed once per player`: a claim leaves the tile in play
 
     @property
     def rows(self) -> int | None:

@@ -402,12 +402,16 @@ class DeclarationPrinter(Visitor):
     def visit_Token(self, node: s.Token) -> list[str]:
         title = f" {quote(node.title.value)}" if node.title is not None else ""
         words = {"wild": "wild", "special": "special", "never_returned": "never returned"}
-        properties = ", ".join(
-            tags(p.tags)
-            + (f"at most {p.amount} per player" if p.kind == "at_most" else words[p.kind])
-            for p in node.properties
-        )
+        shown = [tags(p.tags) + self.token_property(p, words) for p in node.properties]
+        properties = ", ".join(shown)
         return [f"token {self.name(node.name)}{title}: {properties}"]
+
+    def token_property(self, p: s.TokenProperty, words: dict[str, str]) -> str:
+        if p.kind == "at_most":
+            return f"at most {p.amount} per player"
+        if p.kind == "counts_as" and p.condition is not None:
+            return f"counts as {p.amount} in payments where {self.expr(p.condition)}"
+        return words[p.kind]
 
     def visit_Supply(self, node: s.Supply) -> list[Line]:
         return [opening("supply", node), *block(self.supply_lines(node.lines)), closing(node)]
@@ -439,6 +443,8 @@ class DeclarationPrinter(Visitor):
         if isinstance(node, s.Tiles) and node.sides_by is not None:
             head += f", double-sided by {node.sides_by.text}"
             last = node.sides_by
+        if isinstance(node, s.Tiles) and node.shared:
+            head += ", claimed once per player"
         columns = [line for c in node.columns for line in lines_of([self.column(c)], c)]
         return [opening(head, node, last), *block(columns), closing(node)]
 

@@ -142,6 +142,8 @@ class Tables:
             "tile_set_names": tuple(t.name for t in e.tile_sets),
             "tile_set_faces": tuple(numbering.set_tiles[t.name] for t in e.tile_sets),
             "majority_tiles": list(numbering.majority_tile.items()),
+            # claimed once per player: in play and in each seat's zones once
+            "shared_tiles": tuple(sorted(identities.shared_tiles(e))),
         }
 
     def physical_tiles(self, numbering: identities.TileNumbering) -> tuple[int, ...]:

@@ -4,7 +4,8 @@ The interpreter plays them; a target asked for an edition that uses one
 refuses it, located at each use, rather than generate an engine that plays
 another game (docs/language.md names them). A board of cells (issue 22) is
 printed by the Python target from the engine plan, not yet by the native
-one; actions before the main action and extra turns by neither.
+one; actions before the main action, extra turns and a wild token that
+counts as more than one in payments by neither.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ def unprinted(edition: m.Edition, target: str) -> list[Diagnostic]:
     ]
     found += [
         msgs.not_printed(st.span, target, "extra turns") for st in identities.extra_turns(edition)
+    ]
+    found += [
+        msgs.not_printed(t.span, target, "a token that counts as more than one in payments")
+        for t in edition.tokens
+        if t.worth > 1
     ]
     if edition.board is not None and target != "python":
         found.append(msgs.not_printed(edition.board.span, target, "a board of cells"))

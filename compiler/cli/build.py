@@ -185,6 +185,9 @@ def _export(model: m.Edition, path: Path, out: Path, native_too: bool) -> None:
     except CompilerSetting as error:
         click.echo(f"native: {error}", err=True)
         sys.exit(2)
+    except NotPrinted as refused:  # no Python engine: the interpreter plays it
+        click.echo("\n".join(d.headline() for d in refused.diagnostics), err=True)
+        sys.exit(1)
     for said in exported.said:
         click.echo(f"native: {said}", err=True)
     for file in exported.files:

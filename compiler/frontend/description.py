@@ -196,6 +196,9 @@ def _tiles(edition: m.Edition) -> Json:
             "tiles": [list(faces) for faces in numbering.set_tiles[table.name]],
             "columns": [_column(c, table.rows, edition.colours) for c in table.columns],
             "rows": _rows(table),
+            # claimed once per player: a claim leaves the tile in play (only
+            # where so, so that other editions' descriptions are as they were)
+            **({"claimed_once_per_player": True} if table.shared else {}),
         }
         for table in edition.tile_sets
     ]

@@ -326,3 +326,31 @@ def _grants(body: tuple[m.Statement, ...]) -> list[m.AnotherTurn]:
         elif isinstance(st, m.If):
             found += _grants(st.body)
     return found
+
+
+# ------------------------------------------------------ tiles claimed once
+
+
+def shared_claim(edition: m.Edition, step: m.Claim) -> tuple[str, ...] | None:
+    """For a claim from play of a tile set claimed once per player, the
+    tile zones its claims go into (every step's of that set, in declaration
+    order): a tile one of them holds is claimed already, and the claim
+    leaves it in play. None for any other step."""
+    shared = {t.name for t in edition.tile_sets if t.shared}
+    if step.tiles not in shared or step.source is not None:
+        return None
+    into = {
+        c.zone
+        for c in edition.steps
+        if isinstance(c, m.Claim) and c.tiles == step.tiles and c.source is None
+    }
+    return tuple(z.name for z in edition.zones if z.name in into)
+
+
+def shared_tiles(edition: m.Edition) -> frozenset[int]:
+    """The tile numbers of the sets claimed once per player: a player's
+    zone may hold one while it is in play, and every player's may."""
+    numbering = tile_numbering(edition)
+    return frozenset(
+        face for t in edition.tile_sets if t.shared for face in numbering.set_faces[t.name]
+    )

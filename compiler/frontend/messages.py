@@ -1314,3 +1314,63 @@ def not_printed(span: Span, target: str, construct: str) -> Diagnostic:
         span,
         "the reference interpreter plays it: --engine interpreted",
     )
+
+
+# ------------------------------------------------ tiles claimed once per player
+
+
+def shared_claim_from(span: Span, tiles: str) -> Diagnostic:
+    """A claim of a shared tile set from a zone: its claims stay where made."""
+    return _error(
+        f"the tiles of '{tiles}' are claimed once per player, from play only",
+        span,
+        f"claim them from play, `claim one {tiles} t into ZONE where …`: a claimed"
+        " tile stays in the zone it was claimed into",
+    )
+
+
+def shared_tile_moved(span: Span, name: str, tiles: str) -> Diagnostic:
+    """A move of a tile that may be a tile claimed once per player."""
+    return _error(
+        f"'{name}' may be a tile of '{tiles}', which is claimed once per player"
+        " and cannot be moved",
+        span,
+        f"a tile of '{tiles}' is taken by a claim step and stays in the zone it is"
+        " claimed into; move tiles of another set, or chosen from another zone",
+    )
+
+
+# ------------------------------------------- a token's worth in payments
+
+
+def worth_not_wild(span: Span, name: str) -> Diagnostic:
+    return _error(
+        f"token '{name}' is not wild: only a wild token can count as more in payments",
+        span,
+        f"declare it `token {name}: wild, counts as 2 in payments where …`",
+    )
+
+
+def worth_below_two(span: Span, amount: int) -> Diagnostic:
+    return _error(
+        f"a token counts as at least 2 in payments here, not {amount}",
+        span,
+        "a token counts as 1 without this property: drop it, or say 2 or more",
+    )
+
+
+def worth_twice(span: Span, name: str) -> Diagnostic:
+    return _error(
+        f"token '{name}' says twice what it counts as in payments",
+        span,
+        "join the conditions with `or` in one `counts as N in payments where …`",
+    )
+
+
+def worth_with_cards(span: Span, name: str, amount: int) -> Diagnostic:
+    return _error(
+        f"a payment that spends cards cannot take '{name}', which counts as {amount}"
+        " in payments",
+        span,
+        "pay without `using …`, or let the token count as 1",
+    )

@@ -414,6 +414,11 @@ class TokenKind(Part):
     supply: Mapping[int, int]  # player count -> tokens in the supply at setup
     returnable_ids: tuple[str, ...] = ()  # the rule that forbids returning it
     cap_ids: tuple[str, ...] = ()
+    # `counts as N in payments where COND`: for a player meeting COND (read
+    # for the player paying), a wild token pays up to N units of one colour.
+    worth: int = field(default=1, metadata=ADDED)
+    worth_condition: Expr | None = field(default=None, metadata=ADDED)
+    worth_ids: tuple[str, ...] = field(default=(), metadata=ADDED)
 
 
 ColumnType = Literal["int", "bool", "text", "colour", "vector"]
@@ -442,6 +447,9 @@ class Table(Part):
     columns: tuple[Column, ...]
     rows: tuple[Mapping[str, CellValue], ...]
     sides_by: str | None = None  # double-sided: rows sharing this column are one tile
+    # A tile set each player may claim once (`claimed once per player`): a
+    # claim puts the tile into the player's zone and leaves it in play.
+    shared: bool = field(default=False, metadata=ADDED)
 
 
 @frozen(kw_only=True)

@@ -376,6 +376,7 @@ def renamed(world: World, r: Any) -> World:
         hiding=[r(z) for z in world.hiding],
         card_values=dict(world.card_values),
         applied={r(k): v for k, v in world.applied.items()},
+        shared=[r(k) for k in world.shared],
     )
 
 

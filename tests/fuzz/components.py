@@ -340,9 +340,11 @@ class Generator:
         assert kind == "colour", kind
         return self.pick(colours)
 
-    def tiles(self, name: str, colours: list[str], colour: bool) -> tuple[Table, bool]:
+    def tiles(
+        self, name: str, colours: list[str], colour: bool, shared: bool = False
+    ) -> tuple[Table, bool]:
         """A tile set, single- or double-sided (`colour`: may it have a
-        colour column)."""
+        colour column; `shared`: is it claimed once per player)."""
         sided = self.flip(3)
         taken = {"points"}
         kinds = [k for k in self.extra_kinds(3) if colour or k not in ("colour", "colour?")]
@@ -355,6 +357,7 @@ class Generator:
             keyed = [{} for _ in range(self.number(1, 5))]
         columns = self.permuted(columns)
         sides = ", double-sided by side" if sided else ""
+        sides += ", claimed once per player" if shared else ""
         table = self.table(
             f"{name}.csv", colours, columns, keyed, f"tiles {name} from {{path}}{{rows}}{sides}"
         )

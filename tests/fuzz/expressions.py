@@ -89,6 +89,8 @@ class World:
     card_values: dict[str, str] = field(default_factory=dict)  # name -> colour, int, bool
     # definitions with parameters: name -> ((parameter, type), ...), the value's type
     applied: dict[str, tuple[tuple[tuple[str, str], ...], str]] = field(default_factory=dict)
+    # the tile sets claimed once per player: claimed from play only, never moved
+    shared: list[str] = field(default_factory=list)
 
     def columns(self, item: str) -> dict[str, str]:
         """The attributes of a card or tile type (as the checker computes them

@@ -215,7 +215,9 @@ class Editions(Generator):
         tile_sets = self.subset(TILE_SETS)
         colour = len(tile_sets) < 2 or PARTIAL_TILE_COLOUR not in self.known
         for tile_set in tile_sets:
-            table, sided = self.tiles(tile_set, colours, colour)
+            if self.flip(4):  # claimed once per player: a claim leaves it in play
+                world.shared.append(tile_set)
+            table, sided = self.tiles(tile_set, colours, colour, tile_set in world.shared)
             world.tile_sets[tile_set] = table.types
             colours_in = {"colour", "colour?"} & set(table.columns.values())
             if colours_in and len(tile_sets) > 1:
@@ -468,7 +470,8 @@ class Editions(Generator):
             self.shape(CONDITIONAL_CLAIM)
         zone = self.pick(world.tile_zones)
         others = [z for z in world.tile_zones if z != zone]
-        source = f" from {self.pick(others)}" if others and self.flip(3) else ""
+        from_zone = others and tiles not in world.shared  # (a shared set: from play only)
+        source = f" from {self.pick(others)}" if from_zone and self.flip(3) else ""
         into = f"{variable}{source} into {zone}"
         return f"step {name}: claim one {tiles} {into} where {condition.text}"
 

@@ -394,6 +394,8 @@ class Statements:
                     line = "may " + line  # a follow-up the player may decline
                 lines.append(line)
             elif kind == "move tile" and not trigger and tiles and x.world.tile_zones:
+                if x.world.shared:  # a tile claimed once per player is never moved
+                    continue
                 lines.append(f"move {g.pick(tiles)} to {g.pick(x.world.tile_zones)}")
             elif kind == "if" and depth > 0:
                 condition = x.expr("bool", scope)

@@ -239,6 +239,7 @@ class Turns(Statements):
         else:
             tiles = c.num(self.names.tile_set_index[step.tiles])
             source = filled("src", "tiles_fill", g, tiles)
+        condition = self.not_claimed(op, var, condition)
         code = c.num(self.move_code("step", index))
         emit = [
             c.do(c.call("mv_begin", out, code)),
@@ -249,12 +250,26 @@ class Turns(Statements):
         loop = [c.declare("V", var, element), c.if_(condition, emit)]
         options = [*source, c.for_("i", 0, c.dot(c.name("src"), "n"), loop)]
         zone = c.num(self.names.zone_index[step.zone])
-        take = c.do(c.call("take_tile", g, p, c.index(c.name("mv"), 0), zone))
+        mv = c.index(c.name("mv"), 0)
+        take = [c.do(c.call("take_tile", g, p, mv, zone))]
+        if op.shared is not None:  # claimed once per player: into the zone, left in play
+            take = [
+                c.do(c.call("zone_add", g, zone, p, mv)),
+                c.do(c.call("count_in", g, p, zone, mv, c.num(1))),
+            ]
         return [
             self.step_options(op, options),
-            self.step_decide(index, [take]),
+            self.step_decide(index, take),
             self.step_run(op, []),
         ]
+
+    def not_claimed(self, op: ops.ClaimTile, var: str, condition: c.Expr) -> c.Expr:
+        """A claim of a set claimed once per player: the condition, and
+        that none of the player's zones its claims go into holds the tile."""
+        g, p = c.name("g"), c.name("p")
+        numbers = [c.num(self.names.zone_index[z]) for z in op.shared or ()]
+        fresh = [c.not_(c.call("zone_has", g, z, p, c.name(var))) for z in numbers]
+        return c.logic("&&", [*fresh, condition]) if fresh else condition
 
     def visit_CheckEnd(self, op: ops.CheckEnd) -> list[c.Function]:
         """The endings checked at the end of the turn: the last round, then

@@ -77,6 +77,9 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
         next((i for i, tiles in enumerate(sets) if any(t in f for f in tiles)), -1)
         for t in range(found["tile_count"])
     )
+    # 1 for a tile claimed once per player: in play, and once in each seat's zones
+    shared = found["shared_tiles"]
+    found["tile_shared"] = tuple(int(t in shared) for t in range(found["tile_count"]))
     found["decision_steps"] = tuple(kind != "none" for kind in found["step_kinds"])
     # a card value's kind, as VALUE_KIND codes it: 3 a colour, 1 a flag, 0 a number
     codes = {"colour": 3, "bool": 1}

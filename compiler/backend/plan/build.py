@@ -458,7 +458,8 @@ class _Steps(Visitor):
         if st.source is not None:  # the player's tiles of the set in that zone
             faces = self.facts.tiles.set_faces[st.tiles]
         defines = tuple(sorted(analysis.defines_in(st.condition)))
-        return ops.ClaimTile(st, index, faces, defines)
+        shared = identities.shared_claim(self.facts.edition, st)
+        return ops.ClaimTile(st, index, faces, defines, shared)
 
     def visit_EndCheck(self, st: m.EndCheck, index: int) -> ops.Step:
         endings = self.facts.by_mode

@@ -418,12 +418,15 @@ class ClaimTile(Op):
     """A step: a tile of the set where the condition holds, claimed.
     `faces`: claimed from the player's tiles in a zone, those of the set
     (None: from the tiles in play); `defines`: the definitions the
-    condition reads."""
+    condition reads; `shared`: of a set claimed once per player, the tile
+    zones its claims go into (a tile one holds is claimed already; the
+    claim leaves it in play), else None."""
 
     statement: m.Claim
     index: int
     faces: tuple[int, ...] | None
     defines: tuple[str, ...]
+    shared: tuple[str, ...] | None
 
 
 @frozen

@@ -138,7 +138,7 @@ class Turns(Actions):
         few = py.if_(py.binary(held, "<=", py.const(step.limit)), [py.return_(py.const(None))])
         return [
             self.step_options(step, options),
-            self.step_decide(step, py.do(py.call(back, s, p, py.name("option")))),
+            self.step_decide(step, [py.do(py.call(back, s, p, py.name("option")))]),
             self.step_run(step, [few]),
         ]
 
@@ -153,13 +153,36 @@ class Turns(Actions):
             of_set = py.binary(py.name(var), "in", py.const(op.faces))
             condition = py.logic("and", [of_set, condition])
             tiles = py.item(py.attr(s, "zones"), self.names.zone(step.source), p)
+        condition = self.not_claimed(op, var, condition)
         options = [*prebound, py.return_(py.list_of(py.name(var), var, tiles, condition))]
         zone = self.names.zone(step.zone)
-        take = py.do(py.call("_take_tile", s, p, py.name("option"), zone))
+        take = [py.do(py.call("_take_tile", s, p, py.name("option"), zone))]
         return [
             self.step_options(step, options),
-            self.step_decide(step, take),
+            self.step_decide(step, take if op.shared is None else self.claim_shared(step)),
             self.step_run(step, []),
+        ]
+
+    def not_claimed(self, op: ops.ClaimTile, var: str, condition: ast.expr) -> ast.expr:
+        """A claim of a set claimed once per player: the condition, and
+        that none of the player's zones its claims go into holds the tile."""
+        s, p = py.name("s"), py.name("p")
+        held = [py.item(py.attr(s, "zones"), self.names.zone(z), p) for z in op.shared or ()]
+        fresh = [py.binary(py.name(var), "not in", h) for h in held]
+        return py.logic("and", [*fresh, condition]) if fresh else condition
+
+    def claim_shared(self, step: m.Claim) -> list[ast.stmt]:
+        """A tile claimed once per player: into the player's zone, and left
+        in play (and in the other players' zones) as it is."""
+        s, p, option = py.name("s"), py.name("p"), py.name("option")
+        zone, rows = self.names.zone(step.zone), py.name("rows")
+        mine = py.binary(py.item(rows, p), "+", py.tuple_([option]))
+        put = py.call("_replace", py.attr(s, "zones"), zone, py.call("_replace", rows, p, mine))
+        return [
+            py.assign("rows", py.item(py.attr(s, "zones"), zone)),
+            py.set_(py.attr(s, "zones"), put),
+            py.do(py.call("_count_in", s, p, zone, option, py.const(1))),
+            py.set_(py.attr(s, "_memo"), ast.Dict(keys=[], values=[])),
         ]
 
     def visit_CheckEnd(self, op: ops.CheckEnd) -> list[py.Function]:
@@ -175,7 +198,7 @@ class Turns(Actions):
         body.append(py.return_(py.const(None)))
         return [
             self.step_options(op.statement, [py.return_(py.list_([]))]),
-            self.step_decide(op.statement, py.return_(py.const(None))),
+            self.step_decide(op.statement, [py.return_(py.const(None))]),
             py.Function(ident("_step_", op.statement.name), STATE_AND_PLAYER, RUN, body),
         ]
 
@@ -184,10 +207,10 @@ class Turns(Actions):
         name = ident("_options_", step.name)
         return py.Function(name, STATE_AND_PLAYER, "list[Any]", [self.where(step), *body])
 
-    def step_decide(self, step: m.Step, decided: ast.stmt) -> py.Function:
+    def step_decide(self, step: m.Step, decided: Sequence[ast.stmt]) -> py.Function:
         """The effect of the option a player decided."""
         parameters = (*STATE_AND_PLAYER, ("option", "Any"))
-        return py.Function(ident("_decide_", step.name), parameters, "None", [decided])
+        return py.Function(ident("_decide_", step.name), parameters, "None", list(decided))
 
     def step_run(self, step: m.Step, before: list[ast.stmt]) -> py.Function:
         """A step with a decision at the end of a turn (after `before`, which

@@ -20,7 +20,14 @@ model against the bounds of compiler/frontend/limits.py.
 from __future__ import annotations
 
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.checks import components, followups, scoring, setup, turns
+from splendor_rules.compiler.frontend.checks import (
+    components,
+    followups,
+    scoring,
+    setup,
+    turns,
+    worth,
+)
 from splendor_rules.compiler.frontend.checks.board import check_board
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.definitions import type_definitions
@@ -54,6 +61,7 @@ def check_edition(
     reveals = setup.check_reveals(context, expressions)
     seat_gifts = setup.check_seat_setup(context, players)
     type_definitions(context, expressions)
+    tokens = worth.check_token_worths(context, expressions, tokens)
     score = scoring.check_score(context, expressions)
     actions = check_actions(context, statements)
     triggers = turns.check_triggers(context, statements)
@@ -101,6 +109,8 @@ def check_edition(
         board=board,
     )
     check_hidden_reads(context, model)
+    turns.check_shared_moves(context, model)
+    worth.check_worth_payments(context, model)
     check_limits(context, model)
     if context.has_errors():
         return None, context.diagnostics

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from attrs import evolve
+
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks.card_tables import check_card_tables
@@ -265,7 +267,7 @@ def check_tables(context: Context) -> None:
         name = context.global_name(entry.decl.name)
         table = _read_table(context, entry, name)
         if table is not None:
-            context.tile_sets[name] = table
+            context.tile_sets[name] = evolve(table, shared=entry.decl.shared)
 
 
 def _read_table(context: Context, entry: Entry, name: str) -> m.Table | None:

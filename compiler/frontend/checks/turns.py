@@ -151,6 +151,9 @@ def _claim(
     source = context.use_zone(body.source, "tiles") if body.source is not None else None
     if body.source is not None and source == zone:
         context.report(msgs.claim_into_its_source(body.source.span, zone))
+    table = context.tile_sets.get(tiles)
+    if body.source is not None and table is not None and table.shared:
+        context.report(msgs.shared_claim_from(body.source.span, tiles))
     scope = Scope(player=True)
     bind(context, scope, body.variable, m.tile(tiles))
     condition = expressions.expect(body.condition, scope, BOOL)
@@ -164,3 +167,35 @@ def _claim(
         condition=condition,
         source=source,
     )
+
+
+def check_shared_moves(context: Context, model: m.Edition) -> None:
+    """A tile claimed once per player stays in the zone it was claimed into
+    (the set's other players may hold it too, and a move would take theirs):
+    no move takes a tile chosen from such a set in play, or from a zone its
+    claims go into."""
+    shared = {t.name for t in model.tile_sets if t.shared}
+    if not shared:
+        return
+    into = {c.zone: c.tiles for c in model.steps if isinstance(c, m.Claim) and c.tiles in shared}
+    bodies = [a.body for a in model.actions if a.body] + [t.body for t in model.triggers]
+    for body in bodies:
+        nodes = [n for st in body for n in walk(st)]
+        choices = {n.name: n.sources for n in nodes if isinstance(n, m.Choose)}
+        for move in (n for n in nodes if isinstance(n, m.Move) and n.tile):
+            found = [_shared_source(source, shared, into) for source in choices.get(move.card, ())]
+            tiles = next((t for t in found if t is not None), None)
+            if tiles is not None:
+                context.report(msgs.shared_tile_moved(move.span, move.card, tiles))
+
+
+def _shared_source(source: m.Expr, shared: set[str], into: dict[str, str]) -> str | None:
+    """The set claimed once per player whose tiles a choice's source may
+    hold: the set in play, or a zone its claims go into (through filters)."""
+    while isinstance(source, m.Filter):
+        source = source.source
+    if isinstance(source, m.Ref) and source.kind == "tiles" and source.name in shared:
+        return source.name
+    if isinstance(source, m.Ref) and source.kind == "zone":
+        return into.get(source.name)
+    return None

@@ -217,6 +217,9 @@ class Effects:
     def claim(self, state: State, step: m.Claim, tile: int) -> State:
         if step.source is not None:  # from a zone of the player's
             return self.move_tile(state, state.current, tile, step.zone)
+        if self.tables.shared_claim.get(step.name) is not None:
+            # claimed once per player: it stays in play for the others
+            return self.add_tile(state, state.current, self.tables.zone[step.zone], tile)
         index = self.tables.tile_set[step.tiles]
         in_play = tuple(t for t in state.tiles[index] if t != tile)
         state = evolve(state, tiles=replace(state.tiles, index, in_play))

@@ -137,17 +137,33 @@ class Moves:
         itertools.product order (per colour, wild counts ascending)."""
         tables = self.tables
         price, wild, ranges = self.token_splits(st, env)
+        worth = self.wild_worth(env)
+        if worth > 1:  # per colour, the wild tokens: each pays up to `worth` of it
+            ranges = [
+                range(-(-r.start // worth), -(-p // worth) + 1)
+                for r, p in zip(ranges, price, strict=True)
+            ]
         payments = []
         for split in itertools.product(*ranges):
             if sum(split) > wild:
                 continue
             payment = [0] * len(tables.tokens)
             for p, i, w in zip(price, tables.colour_tokens, split, strict=True):
-                payment[i] = p - w
+                payment[i] = max(0, p - worth * w)
             if tables.wild is not None:
                 payment[tables.wild] = sum(split)
             payments.append(tuple(payment))
         return payments
+
+    def wild_worth(self, env: Env) -> int:
+        """What a wild token pays of one colour for the player paying: its
+        `counts as N in payments` where its condition holds, else 1."""
+        if self.tables.wild is None:
+            return 1
+        kind = self.tables.kinds[self.tables.tokens[self.tables.wild]]
+        if kind.worth_condition is None or not env.holds(kind.worth_condition):
+            return 1
+        return kind.worth
 
     def token_splits(self, st: m.Pay, env: Env) -> tuple[list[int], int, list[range]]:
         """The price per colour, the player's wild tokens, and per colour the
@@ -244,6 +260,10 @@ class Moves:
             faces = self.tables.tiles.set_faces[step.tiles]
             held = state.seats[state.current].zones[self.tables.zone[step.source]]
             tiles = tuple(t for t in held if t in faces)
+        shared = self.tables.shared_claim.get(step.name)
+        if shared is not None:  # claimed once per player: not one the player holds
+            zones = state.seats[state.current].zones
+            tiles = tuple(t for t in tiles if not any(t in zones[z] for z in shared))
         return [t for t in tiles if env.bind(step.variable, t).holds(step.condition)]
 
 

@@ -87,7 +87,7 @@ class Places:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.cards: dict[int, str] = {}
-        self.tiles: dict[tuple[str, object], tuple[int, str]] = {}
+        self.tiles: dict[tuple[object, ...], tuple[int, str]] = {}
 
     def card(self, value: Any, where: str, tier: DeckName | None = None) -> int:
         count = len(self.tables.decks.card_tier)
@@ -100,11 +100,15 @@ class Places:
         self.cards[value] = where
         return value
 
-    def tile(self, value: Any, where: str) -> int:
+    def tile(self, value: Any, where: str, seat: int | None = None) -> int:
+        """A tile, each physical tile in one place: but a tile of a set
+        claimed once per player is in play and in each seat's zones once."""
         count = self.tables.tiles.count
         if type(value) is not int or not 0 <= value < count:
             raise refuse(f"{where}: {value!r} is not a tile (0 to {count - 1})")
-        physical = self.tables.tiles.physical[value]
+        physical: tuple[object, ...] = self.tables.tiles.physical[value]
+        if seat is not None and value in self.tables.shared_tiles:
+            physical = (*physical, seat)
         if physical in self.tiles:
             face, at = self.tiles[physical]
             other = "" if face == value else f" (tile {face} is its other face)"
@@ -378,8 +382,11 @@ class StateReader:
         zones: list[tuple[int, ...]] = []
         for place in f.places:
             where = f"seat {at.seat} zone {place.name}"
-            put = r.places.card if place.holds == "cards" else r.places.tile
-            zones.append(tuple(put(item, where) for item in a_list(named[place.name], where)))
+            items = a_list(named[place.name], where)
+            if place.holds == "cards":
+                zones.append(tuple(r.places.card(item, where) for item in items))
+            else:
+                zones.append(tuple(r.places.tile(item, where, at.seat) for item in items))
         return tuple(zones)
 
     def nowhere(self, r: Reading) -> None:

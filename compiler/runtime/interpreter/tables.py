@@ -43,6 +43,13 @@ class Tables:
         self.zone: Mapping[str, int] = {z.name: i for i, z in enumerate(edition.zones)}
         self.zones: Mapping[str, m.Zone] = {z.name: z for z in edition.zones}
         self.tile_zones = tuple(i for i, z in enumerate(edition.zones) if z.content == "tiles")
+        self.shared_tiles = identities.shared_tiles(edition)  # claimed once per player
+        # A claim of such a set from play: the zones whose tiles it may not claim again.
+        self.shared_claim: Mapping[str, tuple[int, ...]] = {
+            s.name: tuple(self.zone[z] for z in zones)
+            for s in edition.steps
+            if isinstance(s, m.Claim) and (zones := identities.shared_claim(edition, s))
+        }
         self.tile_set: Mapping[str, int] = {t.name: i for i, t in enumerate(edition.tile_sets)}
         self.actions: Mapping[str, m.Action] = {a.name: a for a in edition.actions}
         self.fallback = next((a for a in edition.actions if a.body is None), None)

@@ -118,6 +118,12 @@ class Declarations:
             out.append(f"A player never returns {title} tokens.")
         if kind.cap is not None:
             out.append(f"A player holds at most {kind.cap} {title} token{'s' * (kind.cap != 1)}.")
+        if kind.worth_condition is not None:
+            when = self.english.expr(kind.worth_condition)
+            out.append(
+                f"In a payment, each {title} token pays up to {kind.worth} of one colour "
+                f"instead, for a player such that {when}."
+            )
         return out
 
     def supply(self) -> list[str]:
@@ -170,6 +176,11 @@ class Declarations:
             out.append(
                 f"They are double-sided: the rows with the same {words(table.sides_by)} "
                 "are the two faces of one tile."
+            )
+        if table.shared:
+            out.append(
+                "Each player may claim each of them once: a tile claimed stays in play, "
+                "and the other players may claim it too."
             )
         return out
 
@@ -332,6 +343,8 @@ class Declarations:
                 if step.source is not None
                 else f"among the {words(step.tiles)} tiles in play"
             )
+            if any(t.name == step.tiles and t.shared for t in self.edition.tile_sets):
+                source += " that they have not claimed yet"
             return [
                 f"At the end of the turn, {source}, the tiles {step.variable} such that "
                 f"{self.english.expr(step.condition)} may be claimed: if there is any, the "
