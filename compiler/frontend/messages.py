@@ -1314,3 +1314,79 @@ def not_printed(span: Span, target: str, construct: str) -> Diagnostic:
         span,
         "the reference interpreter plays it: --engine interpreted",
     )
+
+
+# ------------------------------------------------ values typed by a tile set
+
+TYPE_WORDS = ("card", "tile", "colour", "int", "bool", "player")
+
+
+def unknown_parameter_type(span: Span, name: str, tile_sets: Sequence[str]) -> Diagnostic:
+    """A parameter typed by a name that is neither a type word nor a tile set."""
+    sets = f" or a tile set ({listed(tile_sets)})" if tile_sets else " or a tile set"
+    hint = did_you_mean(name, [*TYPE_WORDS, *tile_sets]) or (
+        f"a parameter's type is {', '.join(TYPE_WORDS)}{sets}"
+    )
+    return _error(f"unknown type '{name}' of a parameter", span, hint)
+
+
+def unknown_zone_set(span: Span, name: str, tile_sets: Sequence[str]) -> Diagnostic:
+    hint = did_you_mean(name, tile_sets) or (
+        f"a zone is typed by a tile set: {listed(tile_sets)}"
+        if tile_sets
+        else "a zone is typed by a tile set, and this edition declares none"
+    )
+    return _error(f"unknown tile set '{name}' typing a zone", span, hint)
+
+
+def card_table_type(span: Span, name: str) -> Diagnostic:
+    return _error(
+        f"'{name}' is a card table: only a tile set types a value",
+        span,
+        "a card has every card table's columns: write 'card'",
+    )
+
+
+def typed_zone_of_cards(span: Span, zone: str, tiles: str) -> Diagnostic:
+    return _error(
+        f"zone '{zone}' is typed by the tile set '{tiles}', so it holds tiles, not cards",
+        span,
+        f"write `zone {zone}: {tiles} tiles of each player`",
+    )
+
+
+def tile_of_another_set(span: Span, name: str, actual: m.Type, zone: str, tiles: str) -> Diagnostic:
+    """A tile moved into a zone typed by a set it may not be of."""
+    where = f"choose it from {tiles}, or from a zone of {tiles} tiles"
+    return _error(
+        f"'{name}' is a {actual}, and zone '{zone}' holds tiles of {tiles} only",
+        span,
+        where if actual.tiles is None else f"move a tile of {tiles} there: {where}",
+    )
+
+
+def claim_of_another_set(span: Span, zone: str, tiles: str, claimed: str) -> Diagnostic:
+    return _error(
+        f"zone '{zone}' holds tiles of {tiles} only, and this step claims tiles of {claimed}",
+        span,
+        f"claim from and into zones of {claimed} tiles, or of any tiles",
+    )
+
+
+def majority_in_typed_zone(span: Span, zone: str, tiles: str) -> Diagnostic:
+    return _error(
+        f"a majority tile is of no tile set, and zone '{zone}' holds tiles of {tiles} only",
+        span,
+        "keep it in a zone of any tiles: `zone NAME: tiles of each player`",
+    )
+
+
+def argument_of_another_set(
+    span: Span, define: str, parameter: str, tiles: str, actual: m.Type
+) -> Diagnostic:
+    """An argument of a definition's parameter typed by a tile set, of another."""
+    return _error(
+        f"'{parameter}' of '{define}' takes a tile of {tiles}, and this is a {actual}",
+        span,
+        f"choose it from {tiles}, or from a zone typed `{tiles} tiles`",
+    )

@@ -20,7 +20,14 @@ model against the bounds of compiler/frontend/limits.py.
 from __future__ import annotations
 
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.checks import components, followups, scoring, setup, turns
+from splendor_rules.compiler.frontend.checks import (
+    components,
+    followups,
+    scoring,
+    setup,
+    turns,
+    typed,
+)
 from splendor_rules.compiler.frontend.checks.board import check_board
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.definitions import type_definitions
@@ -45,6 +52,7 @@ def check_edition(
     players = components.check_players(context)
     components.check_colours(context)
     components.declare_globals(context)
+    typed.type_zones(context)
     tokens = components.check_tokens(context)
     board = check_board(context)
     components.check_tables(context)
