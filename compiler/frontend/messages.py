@@ -1339,6 +1339,18 @@ def unknown_zone_set(span: Span, name: str, tile_sets: Sequence[str]) -> Diagnos
     return _error(f"unknown tile set '{name}' typing a zone", span, hint)
 
 
+def column_of_some_sets(span: Span, attribute: str, sets: Sequence[str]) -> Diagnostic:
+    """A column of some tile sets only, read from a tile of any set."""
+    which = f"of {listed(sets)} only" if len(sets) > 1 else f"of the tile set {sets[0]} only"
+    example = sets[0]
+    return _error(
+        f"a tile of any set has no attribute '{attribute}': it is a column {which}",
+        span,
+        f"type the tile by its set: a parameter `t: {example}`, a zone "
+        f"`zone NAME: {example} tiles of each player`",
+    )
+
+
 def card_table_type(span: Span, name: str) -> Diagnostic:
     return _error(
         f"'{name}' is a card table: only a tile set types a value",

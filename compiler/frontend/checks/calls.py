@@ -108,18 +108,23 @@ class CallChecker(Visitor):
                 msgs.definition_arity(e.span, name, len(decl.parameters), len(e.arguments))
             )
             return m.Apply(type=ERROR, span=e.span, name=name, arguments=())
+        checked = self.checked_defines.get(name)
+        types = [t for _, t in checked.parameters] if checked is not None else []
         arguments = tuple(
-            self.argument(name, argument, parameter, scope)
-            for argument, parameter in zip(e.arguments, decl.parameters, strict=True)
+            self.argument(name, argument, parameter, types[i] if types else None, scope)
+            for i, (argument, parameter) in enumerate(
+                zip(e.arguments, decl.parameters, strict=True)
+            )
         )
         return m.Apply(type=type_, span=e.span, name=name, arguments=arguments)
 
-    def argument(self, name: str, written: s.Expr, parameter: s.Parameter, scope: Scope) -> m.Expr:
+    def argument(
+        self, name: str, written: s.Expr, parameter: s.Parameter, type_: Type | None, scope: Scope
+    ) -> m.Expr:
         """An argument of a definition, of its parameter's type as checked
-        (a tile set's tiles for a parameter typed by that set)."""
-        checked = self.checked_defines.get(name)
-        types = dict(checked.parameters) if checked is not None else {}
-        expected = types.get(parameter.name.text, VALUE_TYPES[parameter.kind])
+        (a tile set's tiles for a parameter typed by that set; while the
+        definition is being typed, its parameter's word)."""
+        expected = type_ or VALUE_TYPES[parameter.kind]
         value = self.check(written, scope)
         if typed.check_argument(self.context, name, parameter, expected, value) and not fits(
             value.type, expected

@@ -18,7 +18,7 @@ from splendor_rules.compiler.frontend.checks.calls import VALUE_TYPES, CallCheck
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.players import PlayerExpressions
 from splendor_rules.compiler.frontend.checks.scopes import Scope, bind
-from splendor_rules.compiler.frontend.checks.typed import parameter_type
+from splendor_rules.compiler.frontend.checks.typed import column_of_some_sets, parameter_type
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
 from splendor_rules.compiler.frontend.editions import Entry
 from splendor_rules.compiler.frontend.model import (
@@ -185,7 +185,8 @@ class ExpressionChecker(CallChecker, PlayerExpressions):
             self.context.report(msgs.no_attributes(e.attribute.span, kind))
             return m.Attr(type=ERROR, span=e.span, subject=subject, attribute=attribute)
         if attribute not in columns:
-            self.context.report(msgs.no_attribute(e.attribute.span, item, attribute, columns))
+            if not column_of_some_sets(self.context, e.attribute, item):
+                self.context.report(msgs.no_attribute(e.attribute.span, item, attribute, columns))
             return m.Attr(type=ERROR, span=e.span, subject=subject, attribute=attribute)
         type_ = columns[attribute]
         value = item == CARD and attribute in self.context.card_values

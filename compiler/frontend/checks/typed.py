@@ -121,3 +121,19 @@ def check_argument(
         )
     )
     return False
+
+
+def column_of_some_sets(context: Context, written: s.Name, item: Type) -> bool:
+    """A tile of any set read by a column some sets have: reported with the
+    sets that have it (the way to read it is to type the tile by its set)."""
+    if item.kind != "tile" or item.tiles is not None:
+        return False
+    sets = [
+        name
+        for name, columns in context.columns.items()
+        if name != "cards" and written.text in columns
+    ]
+    if not sets:
+        return False
+    context.report(msgs.column_of_some_sets(written.span, written.text, sets))
+    return True
