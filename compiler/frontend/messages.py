@@ -1321,6 +1321,10 @@ def not_printed(span: Span, target: str, construct: str) -> Diagnostic:
 TYPE_WORDS = ("card", "tile", "colour", "int", "bool", "player")
 
 
+def _tile_shown(tile: m.Type) -> str:
+    return "tile of any set" if tile.tiles is None else str(tile)
+
+
 def unknown_parameter_type(span: Span, name: str, tile_sets: Sequence[str]) -> Diagnostic:
     """A parameter typed by a name that is neither a type word nor a tile set."""
     sets = f" or a tile set ({listed(tile_sets)})" if tile_sets else " or a tile set"
@@ -1339,12 +1343,14 @@ def unknown_zone_set(span: Span, name: str, tile_sets: Sequence[str]) -> Diagnos
     return _error(f"unknown tile set '{name}' typing a zone", span, hint)
 
 
-def column_of_some_sets(span: Span, attribute: str, sets: Sequence[str]) -> Diagnostic:
-    """A column of some tile sets only, read from a tile of any set."""
+def column_of_some_sets(
+    span: Span, item: m.Type, attribute: str, sets: Sequence[str]
+) -> Diagnostic:
+    """A column of some tile sets only, read from a tile of any set or of another set."""
     which = f"of {listed(sets)} only" if len(sets) > 1 else f"of the tile set {sets[0]} only"
     example = sets[0]
     return _error(
-        f"a tile of any set has no attribute '{attribute}': it is a column {which}",
+        f"a {_tile_shown(item)} has no attribute '{attribute}': it is a column {which}",
         span,
         f"type the tile by its set: a parameter `t: {example}`, a zone "
         f"`zone NAME: {example} tiles of each player`",
@@ -1371,7 +1377,7 @@ def tile_of_another_set(span: Span, name: str, actual: m.Type, zone: str, tiles:
     """A tile moved into a zone typed by a set it may not be of."""
     where = f"choose it from {tiles}, or from a zone of {tiles} tiles"
     return _error(
-        f"'{name}' is a {actual}, and zone '{zone}' holds tiles of {tiles} only",
+        f"'{name}' is a {_tile_shown(actual)}, and zone '{zone}' holds tiles of {tiles} only",
         span,
         where if actual.tiles is None else f"move a tile of {tiles} there: {where}",
     )
@@ -1398,7 +1404,7 @@ def argument_of_another_set(
 ) -> Diagnostic:
     """An argument of a definition's parameter typed by a tile set, of another."""
     return _error(
-        f"'{parameter}' of '{define}' takes a tile of {tiles}, and this is a {actual}",
+        f"'{parameter}' of '{define}' takes a tile of {tiles}, and this is a {_tile_shown(actual)}",
         span,
         f"choose it from {tiles}, or from a zone typed `{tiles} tiles`",
     )

@@ -124,9 +124,10 @@ def check_argument(
 
 
 def column_of_some_sets(context: Context, written: s.Name, item: Type) -> bool:
-    """A tile of any set read by a column some sets have: reported with the
-    sets that have it (the way to read it is to type the tile by its set)."""
-    if item.kind != "tile" or item.tiles is not None:
+    """A tile (of any set, or of one) read by a column that other sets have:
+    reported with the sets that have it, since the way to read it is to type
+    the tile by its set."""
+    if item.kind != "tile":
         return False
     sets = [
         name
@@ -135,5 +136,5 @@ def column_of_some_sets(context: Context, written: s.Name, item: Type) -> bool:
     ]
     if not sets:
         return False
-    context.report(msgs.column_of_some_sets(written.span, written.text, sets))
+    context.report(msgs.column_of_some_sets(written.span, item, written.text, sets))
     return True
