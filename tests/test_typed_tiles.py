@@ -12,6 +12,7 @@ gives a bonus (P-1.3) and scores its worth (P-1.4).
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from test_differential import Differential, Side, play, registered
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
+from splendor_rules.compiler.tools.lsp.analysis import Trees, analyse
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "tests" / "variants" / "trading_posts.rules"
@@ -150,3 +152,41 @@ def test_random_games_open_posts_alike_in_the_three_engines(engines: dict[str, A
                 seats = interpreter.to_json(diff.sb)["seats"]
                 opened += sum(len(seat["zones"]["posts"]) for seat in seats)
     assert opened > 0
+
+
+def test_the_language_server_counts_a_type_as_a_use_of_its_tile_set():
+    """References to a tile set (and so a rename of it) include the zone
+    and the parameter it types."""
+    text = VARIANT.read_text(encoding="utf-8")
+    analysis = analyse(VARIANT, text, Trees())
+    assert analysis.index is not None
+    lines = text.split("\n")
+    used = [
+        lines[o.span.line - 1][o.span.column - 1 : o.span.end_column - 1]
+        for o in analysis.index.of(("global", "post"))
+        if not o.definition
+    ]
+    uses = [o.span.line for o in analysis.index.of(("global", "post")) if not o.definition]
+    assert used == ["post"] * len(used)
+    assert any("zone posts: post tiles" in lines[n - 1] for n in uses)
+    assert any("reached(t: post)" in lines[n - 1] for n in uses)
+
+
+def test_a_renamed_tile_set_still_types_its_zone_and_parameter(tmp_path: Path):
+    child = tmp_path / "renamed.rules"
+    child.write_text(
+        'edition renamed "Renamed posts" extends trading_posts {\n'
+        "  rename tiles post -> outpost\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    shutil.copy(VARIANT, tmp_path)
+    shutil.copy(VARIANT.parent / "POSTS.md", tmp_path)
+    (tmp_path / "data").mkdir()
+    shutil.copy(VARIANT.parent / "data" / "posts.csv", tmp_path / "data")
+    compiled = compile_file(child)
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    model = compiled.model
+    assert {z.name: z.tiles for z in model.zones}["posts"] == "outpost"
+    reached = next(d for d in model.defines if d.name == "reached")
+    assert reached.parameters == (("t", m.tile("outpost")),)
