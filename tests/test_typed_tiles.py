@@ -190,3 +190,17 @@ def test_a_renamed_tile_set_still_types_its_zone_and_parameter(tmp_path: Path):
     assert {z.name: z.tiles for z in model.zones}["posts"] == "outpost"
     reached = next(d for d in model.defines if d.name == "reached")
     assert reached.parameters == (("t", m.tile("outpost")),)
+
+
+def test_a_typed_zone_holding_a_tile_of_another_set_is_refused(engine: Any, model: m.Edition):
+    """A state whose zone of posts holds a noble is no state of the game:
+    every engine's from_json refuses it, as it refuses a tile set holding
+    another set's tile (a noble has no worth to read)."""
+    data = engine.to_json(engine.new_game(2, 3))
+    noble = data["tiles"]["noble"].pop()
+    data["seats"][0]["zones"]["posts"] = [noble]
+    with pytest.raises(ValueError, match="is not one of its tiles"):
+        engine.from_json(data)
+    data["seats"][0]["zones"]["posts"] = []
+    data["seats"][0]["zones"]["won"] = [noble]
+    assert engine.to_json(engine.from_json(data))["seats"][0]["zones"]["won"] == [noble]
