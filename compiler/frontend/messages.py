@@ -1357,6 +1357,16 @@ def column_of_some_sets(
     )
 
 
+def tile_column_types(
+    span: Span, column: str, tiles: str, type_: m.Type, first: str, first_type: m.Type
+) -> Diagnostic:
+    return _error(
+        f"column '{column}' of tile set '{tiles}' is a {type_}, and of '{first}' a {first_type}",
+        span,
+        "a column several tile sets declare has one type in all of them: rename one",
+    )
+
+
 def card_table_type(span: Span, name: str) -> Diagnostic:
     return _error(
         f"'{name}' is a card table: only a tile set types a value",

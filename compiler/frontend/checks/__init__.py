@@ -56,6 +56,7 @@ def check_edition(
     tokens = components.check_tokens(context)
     board = check_board(context)
     components.check_tables(context)
+    typed.check_tile_columns(context)
     card_values = components.check_card_values(context)
     zones = components.check_zones(context)
     market = setup.check_market(context)

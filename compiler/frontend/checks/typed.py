@@ -138,3 +138,24 @@ def column_of_some_sets(context: Context, written: s.Name, item: Type) -> bool:
         return False
     context.report(msgs.column_of_some_sets(written.span, item, written.text, sets))
     return True
+
+
+def check_tile_columns(context: Context) -> None:
+    """A column several tile sets declare has one type in all of them: the
+    engines hold a column's values for every tile number in one table, and a
+    tile of any set reads a column its sets share."""
+    first: dict[str, tuple[str, Type]] = {}  # a column -> the first set declaring it, its type
+    for entry in context.of(s.Tiles):
+        decl = entry.decl
+        assert isinstance(decl, s.Tiles)
+        context.enter(entry)
+        tiles = context.global_name(decl.name)
+        for column in decl.columns:
+            type_ = context.columns.get(tiles, {}).get(column.name.text)
+            if type_ is None:
+                continue
+            seen = first.setdefault(column.name.text, (tiles, type_))
+            if seen[1] != type_:
+                context.report(
+                    msgs.tile_column_types(column.name.span, column.name.text, tiles, type_, *seen)
+                )
