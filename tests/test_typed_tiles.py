@@ -204,3 +204,17 @@ def test_a_typed_zone_holding_a_tile_of_another_set_is_refused(engine: Any, mode
     data["seats"][0]["zones"]["posts"] = []
     data["seats"][0]["zones"]["won"] = [noble]
     assert engine.to_json(engine.from_json(data))["seats"][0]["zones"]["won"] == [noble]
+
+
+def test_p_1_5_a_choice_from_a_typed_zone_reads_the_sets_own_columns(
+    engine: Any, model: m.Edition
+):
+    """Trading at a post held: the colours it gives, read from `posts`."""
+    harbour, fort = post(model, "harbour"), post(model, "fort")
+    state = position(engine, model, {}, posts=("harbour", "fort"))
+    trades = [a for a in engine.legal_actions(state) if a[0] == "trade"]
+    assert sorted(trades) == sorted([("trade", harbour, "blue"), ("trade", fort, "white")])
+    with pytest.raises(ValueError, match=r"P-1\.5: this post gives no red"):
+        engine.apply(state, ("trade", harbour, "red"))
+    after = engine.to_json(engine.apply(state, ("trade", harbour, "blue")))
+    assert after["seats"][0]["tokens"] == {"blue": 1}
