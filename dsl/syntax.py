@@ -498,6 +498,9 @@ class Tiles(Decl):
 class Zone(Decl):
     name: Name
     content: Literal["cards", "tiles"]
+    # `zone shelf: posts tiles of each player`: the tiles of that set only,
+    # read by its own columns
+    typed_by: Name | None = None
 
 
 CardValueKind = Literal["colour", "int", "bool"]
@@ -666,6 +669,8 @@ ParameterKind = Literal["card", "tile", "colour", "int", "bool", "player"]
 class Parameter(Node):
     name: Name
     kind: ParameterKind
+    # `t: posts`: a tile of that set (kind "tile"), read by its own columns
+    typed_by: Name | None = None
 
 
 @frozen(kw_only=True)

@@ -481,7 +481,8 @@ class DeclarationPrinter(Visitor):
         return words[kind] + (f" {{{pairs}}}" if pairs else "")
 
     def visit_Zone(self, node: s.Zone) -> list[str]:
-        return [f"zone {self.name(node.name)}: {node.content} of each player"]
+        typed = f"{self.name(node.typed_by)} " if node.typed_by is not None else ""
+        return [f"zone {self.name(node.name)}: {typed}{node.content} of each player"]
 
     def visit_CardValue(self, node: s.CardValue) -> list[str]:
         return [f"card value {node.name.text}: {node.kind}"]
@@ -592,9 +593,13 @@ class DeclarationPrinter(Visitor):
     # ------------------------------------------------- end of the game
 
     def visit_Define(self, node: s.Define) -> list[str]:
-        parameters = ", ".join(f"{p.name.text}: {p.kind}" for p in node.parameters)
+        parameters = ", ".join(f"{p.name.text}: {self.parameter_type(p)}" for p in node.parameters)
         shown = f"({parameters})" if parameters else ""
         return [f"define {self.name(node.name)}{shown} = {self.expr(node.value, VALUE)}"]
+
+    def parameter_type(self, node: s.Parameter) -> str:
+        """A parameter's type: a word, or the tile set that types it."""
+        return self.name(node.typed_by) if node.typed_by is not None else node.kind
 
     def visit_Score(self, node: s.Score) -> list[str]:
         return [f"score = {self.expr(node.value)}"]

@@ -1374,3 +1374,107 @@ def worth_with_cards(span: Span, name: str, amount: int) -> Diagnostic:
         span,
         "pay without `using …`, or let the token count as 1",
     )
+
+
+# ------------------------------------------------ values typed by a tile set
+
+TYPE_WORDS = ("card", "tile", "colour", "int", "bool", "player")
+
+
+def _tile_shown(tile: m.Type) -> str:
+    return "tile of any set" if tile.tiles is None else str(tile)
+
+
+def unknown_parameter_type(span: Span, name: str, tile_sets: Sequence[str]) -> Diagnostic:
+    """A parameter typed by a name that is neither a type word nor a tile set."""
+    sets = f" or a tile set ({listed(tile_sets)})" if tile_sets else " or a tile set"
+    hint = did_you_mean(name, [*TYPE_WORDS, *tile_sets]) or (
+        f"a parameter's type is {', '.join(TYPE_WORDS)}{sets}"
+    )
+    return _error(f"unknown type '{name}' of a parameter", span, hint)
+
+
+def unknown_zone_set(span: Span, name: str, tile_sets: Sequence[str]) -> Diagnostic:
+    hint = did_you_mean(name, tile_sets) or (
+        f"a zone is typed by a tile set: {listed(tile_sets)}"
+        if tile_sets
+        else "a zone is typed by a tile set, and this edition declares none"
+    )
+    return _error(f"unknown tile set '{name}' typing a zone", span, hint)
+
+
+def column_of_some_sets(
+    span: Span, item: m.Type, attribute: str, sets: Sequence[str]
+) -> Diagnostic:
+    """A column of some tile sets only, read from a tile of any set or of another set."""
+    which = f"of {listed(sets)} only" if len(sets) > 1 else f"of the tile set {sets[0]} only"
+    example = sets[0]
+    return _error(
+        f"a {_tile_shown(item)} has no attribute '{attribute}': it is a column {which}",
+        span,
+        f"type the tile by its set: a parameter `t: {example}`, a zone "
+        f"`zone NAME: {example} tiles of each player`",
+    )
+
+
+def tile_column_types(
+    span: Span, column: str, tiles: str, type_: m.Type, first: str, first_type: m.Type
+) -> Diagnostic:
+    return _error(
+        f"column '{column}' of tile set '{tiles}' is a {type_}, and of '{first}' a {first_type}",
+        span,
+        "a column several tile sets declare has one type in all of them: rename one",
+    )
+
+
+def card_table_type(span: Span, name: str) -> Diagnostic:
+    return _error(
+        f"'{name}' is a card table: only a tile set types a value",
+        span,
+        "a card has every card table's columns: write 'card'",
+    )
+
+
+def typed_zone_of_cards(span: Span, zone: str, tiles: str) -> Diagnostic:
+    return _error(
+        f"zone '{zone}' is typed by the tile set '{tiles}', so it holds tiles, not cards",
+        span,
+        f"write `zone {zone}: {tiles} tiles of each player`",
+    )
+
+
+def tile_of_another_set(span: Span, name: str, actual: m.Type, zone: str, tiles: str) -> Diagnostic:
+    """A tile moved into a zone typed by a set it may not be of."""
+    where = f"choose it from {tiles}, or from a zone of {tiles} tiles"
+    return _error(
+        f"'{name}' is a {_tile_shown(actual)}, and zone '{zone}' holds tiles of {tiles} only",
+        span,
+        where if actual.tiles is None else f"move a tile of {tiles} there: {where}",
+    )
+
+
+def claim_of_another_set(span: Span, zone: str, tiles: str, claimed: str) -> Diagnostic:
+    return _error(
+        f"zone '{zone}' holds tiles of {tiles} only, and this step claims tiles of {claimed}",
+        span,
+        f"claim from and into zones of {claimed} tiles, or of any tiles",
+    )
+
+
+def majority_in_typed_zone(span: Span, zone: str, tiles: str) -> Diagnostic:
+    return _error(
+        f"a majority tile is of no tile set, and zone '{zone}' holds tiles of {tiles} only",
+        span,
+        "keep it in a zone of any tiles: `zone NAME: tiles of each player`",
+    )
+
+
+def argument_of_another_set(
+    span: Span, define: str, parameter: str, tiles: str, actual: m.Type
+) -> Diagnostic:
+    """An argument of a definition's parameter typed by a tile set, of another."""
+    return _error(
+        f"'{parameter}' of '{define}' takes a tile of {tiles}, and this is a {_tile_shown(actual)}",
+        span,
+        f"choose it from {tiles}, or from a zone typed `{tiles} tiles`",
+    )

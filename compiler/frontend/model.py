@@ -457,6 +457,8 @@ class Zone(Part):
     name: str
     content: Literal["cards", "tiles"]
     hidden_from_deck: bool = False  # a card taken from a deck is seen by its owner only
+    # `zone shelf: posts tiles of each player`: the tiles of that set only
+    tiles: str | None = field(default=None, metadata=ADDED)
 
 
 CardValueType = Literal["colour", "int", "bool"]

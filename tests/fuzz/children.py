@@ -103,6 +103,7 @@ def classic() -> Parent:
         tile_sets={t.name: {c.name: c.type for c in t.columns} for t in model.tile_sets},
         card_zones=[z.name for z in model.zones if z.content == "cards"],
         tile_zones=[z.name for z in model.zones if z.content == "tiles"],
+        zone_sets={z.name: z.tiles for z in model.zones if z.tiles is not None},
         defines={d.name: type_name(d.value.type) for d in model.defines},
         actions=[a.name for a in model.actions],
         majorities=[maj.name for maj in model.majorities],
@@ -189,7 +190,7 @@ class Children(Editions):
         actions = self.plan_actions(edition, parent, r)
         majorities: list[str] = []  # named before any expression is drawn
         tiles = world.columns("tile:*")
-        if world.tile_zones and world.card_zones and tiles == {"points": "int"}:
+        if world.any_tile_zones() and world.card_zones and tiles == {"points": "int"}:
             # (a majority tile leaves any tile only its points: the parent's
             # expressions may read more)
             majorities = [n for n in MAJORITIES if n not in world.majorities][: self.index(2)]
@@ -370,12 +371,16 @@ def renamed(world: World, r: Any) -> World:
         tile_sets={r(k): dict(v) for k, v in world.tile_sets.items()},
         card_zones=[r(z) for z in world.card_zones],
         tile_zones=[r(z) for z in world.tile_zones],
+        zone_sets={r(z): r(t) for z, t in world.zone_sets.items()},
         defines={r(k): t(v) for k, v in world.defines.items()},
         actions=[r(a) for a in world.actions],
         majorities=list(world.majorities),
         hiding=[r(z) for z in world.hiding],
         card_values=dict(world.card_values),
-        applied={r(k): v for k, v in world.applied.items()},
+        applied={
+            r(k): (tuple((p, t(pt)) for p, pt in parameters), value)
+            for k, (parameters, value) in world.applied.items()
+        },
         shared=[r(k) for k in world.shared],
     )
 

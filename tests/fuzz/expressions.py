@@ -91,6 +91,22 @@ class World:
     applied: dict[str, tuple[tuple[tuple[str, str], ...], str]] = field(default_factory=dict)
     # the tile sets claimed once per player: claimed from play only, never moved
     shared: list[str] = field(default_factory=list)
+    # tile zones typed by a tile set (`zone z: SET tiles of each player`): zone -> SET
+    zone_sets: dict[str, str] = field(default_factory=dict)
+
+    def zone_item(self, zone: str) -> str:
+        """The type of a zone's elements: card, tile:SET (typed) or tile:*."""
+        if zone in self.card_zones:
+            return "card"
+        return f"tile:{self.zone_sets[zone]}" if zone in self.zone_sets else "tile:*"
+
+    def any_tile_zones(self) -> list[str]:
+        """The tile zones of any tiles (typed by no set)."""
+        return [z for z in self.tile_zones if z not in self.zone_sets]
+
+    def zones_taking(self, item: str) -> list[str]:
+        """The tile zones a tile of type `item` may be moved or claimed into."""
+        return [z for z in self.tile_zones if self.zone_sets.get(z, element(item)) == element(item)]
 
     def columns(self, item: str) -> dict[str, str]:
         """The attributes of a card or tile type (as the checker computes them
@@ -286,9 +302,10 @@ class Expressions:
         elif t == "set:card":
             found = ["market", *found, *(w.card_zones if scope.player else [])]
         elif t.startswith("set:tile:") and t != "set:tile:*":
-            found = [element(t)[5:], *found]
+            typed = [z for z, s in w.zone_sets.items() if s == element(t)[5:]]
+            found = [element(t)[5:], *found, *(typed if scope.player else [])]
         elif t == "set:tile:*":
-            found = [*found, *(w.tile_zones if scope.player else [])]
+            found = [*found, *(w.any_tile_zones() if scope.player else [])]
         if scope.player:
             found += [d for d, dt in self.defines.items() if dt == t]
             if t == "int" and self.score:
@@ -426,7 +443,7 @@ class Expressions:
         """The set types of cards and tiles that can be made here."""
         found = ["set:card"]
         found += [f"set:tile:{name}" for name in self.world.tile_sets]
-        if scope.player and self.world.tile_zones:
+        if scope.player and self.world.any_tile_zones():
             found.append("set:tile:*")
         return found
 
@@ -518,14 +535,14 @@ class Expressions:
             found = [
                 (z, c)
                 for z in zones
-                for c, kind in w.columns("card" if z in w.card_zones else "tile:*").items()
+                for c, kind in w.columns(w.zone_item(z)).items()
                 if kind == "int"
             ]
             if not found:
                 return None
             zone, column = self.pick(found)
             if self.flip():  # a total of a zone's elements that pass, which it may keep
-                item = "card" if zone in w.card_zones else "tile:*"
+                item = w.zone_item(zone)
                 name = "k_" + self.fresh(scope)
                 # (the outer names stay bound: none may be bound again inside)
                 inner = Scope(((name, item),), player=False, hidden=frozenset(scope.bound()))

@@ -230,7 +230,12 @@ class Editions(Generator):
         for zone in world.card_zones:
             edition.add(f"zone {zone}", f"{self.tag()}zone {zone}: cards of each player")
         for zone in world.tile_zones:
-            edition.add(f"zone {zone}", f"{self.tag()}zone {zone}: tiles of each player")
+            typed = ""
+            if tile_sets and self.flip(3):  # the tiles of one set, read by its own columns
+                self.shape("zone typed by a tile set")
+                world.zone_sets[zone] = self.pick(tile_sets)
+                typed = f"{world.zone_sets[zone]} "
+            edition.add(f"zone {zone}", f"{self.tag()}zone {zone}: {typed}tiles of each player")
         edition.add("market", self.tag() + market)
         self.policies(edition)
         self.rules(edition)
@@ -338,7 +343,7 @@ class Editions(Generator):
         names = list(ACTIONS[: 1 + self.index(len(ACTIONS))])
         edition.fallback = None if self.flip(6) else self.pick(FALLBACKS)
         world.actions = names + ([edition.fallback] if edition.fallback else [])
-        world.majorities = self.subset(MAJORITIES) if world.tile_zones else []
+        world.majorities = self.subset(MAJORITIES) if world.any_tile_zones() else []
         x = Expressions(self.draw, world)
         x.max_depth = self.number(1, 3)
         self.definitions(edition, x)
@@ -401,14 +406,20 @@ class Editions(Generator):
         for name in self.subset(APPLIED):
             scope = Scope()
             parameters = []
-            for _ in range(1 + self.index(2)):
+            sets = [f"tile:{t}" for t in edition.world.tile_sets]
+            # (now and then, first a tile of one set: a claim's condition may read it)
+            typed = bool(sets) and self.flip(3)
+            for i in range(1 + self.index(2)):
                 parameter = x.fresh(scope)
-                kind = self.pick(["card", "int", "colour", "bool"])
+                kinds = sets if typed and i == 0 else ["card", "int", "colour", "bool", *sets]
+                kind = self.pick(kinds)
+                if kind.startswith("tile:"):  # a tile of one set, read by its own columns
+                    self.shape("parameter typed by a tile set")
                 parameters.append((parameter, kind))
                 scope = scope.bind(parameter, kind)
             value = self.pick(["int", "bool", "colour"])
             body = x.value(value, scope).text
-            written = ", ".join(f"{p}: {kind}" for p, kind in parameters)
+            written = ", ".join(f"{p}: {kind.removeprefix('tile:')}" for p, kind in parameters)
             edition.add(f"define {name}", f"{self.tag()}define {name}({written}) = {body}")
             x.applied[name] = (tuple(parameters), value)
         edition.world.applied = dict(x.applied)
@@ -428,7 +439,7 @@ class Editions(Generator):
         world = x.world
         lines = [
             f"points {self.number(0, 3)}",
-            f"kept in {self.pick(world.tile_zones)}",
+            f"kept in {self.pick(world.any_tile_zones())}",
             f"measure {x.expr('int', Scope()).text}",
             f"threshold {self.number(0, 4)}",
             f"contested after a card enters {self.pick(world.card_zones)}",
@@ -448,7 +459,9 @@ class Editions(Generator):
         placed before or after a step already there (an override's moves)."""
         world = edition.world
         kinds = ["limit", "check"]
-        if world.tile_sets and world.tile_zones:
+        claims = [(t, world.zones_taking(f"tile:{t}")) for t in world.tile_sets]
+        claims = [(t, zones) for t, zones in claims if zones]
+        if claims:
             kinds.append("claim")
         kind = self.pick(kinds)
         others = [n for n in edition.steps if n != name]
@@ -459,7 +472,7 @@ class Editions(Generator):
             return f"step {name}: return tokens above {self.number(1, 10)}{self.counting(world)}"
         if kind == "check":
             return f"step {name}: check game end"
-        tiles = self.pick(list(world.tile_sets))
+        tiles, zones = self.pick(claims)
         variable = x.fresh(Scope())
         condition = x.expr(
             "bool",
@@ -468,12 +481,34 @@ class Editions(Generator):
         )
         if condition.shape == COND:
             self.shape(CONDITIONAL_CLAIM)
-        zone = self.pick(world.tile_zones)
-        others = [z for z in world.tile_zones if z != zone]
+        typed = self.typed_condition(x, tiles, variable)
+        if typed is not None and self.flip(2):
+            condition = typed
+        zone = self.pick(zones)
+        others = [z for z in zones if z != zone]
         from_zone = others and tiles not in world.shared  # (a shared set: from play only)
         source = f" from {self.pick(others)}" if from_zone and self.flip(3) else ""
         into = f"{variable}{source} into {zone}"
         return f"step {name}: claim one {tiles} {into} where {condition.text}"
+
+    def typed_condition(self, x: Expressions, tiles: str, variable: str) -> E | None:
+        """A claim's condition read by a definition whose parameter is a tile
+        of the claimed set: `reached(t)`, the set's own columns read once."""
+        scope = Scope().bind(variable, f"tile:{tiles}")
+        found = [
+            (name, parameters)
+            for name, (parameters, value) in x.applied.items()
+            if value == "bool"
+            and any(p == f"tile:{tiles}" for _, p in parameters)
+            and all(x.makeable(p, scope) for _, p in parameters)
+        ]
+        if not found:
+            return None
+        name, parameters = self.pick(found)
+        arguments = [
+            variable if p == f"tile:{tiles}" else x.value(p, scope).text for _, p in parameters
+        ]
+        return E(f"{name}({', '.join(arguments)})", ATOM)
 
     def counting(self, world: World) -> str:
         """Now and then, the kinds a token limit counts, or those it does not

@@ -89,7 +89,7 @@ class Statements:
         w = self.x.world
         found = ["colour", "card"]
         found += [f"tile:{t}" for t in w.tile_sets]
-        if w.tile_zones:
+        if w.any_tile_zones():
             found.append("tile:*")
         return found
 
@@ -396,7 +396,11 @@ class Statements:
             elif kind == "move tile" and not trigger and tiles and x.world.tile_zones:
                 if x.world.shared:  # a tile claimed once per player is never moved
                     continue
-                lines.append(f"move {g.pick(tiles)} to {g.pick(x.world.tile_zones)}")
+                tile = g.pick(tiles)
+                # (a zone typed by a set takes that set's tiles only)
+                zones = x.world.zones_taking(dict(scope.names)[tile])
+                if zones:
+                    lines.append(f"move {tile} to {g.pick(zones)}")
             elif kind == "if" and depth > 0:
                 condition = x.expr("bool", scope)
                 inner = self.block(scope, depth - 1, trigger=trigger)

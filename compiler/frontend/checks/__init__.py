@@ -36,6 +36,7 @@ from splendor_rules.compiler.frontend.checks.ids import check_ids
 from splendor_rules.compiler.frontend.checks.limits import check_limits
 from splendor_rules.compiler.frontend.checks.players import check_hidden_reads
 from splendor_rules.compiler.frontend.checks.statements import StatementChecker, check_actions
+from splendor_rules.compiler.frontend.checks.typed import check_tile_columns, type_zones
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_globals
 from splendor_rules.compiler.frontend.editions import ResolvedEdition
 from splendor_rules.dsl.diagnostics import Diagnostic, Sources
@@ -52,9 +53,11 @@ def check_edition(
     players = components.check_players(context)
     components.check_colours(context)
     components.declare_globals(context)
+    type_zones(context)
     tokens = components.check_tokens(context)
     board = check_board(context)
     components.check_tables(context)
+    check_tile_columns(context)
     card_values = components.check_card_values(context)
     zones = components.check_zones(context)
     market = setup.check_market(context)

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
+from splendor_rules.compiler.frontend.checks import typed
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.scopes import BUILTINS, Scope, bind
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
@@ -60,6 +61,7 @@ class CallChecker(Visitor):
     `element_of` and `definition_type`."""
 
     context: Context
+    checked_defines: dict[str, m.Define]
 
     def check(self, written: s.Expr, scope: Scope) -> m.Expr:
         raise NotImplementedError
@@ -106,11 +108,29 @@ class CallChecker(Visitor):
                 msgs.definition_arity(e.span, name, len(decl.parameters), len(e.arguments))
             )
             return m.Apply(type=ERROR, span=e.span, name=name, arguments=())
+        checked = self.checked_defines.get(name)
+        types = [t for _, t in checked.parameters] if checked is not None else []
         arguments = tuple(
-            self.expect(argument, scope, VALUE_TYPES[parameter.kind])
-            for argument, parameter in zip(e.arguments, decl.parameters, strict=True)
+            self.argument(name, argument, parameter, types[i] if types else None, scope)
+            for i, (argument, parameter) in enumerate(
+                zip(e.arguments, decl.parameters, strict=True)
+            )
         )
         return m.Apply(type=type_, span=e.span, name=name, arguments=arguments)
+
+    def argument(
+        self, name: str, written: s.Expr, parameter: s.Parameter, type_: Type | None, scope: Scope
+    ) -> m.Expr:
+        """An argument of a definition, of its parameter's type as checked
+        (a tile set's tiles for a parameter typed by that set; while the
+        definition is being typed, its parameter's word)."""
+        expected = type_ or VALUE_TYPES[parameter.kind]
+        value = self.check(written, scope)
+        if typed.check_argument(self.context, name, parameter, expected, value) and not fits(
+            value.type, expected
+        ):
+            self.context.report(msgs.expected_type(written.span, expected, value.type))
+        return value
 
     def call_any_all(self, e: s.Call, scope: Scope) -> m.Expr:
         """any/all: over the players, or over the elements of a set."""

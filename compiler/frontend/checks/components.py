@@ -17,6 +17,7 @@ from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.checks.card_tables import check_card_tables
 from splendor_rules.compiler.frontend.checks.context import MAX_PLAYERS, Context
 from splendor_rules.compiler.frontend.checks.scopes import BUILTINS
+from splendor_rules.compiler.frontend.checks.typed import zone_set
 from splendor_rules.compiler.frontend.data import COLUMN_TYPES, VALUE_TYPES, TableReader
 from splendor_rules.compiler.frontend.editions import Entry
 from splendor_rules.compiler.frontend.model import (
@@ -347,6 +348,7 @@ def check_zones(context: Context) -> tuple[m.Zone, ...]:
                 name=name,
                 content=decl.content,
                 hidden_from_deck=name in hidden,
+                tiles=zone_set(context, name),
             )
         )
     return tuple(zones)

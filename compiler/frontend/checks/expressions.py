@@ -18,6 +18,7 @@ from splendor_rules.compiler.frontend.checks.calls import VALUE_TYPES, CallCheck
 from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.players import PlayerExpressions
 from splendor_rules.compiler.frontend.checks.scopes import Scope, bind
+from splendor_rules.compiler.frontend.checks.typed import column_of_some_sets, parameter_type
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
 from splendor_rules.compiler.frontend.editions import Entry
 from splendor_rules.compiler.frontend.model import (
@@ -115,8 +116,9 @@ class ExpressionChecker(CallChecker, PlayerExpressions):
             kind = self.context.kind_of(self.context.renames.apply(text))
             if kind:
                 self.context.report(msgs.parameter_shadows(parameter.name.span, text, kind))
-            bind(self.context, scope, parameter.name, VALUE_TYPES[parameter.kind])
-            found.append((text, VALUE_TYPES[parameter.kind]))
+            type_ = parameter_type(self.context, parameter, VALUE_TYPES)
+            bind(self.context, scope, parameter.name, type_)
+            found.append((text, type_))
         return tuple(found)
 
     def arity_of(self, name: str) -> int:
@@ -183,7 +185,8 @@ class ExpressionChecker(CallChecker, PlayerExpressions):
             self.context.report(msgs.no_attributes(e.attribute.span, kind))
             return m.Attr(type=ERROR, span=e.span, subject=subject, attribute=attribute)
         if attribute not in columns:
-            self.context.report(msgs.no_attribute(e.attribute.span, item, attribute, columns))
+            if not column_of_some_sets(self.context, e.attribute, item):
+                self.context.report(msgs.no_attribute(e.attribute.span, item, attribute, columns))
             return m.Attr(type=ERROR, span=e.span, subject=subject, attribute=attribute)
         type_ = columns[attribute]
         value = item == CARD and attribute in self.context.card_values

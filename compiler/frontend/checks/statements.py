@@ -21,6 +21,7 @@ from splendor_rules.compiler.frontend.checks.players import (
     not_of_another,
 )
 from splendor_rules.compiler.frontend.checks.scopes import Scope, bind
+from splendor_rules.compiler.frontend.checks.typed import check_tile_move
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
 from splendor_rules.compiler.frontend.model import BOOL, CARD, CELL, ERROR, INT, TOKEN, VECTOR, Type
 from splendor_rules.dsl import syntax as s
@@ -240,6 +241,7 @@ class StatementChecker(Visitor):
         card = self.expressions.check(written, scope)
         if card.type.kind == "tile":  # from play, or from one of the player's tile zones
             zone = self.context.use_zone(st.zone, "tiles")
+            check_tile_move(self.context, st.card, card.type, zone)
             return m.Move(rule_ids=ids, span=st.span, card=st.card.text, zone=zone, tile=True)
         if card.type != CARD and card.type != ERROR:
             self.context.report(msgs.not_a_card(st.card.span, st.card.text, card.type))

@@ -11,6 +11,7 @@ from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
 from splendor_rules.compiler.frontend.checks.scopes import Scope, bind
 from splendor_rules.compiler.frontend.checks.statements import StatementChecker
+from splendor_rules.compiler.frontend.checks.typed import check_claim_zones, check_majority_zone
 from splendor_rules.compiler.frontend.checks.unused import warn_unused_locals
 from splendor_rules.compiler.frontend.model import BOOL, CARD, INT
 from splendor_rules.dsl import syntax as s
@@ -65,6 +66,7 @@ def check_majorities(context: Context, expressions: ExpressionChecker) -> tuple[
         measure = expressions.expect(decl.measure, Scope(player=True), INT)
         event_zone = context.use_zone(decl.event_zone, "cards")
         zone = context.use_zone(decl.zone, "tiles")
+        check_majority_zone(context, decl.zone)
         majorities.append(
             m.Majority(
                 rule_ids=context.current_ids,
@@ -154,6 +156,7 @@ def _claim(
     table = context.tile_sets.get(tiles)
     if body.source is not None and table is not None and table.shared:
         context.report(msgs.shared_claim_from(body.source.span, tiles))
+    check_claim_zones(context, body, tiles)
     scope = Scope(player=True)
     bind(context, scope, body.variable, m.tile(tiles))
     condition = expressions.expect(body.condition, scope, BOOL)

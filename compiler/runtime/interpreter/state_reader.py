@@ -387,7 +387,17 @@ class StateReader:
                 zones.append(tuple(r.places.card(item, where) for item in items))
             else:
                 zones.append(tuple(r.places.tile(item, where, at.seat) for item in items))
+            self.typed_zone(place.name, zones[-1], where)
         return tuple(zones)
+
+    def typed_zone(self, zone: str, tiles: tuple[int, ...], where: str) -> None:
+        """A zone typed by a tile set holds tiles of that set only."""
+        typed = next((z.tiles for z in self.model.zones if z.name == zone), None)
+        if typed is None:
+            return
+        stray = [t for t in tiles if t not in self.tables.tiles.set_faces[typed]]
+        if stray:
+            raise refuse(f"{where}: tile {stray[0]} is not one of its tiles")
 
     def nowhere(self, r: Reading) -> None:
         """Complete, every card is in some place (or in the box, if any)."""

@@ -268,6 +268,7 @@ class _Walker:  # size: one method per kind of node that binds or names a symbol
             self.statements(decl.body, decl.span)
         elif isinstance(decl, s.Define):
             for parameter in decl.parameters:
+                self.use(parameter.typed_by, "tiles")  # typed by a tile set
                 self.bind(parameter.name, decl.span)
             self.node(decl.value)
         elif isinstance(decl, s.Action):
@@ -290,7 +291,9 @@ class _Walker:  # size: one method per kind of node that binds or names a symbol
         elif isinstance(decl, s.SeatSetup):
             for gift in decl.lines:
                 self.use(gift.token, "token")
-        elif isinstance(decl, s.Decisions | s.Token | s.Zone):
+        elif isinstance(decl, s.Zone):
+            self.use(decl.typed_by, "tiles")  # the tile set a zone is typed by, if any
+        elif isinstance(decl, s.Decisions | s.Token):
             return  # nothing named but its own name
         else:
             for child in children(decl):

@@ -188,7 +188,8 @@ class Declarations:
         zone = self.english.zones.get(name or "")
         if zone is None:
             return []
-        return [f"Each player has {zone.content} in a zone “{words(zone.name)}”."]
+        held = f"{words(zone.tiles)} tiles" if zone.tiles is not None else zone.content
+        return [f"Each player has {held} in a zone “{words(zone.name)}”."]
 
     def card_value(self, name: str | None) -> list[str]:
         value = next((v for v in self.edition.card_values if v.name == name), None)
