@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-
 from engine_modules import engine_module, native_engine_module, play_alike
 
 from splendor_rules.compiler import cli
