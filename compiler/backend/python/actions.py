@@ -19,6 +19,7 @@ from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import ident
 from splendor_rules.compiler.backend.python.payments import LegalPayments
+from splendor_rules.compiler.backend.python.several import SeveralPrinting
 from splendor_rules.compiler.frontend import model as m
 
 Printed = tuple[list[ast.stmt], Frame]
@@ -40,7 +41,7 @@ class Context:
     stop: list[ast.stmt] = field(factory=list)
 
 
-class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting):
+class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, SeveralPrinting):
     """The functions of an edition's actions, and the effects of its
     triggers and follow-ups."""
 
@@ -136,19 +137,13 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting):
         hoisted, frame = self.prebind_names(plan.defines, Frame())
         context = Context(action=plan.action.name, hoisted=hoisted)
         body, _ = self.block(plan.body, frame, context)
-        closed = [] if plan.before is None else [py.if_(self.closed(plan.before), [py.return_()])]
+        closed = self.open_moves(plan.before)
         return py.Function(
             ident("_legal_", plan.action.name),
             (("s", "State"), ("p", "int"), ("out", "list[Action]")),
             "None",
             [self.where(plan.action), *closed, *hoisted, *body],
         )
-
-    @staticmethod
-    def closed(before: ops.Before) -> ast.expr:
-        """An action before the main one is closed once the turn's stage is
-        past its place (a later one, or itself if once, has been taken)."""
-        return py.binary(py.attr("s", "stage"), ">", py.const(before.place))
 
     def visit_Let(self, op: ops.Let, frame: Frame, context: Context) -> Printed:
         st = op.statement
@@ -249,22 +244,12 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting):
         names = ", ".join(plan.values)
         values = "value" if arity == 2 else "values"
         message = f"{self.ids(action)}: {action.name} takes {arity - 1} {values} ({names})"
-        body: list[ast.stmt] = []
-        ended = py.call("_done", py.name("s2"), py.name("p"), self.bit(action))
-        if plan.before is not None:  # the turn goes on: the main action is to come
-            ids = self.ids(action)
-            closed = (
-                f"{ids}: '{action.name}' is no longer open this turn: the actions"
-                " before the main action are taken in their declared order"
-            )
-            body.append(py.if_(self.closed(plan.before), [illegal(py.const(closed))]))
-            after = py.const(plan.before.after)
-            ended = py.call("_taken_before", py.name("s2"), py.name("p"), self.bit(action), after)
+        body = self.open_apply(plan)
         body.append(py.if_(self.arity_differs(arity), [illegal(py.const(message))]))
         read, frame = self.block(plan.reads, Frame(), Context(action=action.name))
         body.extend(read)
         body.append(py.assign("s2", py.call(py.attr("s", "_draft"))))
-        done = py.return_(ended)
+        done = py.return_(self.ended(plan))
         effects, _ = self.effects(plan.effects, frame.at("s2"), [done])
         body.extend(effects)
         body.append(done)
@@ -436,10 +421,6 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting):
         cards = cards if st.many else py.tuple_([cards])
         to_box = py.call("_to_box", py.name(frame.state), py.name("p"), cards)
         return [*self.comment(st, op.own), py.do(to_box)], frame
-
-    def visit_AnotherTurn(self, op: ops.AnotherTurn, frame: Frame, context: Context) -> Printed:
-        again = py.set_(py.attr(frame.state, "again"), py.const(True))
-        return [*self.comment(op.statement, op.own), again], frame
 
     def visit_When(self, op: ops.When, frame: Frame, context: Context) -> Printed:
         condition = self.expr(op.statement.condition, frame)
