@@ -23,7 +23,9 @@ columns); definitions that use each other, and definitions with parameters
 used as calls; the score; endings of the three modes (after the round once,
 after a round that ends with, at the end of the turn once); winners with
 several keys and `among`; hidden information; turn order, randomness and
-decisions; rule ids on declarations, statements and token properties, and
+decisions; actions taken before the main action (once or any number of
+times) and `play another turn` in actions and triggers; rule ids on
+declarations, statements and token properties, and
 now and then one or two references that claim them, with their rulebooks
 written beside the rule file. A child edition overrides, removes and renames
 what its parent (classic, or a drawn base) declares, and removes its
