@@ -322,12 +322,21 @@ class Turns(Statements):
         return body
 
     def reveals(self) -> list[c.Stmt]:
-        """The statements of setup that reveal tiles."""
+        """The statements of setup that reveal tiles. Every count reads the
+        state before any reveal (the interpreter's and the Python engine's
+        order): with several reveals, the counts are found first."""
         body: list[c.Stmt] = []
         frame = Frame(player=c.num(0))
-        for reveal in self.edition.reveals:
-            index = c.num(self.names.tile_set_index[reveal.tiles])
+        several = len(self.edition.reveals) > 1
+        counts: list[c.Expr] = []
+        for i, reveal in enumerate(self.edition.reveals):
             count = self.expr(reveal.count, frame)
+            if several:
+                body.append(c.declare("V", f"reveal_count{i}", count))
+                count = c.name(f"reveal_count{i}")
+            counts.append(count)
+        for reveal, count in zip(self.edition.reveals, counts, strict=True):
+            index = c.num(self.names.tile_set_index[reveal.tiles])
             face = c.num(reveal.random_face)
             body.append(self.where(reveal))
             body.append(c.do(c.call("reveal", c.name("g"), c.name("rng"), index, count, face)))
