@@ -886,7 +886,7 @@ edition reveals "Two reveals" {
 def test_every_reveal_count_reads_the_state_before_any_reveal(tmp_path: Path) -> None:
     """A random edition found it: with two reveals, the native engine read
     the second's count after the first reveal; every engine reads them all
-    before (the interpreter's order), so no place is revealed here."""
+    before (the interpreter's order), so one place is revealed here, not three."""
     (tmp_path / "cards.csv").write_text("tier,points\n1,1\n1,2\n1,0\n", "utf-8")
     (tmp_path / "noble.csv").write_text("points\n3\n2\n1\n", "utf-8")
     (tmp_path / "place.csv").write_text("points\n1\n0\n2\n4\n", "utf-8")
