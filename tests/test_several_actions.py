@@ -9,6 +9,7 @@ interpreter, the generated Python engine and the native one."""
 from __future__ import annotations
 
 import random
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,9 @@ from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.compiler.tools import cache
 from splendor_rules.compiler.tools.rulebook import make_rulebook, render_rulebook
+from splendor_rules.compiler.tools.simulate.bots import GreedyBot
+from splendor_rules.compiler.tools.simulate.games import play_game
+from splendor_rules.compiler.tools.simulate.native import NativeGreedyBot, bot_engine
 from splendor_rules.dsl.formatting import format_source
 
 RULES = """\
@@ -274,6 +278,34 @@ def test_the_three_engines_play_alike(
     for kind in ("generated", "native"):
         built = engine_of(kind, model, tmp_path_factory.mktemp(f"alike_{kind}"))
         play_alike(built, interpreter, range(3), ("swap", "draw"), plies=250)
+
+
+def test_native_playouts_and_bots_play_them(
+    model: m.Edition, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The native playouts and bots share the C engine's moves: playouts
+    end, the native greedy chooses as the Python greedy, and the native
+    search plays a game to its end."""
+    native = engine_of("native", model, tmp_path_factory.mktemp("bots"))
+    start = native.new_game(2, 7)
+    end, made = native.playout(start, 7)
+    assert native.is_over(end) and made > 0
+    moves, ended, wins = native.playouts(2, 3, 7, 7)
+    assert ended == 3 and moves >= 3 and len(wins) == 2
+    fast = bot_engine(native)
+    assert fast is not None
+    rng = random.Random(7)
+    state = native.new_game(2, 7)
+    for n in range(15):  # native greedy chooses as the Python greedy, move by move
+        if native.is_over(state):
+            break
+        seat, legal = native.current_player(state), native.legal_actions(state)
+        python, bot = GreedyBot(f"g{n}"), NativeGreedyBot(fast, f"g{n}")
+        view = partial(native.view, state, seat)
+        assert bot.choose_in(seat, legal, state) == python.choose(native, seat, legal, view)
+        state = native.apply(state, rng.choice(legal))
+    searched = play_game(native, ("mcts:4", "random"), 0, 1)
+    assert searched.plies > 0 and searched.ending
 
 
 def test_build_prints_it(rule_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
