@@ -1,10 +1,10 @@
-"""Several actions a turn, on the interpreter: actions before the main
+"""Several actions a turn, on the three engines: actions before the main
 action (DUEL.md D-3.1: any number of times, or once, in their declared
 order) and an extra turn (D-4.1: the same player plays a whole new turn once
 this one has ended). The edition is classic with a swap of tokens (any
 number of times), a draw of gold (once) and a card of 4 or more points that
-grants an extra turn. Each scenario runs on the three engines: the
-interpreter, the generated Python engine and the native one."""
+grants an extra turn. Each scenario runs on the interpreter, the generated
+Python engine and the native one."""
 
 from __future__ import annotations
 
