@@ -196,6 +196,25 @@ def test_an_extra_turn(engine: Any, model: m.Edition) -> None:
     assert data["current_player"] == 1 and data["turn"] == 2
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "said"),
+    [
+        ("stage", 3, "stage must be at most 2, not 3"),
+        ("stage", -1, "stage must be at least 0"),
+        ("again", 1, "again must be true or false"),
+    ],
+)
+def test_a_stage_or_again_out_of_bounds_is_refused(
+    engine: Any, key: str, value: Any, said: str
+) -> None:
+    """from_json checks the turn's state: a stage past the actions before
+    the main one, a flag that is not one."""
+    data = engine.to_json(engine.new_game(2, 1))
+    data[key] = value
+    with pytest.raises(ValueError, match=said):
+        engine.from_json(data)
+
+
 def test_the_pass_waits_for_every_action(engine: Any) -> None:
     """The action legal only when no other is counts the actions before the
     main one too (D-3.2: replenish first when no main action is possible)."""
