@@ -732,6 +732,7 @@ class Drawn:
     seconds: float = 0.0
     build: list[float] = field(default_factory=list)
     lengths: Lengths = field(default_factory=Lengths)
+    several: int = 0  # editions with actions before the main one or extra turns
 
 
 DRAWN = Drawn()
@@ -833,6 +834,7 @@ def test_random_editions_agree(native_root: Path, drawn: DrawnEdition, game: Gam
     DRAWN.build.append(time.perf_counter() - start)
     play_drawn(drawn, model, native, game)
     DRAWN.editions += 1
+    DRAWN.several += drawn.several
     DRAWN.seconds += time.perf_counter() - start
 
 
@@ -842,11 +844,61 @@ def test_random_editions_summary(capsys: pytest.CaptureFixture[str]) -> None:
         pytest.skip("no random edition was played in this session")
     build = sum(DRAWN.build) / len(DRAWN.build)
     with capsys.disabled():
-        print(f"\nnative random editions: {DRAWN.editions} editions, {DRAWN.games} games, "
+        print(f"\nnative random editions: {DRAWN.editions} editions ({DRAWN.several} with "
+              f"several actions a turn), {DRAWN.games} games, "
               f"{DRAWN.plies} actions, {DRAWN.probes} illegal actions refused alike; "
               f"{DRAWN.seconds:.1f} s ({build:.2f} s per edition to build)\n"
               f"{DRAWN.lengths.summary()}")
     assert DRAWN.games == DRAWN.editions * RANDOM_EDITION_GAMES
+
+
+REVEALS = """\
+edition reveals "Two reveals" {
+  players 2..2
+  colours red
+  supply {
+    each colour: 3
+  }
+  cards from "cards.csv" {
+    tier: int
+    points: int
+  }
+  tiles noble from "noble.csv" {
+    points: int
+  }
+  reveal noble: 2
+  tiles place from "place.csv" {
+    points: int
+  }
+  reveal place: count(noble) + 1
+  zone bought: cards of each player
+  market by tier {1: 3}, 2 face up each
+  score = count(bought)
+  action take {
+    gain 1 red
+  }
+  end full: after a round that ends with any(player: tokens(red) >= 1)
+  winners: highest score, ties share
+}
+"""
+
+
+def test_every_reveal_count_reads_the_state_before_any_reveal(tmp_path: Path) -> None:
+    """A random edition found it: with two reveals, the native engine read
+    the second's count after the first reveal; every engine reads them all
+    before (the interpreter's order), so one place is revealed here, not three."""
+    (tmp_path / "cards.csv").write_text("tier,points\n1,1\n1,2\n1,0\n", "utf-8")
+    (tmp_path / "noble.csv").write_text("points\n3\n2\n1\n", "utf-8")
+    (tmp_path / "place.csv").write_text("points\n1\n0\n2\n4\n", "utf-8")
+    (tmp_path / "reveals.rules").write_text(REVEALS, "utf-8")
+    compiled = compile_file(tmp_path / "reveals.rules")
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    native = native_engine_module(compiled.model, tmp_path / "native")
+    interpreter = InterpretedEngine(compiled.model)
+    for seed in range(3):
+        tiles = native.to_json(native.new_game(2, seed))["tiles"]
+        assert tiles == interpreter.to_json(interpreter.new_game(2, seed))["tiles"]
+        assert len(tiles["noble"]) == 2 and len(tiles["place"]) == 1
 
 
 def test_the_native_sources_compile_without_warnings(tmp_path: Path) -> None:

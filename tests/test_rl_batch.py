@@ -4,6 +4,7 @@ stepping each game through the engine API gives, index by index."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -115,3 +116,39 @@ def test_bench_times_alpha_zero_general_only_from_a_folder_of_its_files(tmp_path
     assert lines[-1].startswith("  skipped: No module named")
     missing = CliRunner().invoke(cli.main, ["rl", "bench", edition, "--azg", str(tmp_path / "no")])
     assert missing.exit_code == 2
+
+
+def test_the_batch_steps_several_actions_a_turn(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The favours variant (actions before the main one, extra turns): the
+    batch, which makes moves through the C engine's make_move, steps as the
+    engine API does."""
+    from engine_modules import native_engine_module
+
+    from splendor_rules.compiler.frontend.pipeline import compile_file
+    from splendor_rules.compiler.tools.rl.adapters import batch_env
+
+    path = Path(__file__).resolve().parent / "variants" / "favours.rules"
+    model = compile_file(path).model
+    assert model is not None
+    native = native_engine_module(model, tmp_path)
+    monkeypatch.setattr(batch_env, "load_engine", lambda edition, kind: native)
+    monkeypatch.setattr(batch_env, "native_extension", lambda edition: native._c)
+    games, seed = 4, 3
+    batch = _batch(model.name, games, 2, seed)
+    alone = [Game(native, 2, seed=seed + i) for i in range(games)]
+    rng = random.Random(5)
+    names: set[str] = set()
+    for _ in range(150):
+        for i, game in enumerate(alone):
+            assert batch.masks[i].tolist() == game.mask()
+            assert batch.observations[i].tolist() == game.observe(game.to_move)
+        actions = [rng.choice(game.legal()) for game in alone]
+        batch.step(actions)
+        for i, (game, action) in enumerate(zip(alone, actions, strict=True)):
+            made = game.step(action)
+            if made is not None:
+                names.add(made[0])
+            assert bool(batch.dones[i]) == game.over
+            if game.over:
+                game.reset(seed + i + games)
+    assert "spend" in names

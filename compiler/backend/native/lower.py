@@ -353,10 +353,25 @@ class Turns(Statements):
             gain = c.if_(c.binary(players, ">=", c.num(gift.position)), [gain])
         return [self.where(gift), gain], frame
 
+    def setup_reveals(self) -> list[c.Stmt]:
+        """The reveals of setup. A reveal here writes the state the next
+        count reads: with several, every count is read first, as the
+        interpreter and the Python engine read them."""
+        frame = Frame(player=c.num(0))
+        reveals = self.plan.setup.reveals
+        counts = [
+            c.declare("V", f"reveal_count{r.index}", self.expr(r.statement.count, frame))
+            for r in reveals
+            if self.plan.setup.counts_first
+        ]
+        return [*counts, *self.block(reveals, frame)[0]]
+
     def visit_Reveal(self, op: ops.Reveal, frame: Frame) -> Printed:
         reveal = op.statement
         index = c.num(self.names.tile_set_index[reveal.tiles])
         count = self.expr(reveal.count, frame)
+        if self.plan.setup.counts_first:  # read before any reveal (reveal_counts)
+            count = c.name(f"reveal_count{op.index}")
         reveal_ = c.call(
             "reveal", c.name("g"), c.name("rng"), index, count, c.num(reveal.random_face)
         )
@@ -467,7 +482,7 @@ class Lowering(FollowUps):
             **data.data(e, self.names, python, self.packed),
             "prototypes": [f.prototype() + ";" for f in functions],
             "functions": [f.text() for f in functions],
-            "reveals": c.body_text(self.block(self.plan.setup.reveals, Frame(player=c.num(0)))[0]),
+            "reveals": c.body_text(self.setup_reveals()),
             "seat_gifts": c.body_text(self.block(self.plan.setup.gifts, Frame())[0]),
             "turn_endings": self.plan.turn_end.stops,
             "actions": [
