@@ -3492,46 +3492,66 @@ static void batch_deal(BatchGame *b)
     b->memo.opts_ok = 0;
 }
 
+/* Number i of a tensor of `size`-byte numbers (1, 2 or 4: the tensor's
+ * type, whose bounds hold every value it takes), written and read. */
+static inline __attribute__((always_inline)) void obs_put(void *o, int32_t i, int32_t value, int32_t size)
+{
+    if (size == 1) {
+        ((int8_t *)o)[i] = (int8_t)value;
+    } else if (size == 2) {
+        ((int16_t *)o)[i] = (int16_t)value;
+    } else {
+        ((int32_t *)o)[i] = value;
+    }
+}
+
+static inline __attribute__((always_inline)) int32_t obs_get(const void *o, int32_t i, int32_t size)
+{
+    return size == 1 ? ((const int8_t *)o)[i] : size == 2 ? ((const int16_t *)o)[i] : ((const int32_t *)o)[i];
+}
+
 /* A count no rule bounds, in `digits` digits of `bits` bits, least first. */
-static inline void observe_wide(int32_t *o, int32_t digits, int32_t bits, int32_t value)
+static inline __attribute__((always_inline)) void
+observe_wide(void *o, int32_t at, int32_t digits, int32_t bits, int32_t value, int32_t size)
 {
     for (int32_t i = 0; i < digits; i++) {
-        o[i] = (int32_t)(((uint32_t)value >> (i * bits)) & ((1u << bits) - 1u));
+        obs_put(o, at + i, (int32_t)(((uint32_t)value >> (i * bits)) & ((1u << bits) - 1u)), size);
     }
 }
 
 /* The tensor of what `seat` sees (its view), with the atoms chosen of the
- * move being chosen, as compiler/tools/rl/observation.py lays it out, as
- * int32 (narrowed to the tensor's type when stored). */
-static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
-                      const int32_t *restrict t, int32_t *restrict o)
+ * move being chosen, as compiler/tools/rl/observation.py lays it out, in
+ * numbers of `size` bytes (a constant where it is inlined: one copy per type). */
+static inline __attribute__((always_inline)) void
+observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
+           const int32_t *restrict t, void *restrict o, int32_t size)
 {
     int32_t n = g->players, ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
-    memset(o, 0, sizeof(int32_t) * (size_t)t[BC_OBS]);
-    o[t[BC_TO_MOVE] + (g->current - seat + n) % n] = 1;
-    observe_wide(o + t[BC_TURN], t[BC_TURN_DIGITS], t[BC_DIGIT_BITS], g->turn);
-    o[t[BC_FLAGS]] = g->last;
-    o[t[BC_FLAGS] + 1] = g->over;
+    memset(o, 0, (size_t)size * (size_t)t[BC_OBS]);
+    obs_put(o, t[BC_TO_MOVE] + (g->current - seat + n) % n, 1, size);
+    observe_wide(o, t[BC_TURN], t[BC_TURN_DIGITS], t[BC_DIGIT_BITS], g->turn, size);
+    obs_put(o, t[BC_FLAGS], g->last, size);
+    obs_put(o, t[BC_FLAGS] + 1, g->over, size);
     if (g->fn > 0) {
-        observe_wide(o + t[BC_WAITING], t[BC_WAITING_DIGITS], t[BC_DIGIT_BITS], g->fn);
-        o[t[BC_PENDING] + t[BT_FOLLOW + g->follow[0].site]] = 1;
+        observe_wide(o, t[BC_WAITING], t[BC_WAITING_DIGITS], t[BC_DIGIT_BITS], g->fn, size);
+        obs_put(o, t[BC_PENDING] + t[BT_FOLLOW + g->follow[0].site], 1, size);
     } else if (g->pending >= 0) {
-        o[t[BC_PENDING] + t[BT_STEP + g->pending]] = 1;
+        obs_put(o, t[BC_PENDING] + t[BT_STEP + g->pending], 1, size);
     }
     for (int32_t k = 0; k < NK; k++) {
-        o[t[BC_SUPPLY] + k] = g->supply[k];
+        obs_put(o, t[BC_SUPPLY] + k, g->supply[k], size);
     }
     for (int32_t d = 0; d < ND; d++) {
-        o[t[BC_DECKS] + d] = g->dn[d];
+        obs_put(o, t[BC_DECKS] + d, g->dn[d], size);
     }
     int32_t places = 2 + n * ncz, tplaces = 1 + n * ntz;
     for (int32_t s = 0; s < n; s++) {
         int32_t rel = (s - seat + n) % n;
         for (int32_t k = 0; k < NK; k++) {
-            o[t[BC_SEAT_TOKENS] + rel * NK + k] = g->held[s][k];
+            obs_put(o, t[BC_SEAT_TOKENS] + rel * NK + k, g->held[s][k], size);
         }
         for (int32_t a = 0; a < NA; a++) {
-            o[t[BC_DID] + rel * NA + a] = (int32_t)((g->did[s] >> a) & 1);
+            obs_put(o, t[BC_DID] + rel * NA + a, (int32_t)((g->did[s] >> a) & 1), size);
         }
         for (int32_t z = 0; z < NZ; z++) {
             const int16_t *items = zone_view(g, z, s);
@@ -3539,13 +3559,14 @@ static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, 
             for (int32_t j = 0; j < g->zn[z][s]; j++) {
                 int32_t x = items[j];
                 if (!ZONE_CARDS[z]) {
-                    o[t[BC_TILES] + x * tplaces + 1 + rel * ntz + zi] = 1;
+                    obs_put(o, t[BC_TILES] + x * tplaces + 1 + rel * ntz + zi, 1, size);
                 } else if (hidden_has(g, x) && s != seat) {
-                    o[t[BC_UNSEEN] + (rel * ncz + zi) * ND + CARD_DECK[x]] += 1;
+                    int32_t u = t[BC_UNSEEN] + (rel * ncz + zi) * ND + CARD_DECK[x];
+                    obs_put(o, u, obs_get(o, u, size) + 1, size);
                 } else {
-                    o[t[BC_CARDS] + x * places + 1 + rel * ncz + zi] = 1;
+                    obs_put(o, t[BC_CARDS] + x * places + 1 + rel * ncz + zi, 1, size);
                     if (hidden_has(g, x)) {
-                        o[t[BC_CARDS] + x * places + places - 1] = 1;
+                        obs_put(o, t[BC_CARDS] + x * places + places - 1, 1, size);
                     }
                 }
             }
@@ -3555,80 +3576,56 @@ static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, 
         for (int32_t i = 0; i < FACE_UP[d]; i++) {
             int32_t x = g->market[FOFF[d] + i];
             if (x >= 0) {
-                o[t[BC_CARDS] + x * places] = 1;
+                obs_put(o, t[BC_CARDS] + x * places, 1, size);
             }
         }
     }
     for (int32_t s = 0; s < NS; s++) {
         for (int32_t j = 0; j < g->tn[s]; j++) {
-            o[t[BC_TILES] + g->titems[TOFF[s] + j] * tplaces] = 1;
+            obs_put(o, t[BC_TILES] + g->titems[TOFF[s] + j] * tplaces, 1, size);
         }
     }
     for (int32_t v = 0; v < NV; v++) {
         for (int32_t x = 0; x < NCARDS; x++) {
             int32_t value = (int32_t)g->values[v][x];
             if (!t[BT_COLOUR + v]) {
-                o[t[BT_VALUE + v] + x] = value;
+                obs_put(o, t[BT_VALUE + v] + x, value, size);
             } else if (value >= 0) {
-                o[t[BT_VALUE + v] + x * NC + value] = 1;
+                obs_put(o, t[BT_VALUE + v] + x * NC + value, 1, size);
             }
         }
     }
     for (int32_t k = 0; k < NK; k++) {
-        o[t[BC_COUNTS] + k] = -1;
+        obs_put(o, t[BC_COUNTS] + k, -1, size);
     }
     int32_t run = 0;
     for (int32_t j = 0; j < chosen; j++) {
         int32_t atom = prefix[j];
         if (t[BC_COUNT] >= 0 && atom >= t[BC_COUNT] && atom < t[BC_COUNT] + t[BC_COUNT_SIZE]) {
-            o[t[BC_COUNTS] + run % NK] = atom - t[BC_COUNT];
+            obs_put(o, t[BC_COUNTS] + run % NK, atom - t[BC_COUNT], size);
             run++;
         } else {
-            o[t[BC_CHOOSING] + atom] = 1;
+            obs_put(o, t[BC_CHOOSING] + atom, 1, size);
             run = 0;
         }
     }
 }
 
-static int32_t *BATCH_TENSOR;  /* a tensor written here, where the cache holds it, narrowed, then stored */
-static int64_t BATCH_TENSOR_CAP;
-
-/* Number i of a tensor of `size`-byte numbers. */
-static inline void batch_put(char *out, int32_t i, int32_t value, int32_t size)
+/* The tensor, written directly in its type: int8, int16 or int32. */
+static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
+                      const int32_t *restrict t, void *restrict o)
 {
-    if (size == 1) {
-        ((int8_t *)out)[i] = (int8_t)value;
-    } else if (size == 2) {
-        ((int16_t *)out)[i] = (int16_t)value;
+    if (t[BC_ITEMSIZE] == 1) {
+        observe_as(g, seat, prefix, chosen, t, o, 1);
+    } else if (t[BC_ITEMSIZE] == 2) {
+        observe_as(g, seat, prefix, chosen, t, o, 2);
     } else {
-        ((int32_t *)out)[i] = value;
+        observe_as(g, seat, prefix, chosen, t, o, 4);
     }
 }
 
-/* n numbers narrowed to `size` bytes each (1, 2 or 4: the tensor's type,
- * whose bounds hold every value), by SSE2 packs where there are. */
-static void batch_narrow(void *to, const int32_t *from, int32_t n, int32_t size)
-{
-    char *out = to;
-    int32_t i = 0;
-#if defined(__SSE2__)
-    int32_t lanes = 16 / size;
-    for (; i + lanes <= n; i += lanes) {
-        const __m128i *f = (const __m128i *)(const void *)(from + i);
-        __m128i v = _mm_loadu_si128(f);
-        if (size == 2) {
-            v = _mm_packs_epi32(v, _mm_loadu_si128(f + 1));
-        } else if (size == 1) {
-            v = _mm_packs_epi16(_mm_packs_epi32(v, _mm_loadu_si128(f + 1)),
-                                _mm_packs_epi32(_mm_loadu_si128(f + 2), _mm_loadu_si128(f + 3)));
-        }
-        _mm_storeu_si128((__m128i *)(void *)(out + (size_t)i * (size_t)size), v);
-    }
-#endif
-    for (; i < n; i++) {
-        batch_put(out, i, from[i], size);
-    }
-}
+static char *BATCH_TENSOR;  /* a tensor written here, where the cache holds it, then stored */
+static int64_t BATCH_TENSOR_CAP;
 
 /* The bytes of a 16-byte block stored so far, short of the whole block: the
  * next row of the batch, which follows them, completes it. */
@@ -3709,11 +3706,9 @@ static inline void batch_fence(void)
 /* The tensor of the seat to move in a game of the batch. */
 static void batch_observe(const BatchGame *b, const int32_t *t, void *o)
 {
-    BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, 2 * (int64_t)t[BC_OBS], sizeof(int32_t));
+    BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, (int64_t)t[BC_OBS] * t[BC_ITEMSIZE], 1);
     observe_g(&b->g, b->g.current, b->prefix, b->n, t, BATCH_TENSOR);
-    char *narrow = (char *)(BATCH_TENSOR + t[BC_OBS]);  /* the second half */
-    batch_narrow(narrow, BATCH_TENSOR, t[BC_OBS], t[BC_ITEMSIZE]);
-    batch_stream(o, narrow, (size_t)t[BC_OBS] * (size_t)t[BC_ITEMSIZE]);
+    batch_stream(o, BATCH_TENSOR, (size_t)t[BC_OBS] * (size_t)t[BC_ITEMSIZE]);
 }
 
 /* _observe(state, table, atoms, seat, out): a state's tensor for a seat,
@@ -3755,9 +3750,7 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
             ok = ((const int32_t *)ab.buf)[j] >= 0 && ((const int32_t *)ab.buf)[j] < t[BC_ACTIONS];
         }
         if (ok) {
-            BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, t[BC_OBS], sizeof(int32_t));
-            observe_g(&state->g, seat, ab.buf, chosen, t, BATCH_TENSOR);
-            batch_narrow(ob.buf, BATCH_TENSOR, t[BC_OBS], t[BC_ITEMSIZE]);
+            observe_g(&state->g, seat, ab.buf, chosen, t, ob.buf);
         } else {
             PyErr_SetString(PyExc_ValueError, "_observe: an atom outside the action space");
         }
