@@ -3384,13 +3384,20 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
 #define MEMO_DATA 1024    /* and their numbers (classic: 78 on average) */
 
 /* What a game keeps from the mask that showed its options to the step that
- * takes one: the legal moves of its state (found once a state), and the
- * options of the decision it stands at. A state with more moves than fit
- * keeps none: they are found anew (the same moves, more slowly). */
+ * takes one: the legal moves of its state (found once a state), the options
+ * of the decision it stands at, and the atoms of the moves of the head
+ * chosen (found once a state too: a payment or a return is several
+ * decisions). A state with more moves than fit keeps none: they are found
+ * anew (the same moves, more slowly). A move has fewer atoms than numbers
+ * (its head takes its code and its count of values), so the atoms of the
+ * moves kept fit in MEMO_DATA. */
 typedef struct {
     int32_t moves_ok, n, opts_ok, count;  /* moves_ok: 1 with the moves, 2 with their heads too */
+    int32_t atoms_head;                   /* the head whose moves' atoms are kept, or -1 */
     int32_t start[MEMO_MOVES], heads[MEMO_MOVES], opts[MEMO_MOVES];
+    int32_t at[MEMO_MOVES], len[MEMO_MOVES];
     int32_t data[MEMO_DATA];
+    int32_t atoms[MEMO_DATA];
 } BatchMemo;
 
 typedef struct {
@@ -3429,8 +3436,8 @@ enum {
  * their heads, the atoms of those past the head, and those that still agree
  * with the atoms chosen (one game at a time: the GIL is held). */
 static MoveBuf BATCH_MOVES;
-static const int32_t *BATCH_DATA, *BATCH_START, *BATCH_HEAD;
-static int32_t *BATCH_ATOMS, *BATCH_HEADS, *BATCH_AT, *BATCH_LEN, *BATCH_ALIVE, *BATCH_OPTS;
+static const int32_t *BATCH_DATA, *BATCH_START, *BATCH_HEAD, *BATCH_ATOMS, *BATCH_AT, *BATCH_LEN;
+static int32_t *BATCH_OWN_ATOMS, *BATCH_HEADS, *BATCH_OWN_AT, *BATCH_OWN_LEN, *BATCH_ALIVE, *BATCH_OPTS;
 static uint8_t *BATCH_SEEN;
 static int64_t BATCH_ATOMS_CAP, BATCH_SEEN_CAP, BATCH_CAPS[5];
 static int32_t BATCH_NALIVE, BATCH_FULL;
@@ -3518,18 +3525,41 @@ static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int32_t
 }
 
 /* The atoms of the moves still agreeing, found once they agree on the head
- * (most moves are told apart by their head alone). */
-static void batch_full(const int32_t *t)
+ * (most moves are told apart by their head alone): kept in b's memo for
+ * every move of the head chosen, where its moves are kept. */
+static void batch_full(BatchGame *b, const int32_t *t)
 {
+    BatchMemo *m = &b->memo;
+    BATCH_FULL = 1;
+    if (m->moves_ok == 2) {
+        int32_t head = b->prefix[0];
+        if (m->atoms_head != head) {
+            int32_t used = 0;
+            for (int32_t i = 0; i < m->n; i++) {
+                if (m->heads[i] == head) {
+                    m->at[i] = used;
+                    m->len[i] = batch_atoms(t, m->data + m->start[i], m->atoms + used);
+                    used += m->len[i];
+                }
+            }
+            m->atoms_head = head;
+        }
+        BATCH_ATOMS = m->atoms;
+        BATCH_AT = m->at;
+        BATCH_LEN = m->len;
+        return;
+    }
     int64_t used = 0;
     for (int32_t j = 0; j < BATCH_NALIVE; j++) {
         int32_t i = BATCH_ALIVE[j];
-        BATCH_ATOMS = batch_grow(BATCH_ATOMS, &BATCH_ATOMS_CAP, used + BATCH_PREFIX, sizeof(int32_t));
-        BATCH_AT[i] = (int32_t)used;
-        BATCH_LEN[i] = batch_atoms(t, BATCH_DATA + BATCH_START[i], BATCH_ATOMS + used);
-        used += BATCH_LEN[i];
+        BATCH_OWN_ATOMS = batch_grow(BATCH_OWN_ATOMS, &BATCH_ATOMS_CAP, used + BATCH_PREFIX, sizeof(int32_t));
+        BATCH_OWN_AT[i] = (int32_t)used;
+        BATCH_OWN_LEN[i] = batch_atoms(t, BATCH_DATA + BATCH_START[i], BATCH_OWN_ATOMS + used);
+        used += BATCH_OWN_LEN[i];
     }
-    BATCH_FULL = 1;
+    BATCH_ATOMS = BATCH_OWN_ATOMS;
+    BATCH_AT = BATCH_OWN_AT;
+    BATCH_LEN = BATCH_OWN_LEN;
 }
 
 /* The legal moves of b's state, kept in its memo where they fit. */
@@ -3549,6 +3579,7 @@ static void batch_moves(BatchGame *b)
         memcpy(m->start, BATCH_MOVES.start, sizeof(int32_t) * (size_t)BATCH_MOVES.n);
         memcpy(m->data, BATCH_MOVES.data, sizeof(int32_t) * (size_t)BATCH_MOVES.used);
         m->moves_ok = 1;
+        m->atoms_head = -1;
     }
 }
 
@@ -3560,8 +3591,8 @@ static void batch_enumerate(BatchGame *b, const int32_t *t)
     int32_t moves = m->n;
     if (moves >= BATCH_CAPS[0]) {
         BATCH_HEADS = batch_grow(BATCH_HEADS, &BATCH_CAPS[0], moves + 1, sizeof(int32_t));
-        BATCH_AT = batch_grow(BATCH_AT, &BATCH_CAPS[1], moves + 1, sizeof(int32_t));
-        BATCH_LEN = batch_grow(BATCH_LEN, &BATCH_CAPS[2], moves + 1, sizeof(int32_t));
+        BATCH_OWN_AT = batch_grow(BATCH_OWN_AT, &BATCH_CAPS[1], moves + 1, sizeof(int32_t));
+        BATCH_OWN_LEN = batch_grow(BATCH_OWN_LEN, &BATCH_CAPS[2], moves + 1, sizeof(int32_t));
         BATCH_ALIVE = batch_grow(BATCH_ALIVE, &BATCH_CAPS[3], moves + 1, sizeof(int32_t));
         BATCH_OPTS = batch_grow(BATCH_OPTS, &BATCH_CAPS[4], moves + 1, sizeof(int32_t));
     }
@@ -3592,7 +3623,7 @@ static void batch_enumerate(BatchGame *b, const int32_t *t)
     BATCH_NALIVE = alive;
     BATCH_FULL = 0;
     if (chosen > 1) {
-        batch_full(t);
+        batch_full(b, t);
         alive = 0;
         for (int32_t j = 0; j < BATCH_NALIVE; j++) {
             int32_t i = BATCH_ALIVE[j];
@@ -3619,7 +3650,7 @@ static void batch_take(BatchGame *b, const int32_t *t, int32_t atom)
 {
     int32_t at = b->n, kept = 0;
     if (at > 0 && !BATCH_FULL) {
-        batch_full(t);
+        batch_full(b, t);
     }
     for (int32_t j = 0; j < BATCH_NALIVE; j++) {
         int32_t i = BATCH_ALIVE[j];
@@ -3645,7 +3676,7 @@ static int32_t batch_advance(BatchGame *b, const int32_t *t, int32_t *move)
             return 0;
         }
         if (at > 0 && !BATCH_FULL) {
-            batch_full(t);
+            batch_full(b, t);
         }
         int32_t count = 0;
         for (int32_t j = 0; j < BATCH_NALIVE; j++) {
