@@ -3438,8 +3438,8 @@ enum {
 static MoveBuf BATCH_MOVES;
 static const int32_t *BATCH_DATA, *BATCH_START, *BATCH_HEAD, *BATCH_ATOMS, *BATCH_AT, *BATCH_LEN;
 static int32_t *BATCH_OWN_ATOMS, *BATCH_HEADS, *BATCH_OWN_AT, *BATCH_OWN_LEN, *BATCH_ALIVE, *BATCH_OPTS;
-static uint8_t *BATCH_SEEN;
-static int64_t BATCH_ATOMS_CAP, BATCH_SEEN_CAP, BATCH_CAPS[5];
+static uint64_t *BATCH_BITS;
+static int64_t BATCH_ATOMS_CAP, BATCH_BITS_CAP, BATCH_CAPS[5];
 static int32_t BATCH_NALIVE, BATCH_FULL;
 
 static void *batch_grow(void *p, int64_t *cap, int64_t need, size_t item)
@@ -3452,7 +3452,7 @@ static void *batch_grow(void *p, int64_t *cap, int64_t need, size_t item)
     if (!q) {
         out_of_memory();
     }
-    memset((char *)q + (size_t)*cap * item, 0, (size_t)(size - *cap) * item);  /* BATCH_SEEN starts clear */
+    memset((char *)q + (size_t)*cap * item, 0, (size_t)(size - *cap) * item);
     *cap = size;
     return q;
 }
@@ -3583,8 +3583,9 @@ static void batch_moves(BatchGame *b)
     }
 }
 
-/* The legal moves of b's state that agree with the atoms chosen so far. */
-static void batch_enumerate(BatchGame *b, const int32_t *t)
+/* The legal moves of b's state that agree with the atoms chosen so far;
+ * with a head (b at its first atom), those of that head, and it is taken. */
+static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
 {
     BatchMemo *m = &b->memo;
     batch_moves(b);
@@ -3608,6 +3609,18 @@ static void batch_enumerate(BatchGame *b, const int32_t *t)
     }
     BATCH_HEAD = m->moves_ok ? m->heads : BATCH_HEADS;
     int32_t alive = 0, chosen = b->n, first = chosen > 0 ? b->prefix[0] : -1;
+    if (chosen == 0 && head >= 0) {
+        for (int32_t i = 0; i < moves; i++) {
+            if (BATCH_HEAD[i] == head) {
+                BATCH_ALIVE[alive++] = i;
+            }
+        }
+        BATCH_NALIVE = alive;
+        BATCH_FULL = 0;
+        b->prefix[b->n++] = head;
+        m->opts_ok = 0;
+        return;
+    }
     if (chosen == 0) {
         for (int32_t i = 0; i < moves; i++) {
             BATCH_ALIVE[i] = i;
@@ -3664,11 +3677,13 @@ static void batch_take(BatchGame *b, const int32_t *t, int32_t atom)
 }
 
 /* Take the atoms every remaining move shares (the head is always asked);
- * the options now, ascending, in BATCH_OPTS, or the move chosen in *move. */
+ * the options now, ascending, in BATCH_OPTS, or the move chosen in *move.
+ * The options are found as bits, a bit per index, read in order. */
 static int32_t batch_advance(BatchGame *b, const int32_t *t, int32_t *move)
 {
     *move = -1;
-    BATCH_SEEN = batch_grow(BATCH_SEEN, &BATCH_SEEN_CAP, t[BC_ACTIONS], 1);
+    int32_t words = (t[BC_ACTIONS] + 63) / 64;
+    BATCH_BITS = batch_grow(BATCH_BITS, &BATCH_BITS_CAP, words, sizeof(uint64_t));
     while (BATCH_NALIVE > 0) {
         int32_t at = b->n;
         if (at > 0 && BATCH_NALIVE == 1) {
@@ -3678,26 +3693,22 @@ static int32_t batch_advance(BatchGame *b, const int32_t *t, int32_t *move)
         if (at > 0 && !BATCH_FULL) {
             batch_full(b, t);
         }
-        int32_t count = 0;
+        for (int32_t w = 0; w < words; w++) {
+            BATCH_BITS[w] = 0;
+        }
         for (int32_t j = 0; j < BATCH_NALIVE; j++) {
             int32_t atom = batch_next(BATCH_ALIVE[j], at);
-            if (atom >= 0 && !BATCH_SEEN[atom]) {
-                BATCH_SEEN[atom] = 1;
-                BATCH_OPTS[count++] = atom;
+            if (atom >= 0) {
+                BATCH_BITS[atom >> 6] |= (uint64_t)1 << (atom & 63);
             }
         }
-        for (int32_t j = 0; j < count; j++) {
-            BATCH_SEEN[BATCH_OPTS[j]] = 0;
+        int32_t count = 0;
+        for (int32_t w = 0; w < words; w++) {
+            for (uint64_t x = BATCH_BITS[w]; x; x &= x - 1) {
+                BATCH_OPTS[count++] = w * 64 + __builtin_ctzll(x);
+            }
         }
         if (count > 1 || at == 0) {
-            for (int32_t j = 1; j < count; j++) {  /* few options: insertion sort */
-                int32_t x = BATCH_OPTS[j], k = j - 1;
-                while (k >= 0 && BATCH_OPTS[k] > x) {
-                    BATCH_OPTS[k + 1] = BATCH_OPTS[k];
-                    k--;
-                }
-                BATCH_OPTS[k + 1] = x;
-            }
             return count;
         }
         batch_take(b, t, BATCH_OPTS[0]);
@@ -3723,7 +3734,7 @@ static int32_t batch_options(BatchGame *b, const int32_t *t, const int32_t **opt
         return b->memo.count;
     }
     int32_t move;
-    batch_enumerate(b, t);
+    batch_enumerate(b, t, -1);
     int32_t count = batch_advance(b, t, &move);
     batch_keep_options(b, count);
     *opts = BATCH_OPTS;
@@ -4160,8 +4171,12 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
         action = opts[(uint32_t)(splitmix(&b->rng) >> 33) % (uint32_t)count];  /* 31 bits: a 32-bit division */
     }
     int32_t move;
-    batch_enumerate(b, t);
-    batch_take(b, t, action);
+    if (b->n == 0) {
+        batch_enumerate(b, t, action);
+    } else {
+        batch_enumerate(b, t, -1);
+        batch_take(b, t, action);
+    }
     count = batch_advance(b, t, &move);
     if (move < 0) {
         batch_keep_options(b, count);
