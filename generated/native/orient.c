@@ -3937,6 +3937,14 @@ static void batch_stream(char *to, const char *from, size_t n)
             batch_carry_flush();
         }
     }
+    for (; n >= 64; n -= 64, to += 64, from += 64) {  /* a line at a time */
+        const __m128i *f = (const __m128i *)(const void *)from;
+        __m128i *o = (__m128i *)(void *)to;
+        _mm_stream_si128(o, _mm_loadu_si128(f));
+        _mm_stream_si128(o + 1, _mm_loadu_si128(f + 1));
+        _mm_stream_si128(o + 2, _mm_loadu_si128(f + 2));
+        _mm_stream_si128(o + 3, _mm_loadu_si128(f + 3));
+    }
     for (; n >= 16; n -= 16, to += 16, from += 16) {
         _mm_stream_si128((__m128i *)(void *)to, _mm_loadu_si128((const __m128i *)(const void *)from));
     }
