@@ -111,6 +111,10 @@ def test_a_wider_tensor_type_holds_the_same_numbers(dtype: str) -> None:
             observe(narrow.state(i), narrow.table, none, seat, short)
             observe(narrow.state(i), wide.table, none, seat, long)
             assert long.tolist() == short.tolist()
+    odd = wide.table.copy()
+    odd[HEADER.index("itemsize")] = 3
+    with pytest.raises(ValueError, match="not this state's"):
+        observe(narrow.state(0), odd, none, 0, np.zeros(3 * narrow.layout.size, dtype=np.int8))
 
 
 def test_an_illegal_action_moves_no_game() -> None:

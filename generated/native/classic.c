@@ -3744,7 +3744,9 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
     }
     const int32_t *t = tb.buf;
     int32_t chosen = (int32_t)(ab.len / 4);
-    if (tb.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE || t[BC_PLAYERS] != state->g.players || ob.len != (Py_ssize_t)t[BC_OBS] * t[BC_ITEMSIZE]) {
+    if (tb.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE || t[BC_PLAYERS] != state->g.players
+        || (t[BC_ITEMSIZE] != 1 && t[BC_ITEMSIZE] != 2 && t[BC_ITEMSIZE] != 4)
+        || ob.len != (Py_ssize_t)t[BC_OBS] * t[BC_ITEMSIZE]) {
         PyErr_SetString(PyExc_ValueError, "_observe: the table or the buffer is not this state's");
     } else if (seat < 0 || seat >= state->g.players) {
         PyErr_Format(PyExc_ValueError, "_observe: %d is not a seat", seat);
