@@ -117,6 +117,20 @@ def test_a_wider_tensor_type_holds_the_same_numbers(dtype: str) -> None:
         observe(narrow.state(0), odd, none, 0, np.zeros(3 * narrow.layout.size, dtype=np.int8))
 
 
+def test_an_action_space_past_16_bits_is_refused() -> None:
+    """A game's memo keeps atoms in 16 bits: a table with more actions is a
+    ValueError, not atoms cut short."""
+    _native("classic")
+    from splendor_rules.compiler.tools.rl.batch import HEADER
+
+    batch = _batch("classic", 2, 2, 0)
+    table = batch.table.copy()
+    table[HEADER.index("actions")] = 40_000
+    with pytest.raises(ValueError, match="more than 32,767 actions"):
+        batch._c._batch_step(batch._games, table, batch._random, batch.observations,
+                             batch.masks, batch.rewards, batch.dones)
+
+
 def test_an_illegal_action_moves_no_game() -> None:
     _native("classic")
     batch = _batch("classic", 3, 2, 0)

@@ -3182,7 +3182,7 @@ typedef struct {
     int32_t start[MEMO_MOVES], heads[MEMO_MOVES], opts[MEMO_MOVES];
     int32_t at[MEMO_MOVES], len[MEMO_MOVES];
     int32_t data[MEMO_DATA];
-    int32_t atoms[MEMO_DATA];
+    int16_t atoms[MEMO_DATA];             /* an index of the action space: at most INT16_MAX (batch_buffers) */
 } BatchMemo;
 
 typedef struct {
@@ -3221,8 +3221,10 @@ enum {
  * their heads, the atoms of those past the head, and those that still agree
  * with the atoms chosen (one game at a time: the GIL is held). */
 static MoveBuf BATCH_MOVES;
-static const int32_t *BATCH_DATA, *BATCH_START, *BATCH_HEAD, *BATCH_ATOMS, *BATCH_AT, *BATCH_LEN;
-static int32_t *BATCH_OWN_ATOMS, *BATCH_HEADS, *BATCH_OWN_AT, *BATCH_OWN_LEN, *BATCH_ALIVE, *BATCH_OPTS;
+static const int32_t *BATCH_DATA, *BATCH_START, *BATCH_HEAD, *BATCH_AT, *BATCH_LEN;
+static const int16_t *BATCH_ATOMS;
+static int16_t *BATCH_OWN_ATOMS;
+static int32_t *BATCH_HEADS, *BATCH_OWN_AT, *BATCH_OWN_LEN, *BATCH_ALIVE, *BATCH_OPTS;
 static uint64_t *BATCH_BITS;
 static int64_t BATCH_ATOMS_CAP, BATCH_BITS_CAP, BATCH_CAPS[5];
 static int32_t BATCH_NALIVE, BATCH_FULL;
@@ -3278,32 +3280,32 @@ static inline int32_t batch_head(const int32_t *restrict t, const int32_t *mv)
 /* A move's atoms (docs/rl.md, "The action space"): its head, then one per
  * later value; a count per token kind is one per kind, a set of cards one
  * per card and an end. */
-static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int32_t *restrict out)
+static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int16_t *restrict out)
 {
     int32_t code = mv[0], at = 0, n = 0;
     const int32_t *slots = mv + 2;
     int32_t i = SHOWN_START[code], last = SHOWN_START[code + 1];
     if (t[BT_SCALAR + code]) {
-        out[n++] = t[BT_HEAD + code] + batch_offset(t, SHOWN[i], slots, &at);
+        out[n++] = (int16_t)(t[BT_HEAD + code] + batch_offset(t, SHOWN[i], slots, &at));
         i++;
     } else {
-        out[n++] = t[BT_HEAD + code];
+        out[n++] = (int16_t)(t[BT_HEAD + code]);
     }
     for (; i < last && n < BATCH_PREFIX - NK - 1; i++) {
         int32_t kind = SHOWN[i];
         if (kind == 5) {
             for (int32_t k = 0; k < NK; k++) {
-                out[n++] = t[BC_COUNT] + slots[at++];
+                out[n++] = (int16_t)(t[BC_COUNT] + slots[at++]);
             }
         } else if (kind == 8 + 3) {
             int32_t m = slots[at++];
             for (int32_t j = 0; j < m && n < BATCH_PREFIX - 1; j++) {
                 int32_t v = slots[at++];
-                out[n++] = t[BC_CARD] + ((v & DECK_TOP) ? NCARDS + CARD_DECK[v & VALUE_MASK] : v);
+                out[n++] = (int16_t)(t[BC_CARD] + ((v & DECK_TOP) ? NCARDS + CARD_DECK[v & VALUE_MASK] : v));
             }
-            out[n++] = t[BC_END];
+            out[n++] = (int16_t)(t[BC_END]);
         } else {
-            out[n++] = batch_block(t, kind) + batch_offset(t, kind, slots, &at);
+            out[n++] = (int16_t)(batch_block(t, kind) + batch_offset(t, kind, slots, &at));
         }
     }
     return n;
@@ -3337,7 +3339,7 @@ static void batch_full(BatchGame *b, const int32_t *t)
     int64_t used = 0;
     for (int32_t j = 0; j < BATCH_NALIVE; j++) {
         int32_t i = BATCH_ALIVE[j];
-        BATCH_OWN_ATOMS = batch_grow(BATCH_OWN_ATOMS, &BATCH_ATOMS_CAP, used + BATCH_PREFIX, sizeof(int32_t));
+        BATCH_OWN_ATOMS = batch_grow(BATCH_OWN_ATOMS, &BATCH_ATOMS_CAP, used + BATCH_PREFIX, sizeof(int16_t));
         BATCH_OWN_AT[i] = (int32_t)used;
         BATCH_OWN_LEN[i] = batch_atoms(t, BATCH_DATA + BATCH_START[i], BATCH_OWN_ATOMS + used);
         used += BATCH_OWN_LEN[i];
@@ -3860,6 +3862,11 @@ static int batch_buffers(BatchBuffers *x, PyObject **objects, int64_t *games)
         || (((const int32_t *)x->table.buf)[BC_ITEMSIZE] & ~7) || !((const int32_t *)x->table.buf)[BC_ITEMSIZE]
         || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] == 3 || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] > 4) {
         PyErr_SetString(PyExc_ValueError, "batch: the games or the table are not this engine's (rebuild them)");
+        batch_release(x);
+        return -1;
+    }
+    if (((const int32_t *)x->table.buf)[BC_ACTIONS] > INT16_MAX) {  /* a game's memo keeps atoms in 16 bits */
+        PyErr_SetString(PyExc_ValueError, "batch: more than 32,767 actions, beyond the batched environment");
         batch_release(x);
         return -1;
     }
