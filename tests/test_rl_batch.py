@@ -85,6 +85,53 @@ def test_random_decisions_are_legal_and_games_end(edition: str) -> None:
         assert mine[: choosing.start] == theirs[: choosing.start]
 
 
+@pytest.mark.parametrize("dtype", ["int16", "int32"])
+def test_a_wider_tensor_type_holds_the_same_numbers(dtype: str) -> None:
+    """Every edition's tensor is int8 today; the C code writes int16 and int32
+    too, for a table that says so: the same numbers, in the batch and in
+    `_observe`."""
+    _native("classic")
+    from splendor_rules.compiler.runtime.loading import native_extension
+    from splendor_rules.compiler.tools.rl.batch import HEADER
+
+    narrow, wide = _batch("classic", 5, 2, 3), _batch("classic", 5, 2, 3)
+    wide.table[HEADER.index("itemsize")] = np.dtype(dtype).itemsize
+    wide.observations = np.zeros(narrow.observations.shape, dtype=dtype)
+    wide.reset(3)
+    for _ in range(60):
+        assert wide.observations.tolist() == narrow.observations.tolist()
+        actions = narrow.masks.argmax(axis=1)
+        narrow.step(actions)
+        wide.step(actions)
+    observe = native_extension("classic")._observe
+    none = np.zeros(0, dtype=np.int32)
+    for i in range(5):
+        for seat in range(2):
+            short = np.zeros(narrow.layout.size, dtype=narrow.layout.dtype)
+            long = np.zeros(narrow.layout.size, dtype=dtype)
+            observe(narrow.state(i), narrow.table, none, seat, short)
+            observe(narrow.state(i), wide.table, none, seat, long)
+            assert long.tolist() == short.tolist()
+    odd = wide.table.copy()
+    odd[HEADER.index("itemsize")] = 3
+    with pytest.raises(ValueError, match="not this state's"):
+        observe(narrow.state(0), odd, none, 0, np.zeros(3 * narrow.layout.size, dtype=np.int8))
+
+
+def test_an_action_space_past_16_bits_is_refused() -> None:
+    """A game's memo keeps atoms in 16 bits: a table with more actions is a
+    ValueError, not atoms cut short."""
+    _native("classic")
+    from splendor_rules.compiler.tools.rl.batch import HEADER
+
+    batch = _batch("classic", 2, 2, 0)
+    table = batch.table.copy()
+    table[HEADER.index("actions")] = 40_000
+    with pytest.raises(ValueError, match="more than 32,767 actions"):
+        batch._c._batch_step(batch._games, table, batch._random, batch.observations,
+                             batch.masks, batch.rewards, batch.dones)
+
+
 def test_an_illegal_action_moves_no_game() -> None:
     _native("classic")
     batch = _batch("classic", 3, 2, 0)

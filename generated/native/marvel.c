@@ -3165,17 +3165,24 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
 #endif
 
 #define BATCH_PREFIX 256  /* atoms of one move, at most */
-#define MEMO_MOVES 128    /* legal moves a game keeps between steps, at most (classic: 12 on average) */
-#define MEMO_DATA 1024    /* and their numbers (classic: 78 on average) */
+#define MEMO_MOVES 64     /* legal moves a game keeps between steps, at most (classic: 12 on average, 56 at most seen) */
+#define MEMO_DATA 512     /* and their numbers (classic: 78 on average); a smaller game steps faster */
 
 /* What a game keeps from the mask that showed its options to the step that
- * takes one: the legal moves of its state (found once a state), and the
- * options of the decision it stands at. A state with more moves than fit
- * keeps none: they are found anew (the same moves, more slowly). */
+ * takes one: the legal moves of its state (found once a state), the options
+ * of the decision it stands at, and the atoms of the moves of the head
+ * chosen (found once a state too: a payment or a return is several
+ * decisions). A state with more moves than fit keeps none: they are found
+ * anew (the same moves, more slowly). A move has fewer atoms than numbers
+ * (its head takes its code and its count of values), so the atoms of the
+ * moves kept fit in MEMO_DATA. */
 typedef struct {
     int32_t moves_ok, n, opts_ok, count;  /* moves_ok: 1 with the moves, 2 with their heads too */
+    int32_t atoms_head;                   /* the head whose moves' atoms are kept, or -1 */
     int32_t start[MEMO_MOVES], heads[MEMO_MOVES], opts[MEMO_MOVES];
+    int32_t at[MEMO_MOVES], len[MEMO_MOVES];
     int32_t data[MEMO_DATA];
+    int16_t atoms[MEMO_DATA];             /* an index of the action space: at most INT16_MAX (batch_buffers) */
 } BatchMemo;
 
 typedef struct {
@@ -3214,10 +3221,12 @@ enum {
  * their heads, the atoms of those past the head, and those that still agree
  * with the atoms chosen (one game at a time: the GIL is held). */
 static MoveBuf BATCH_MOVES;
-static const int32_t *BATCH_DATA, *BATCH_START, *BATCH_HEAD;
-static int32_t *BATCH_ATOMS, *BATCH_HEADS, *BATCH_AT, *BATCH_LEN, *BATCH_ALIVE, *BATCH_OPTS;
-static uint8_t *BATCH_SEEN;
-static int64_t BATCH_ATOMS_CAP, BATCH_SEEN_CAP, BATCH_CAPS[5];
+static const int32_t *BATCH_DATA, *BATCH_START, *BATCH_HEAD, *BATCH_AT, *BATCH_LEN;
+static const int16_t *BATCH_ATOMS;
+static int16_t *BATCH_OWN_ATOMS;
+static int32_t *BATCH_HEADS, *BATCH_OWN_AT, *BATCH_OWN_LEN, *BATCH_ALIVE, *BATCH_OPTS;
+static uint64_t *BATCH_BITS;
+static int64_t BATCH_ATOMS_CAP, BATCH_BITS_CAP, BATCH_CAPS[5];
 static int32_t BATCH_NALIVE, BATCH_FULL;
 
 static void *batch_grow(void *p, int64_t *cap, int64_t need, size_t item)
@@ -3230,7 +3239,7 @@ static void *batch_grow(void *p, int64_t *cap, int64_t need, size_t item)
     if (!q) {
         out_of_memory();
     }
-    memset((char *)q + (size_t)*cap * item, 0, (size_t)(size - *cap) * item);  /* BATCH_SEEN starts clear */
+    memset((char *)q + (size_t)*cap * item, 0, (size_t)(size - *cap) * item);
     *cap = size;
     return q;
 }
@@ -3271,50 +3280,73 @@ static inline int32_t batch_head(const int32_t *restrict t, const int32_t *mv)
 /* A move's atoms (docs/rl.md, "The action space"): its head, then one per
  * later value; a count per token kind is one per kind, a set of cards one
  * per card and an end. */
-static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int32_t *restrict out)
+static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int16_t *restrict out)
 {
     int32_t code = mv[0], at = 0, n = 0;
     const int32_t *slots = mv + 2;
     int32_t i = SHOWN_START[code], last = SHOWN_START[code + 1];
     if (t[BT_SCALAR + code]) {
-        out[n++] = t[BT_HEAD + code] + batch_offset(t, SHOWN[i], slots, &at);
+        out[n++] = (int16_t)(t[BT_HEAD + code] + batch_offset(t, SHOWN[i], slots, &at));
         i++;
     } else {
-        out[n++] = t[BT_HEAD + code];
+        out[n++] = (int16_t)(t[BT_HEAD + code]);
     }
     for (; i < last && n < BATCH_PREFIX - NK - 1; i++) {
         int32_t kind = SHOWN[i];
         if (kind == 5) {
             for (int32_t k = 0; k < NK; k++) {
-                out[n++] = t[BC_COUNT] + slots[at++];
+                out[n++] = (int16_t)(t[BC_COUNT] + slots[at++]);
             }
         } else if (kind == 8 + 3) {
             int32_t m = slots[at++];
             for (int32_t j = 0; j < m && n < BATCH_PREFIX - 1; j++) {
                 int32_t v = slots[at++];
-                out[n++] = t[BC_CARD] + ((v & DECK_TOP) ? NCARDS + CARD_DECK[v & VALUE_MASK] : v);
+                out[n++] = (int16_t)(t[BC_CARD] + ((v & DECK_TOP) ? NCARDS + CARD_DECK[v & VALUE_MASK] : v));
             }
-            out[n++] = t[BC_END];
+            out[n++] = (int16_t)(t[BC_END]);
         } else {
-            out[n++] = batch_block(t, kind) + batch_offset(t, kind, slots, &at);
+            out[n++] = (int16_t)(batch_block(t, kind) + batch_offset(t, kind, slots, &at));
         }
     }
     return n;
 }
 
 /* The atoms of the moves still agreeing, found once they agree on the head
- * (most moves are told apart by their head alone). */
-static void batch_full(const int32_t *t)
+ * (most moves are told apart by their head alone): kept in b's memo for
+ * every move of the head chosen, where its moves are kept. */
+static void batch_full(BatchGame *b, const int32_t *t)
 {
+    BatchMemo *m = &b->memo;
+    BATCH_FULL = 1;
+    if (m->moves_ok == 2) {
+        int32_t head = b->prefix[0];
+        if (m->atoms_head != head) {
+            int32_t used = 0;
+            for (int32_t i = 0; i < m->n; i++) {
+                if (m->heads[i] == head) {
+                    m->at[i] = used;
+                    m->len[i] = batch_atoms(t, m->data + m->start[i], m->atoms + used);
+                    used += m->len[i];
+                }
+            }
+            m->atoms_head = head;
+        }
+        BATCH_ATOMS = m->atoms;
+        BATCH_AT = m->at;
+        BATCH_LEN = m->len;
+        return;
+    }
     int64_t used = 0;
     for (int32_t j = 0; j < BATCH_NALIVE; j++) {
         int32_t i = BATCH_ALIVE[j];
-        BATCH_ATOMS = batch_grow(BATCH_ATOMS, &BATCH_ATOMS_CAP, used + BATCH_PREFIX, sizeof(int32_t));
-        BATCH_AT[i] = (int32_t)used;
-        BATCH_LEN[i] = batch_atoms(t, BATCH_DATA + BATCH_START[i], BATCH_ATOMS + used);
-        used += BATCH_LEN[i];
+        BATCH_OWN_ATOMS = batch_grow(BATCH_OWN_ATOMS, &BATCH_ATOMS_CAP, used + BATCH_PREFIX, sizeof(int16_t));
+        BATCH_OWN_AT[i] = (int32_t)used;
+        BATCH_OWN_LEN[i] = batch_atoms(t, BATCH_DATA + BATCH_START[i], BATCH_OWN_ATOMS + used);
+        used += BATCH_OWN_LEN[i];
     }
-    BATCH_FULL = 1;
+    BATCH_ATOMS = BATCH_OWN_ATOMS;
+    BATCH_AT = BATCH_OWN_AT;
+    BATCH_LEN = BATCH_OWN_LEN;
 }
 
 /* The legal moves of b's state, kept in its memo where they fit. */
@@ -3334,19 +3366,21 @@ static void batch_moves(BatchGame *b)
         memcpy(m->start, BATCH_MOVES.start, sizeof(int32_t) * (size_t)BATCH_MOVES.n);
         memcpy(m->data, BATCH_MOVES.data, sizeof(int32_t) * (size_t)BATCH_MOVES.used);
         m->moves_ok = 1;
+        m->atoms_head = -1;
     }
 }
 
-/* The legal moves of b's state that agree with the atoms chosen so far. */
-static void batch_enumerate(BatchGame *b, const int32_t *t)
+/* The legal moves of b's state that agree with the atoms chosen so far;
+ * with a head (b at its first atom), those of that head, and it is taken. */
+static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
 {
     BatchMemo *m = &b->memo;
     batch_moves(b);
     int32_t moves = m->n;
     if (moves >= BATCH_CAPS[0]) {
         BATCH_HEADS = batch_grow(BATCH_HEADS, &BATCH_CAPS[0], moves + 1, sizeof(int32_t));
-        BATCH_AT = batch_grow(BATCH_AT, &BATCH_CAPS[1], moves + 1, sizeof(int32_t));
-        BATCH_LEN = batch_grow(BATCH_LEN, &BATCH_CAPS[2], moves + 1, sizeof(int32_t));
+        BATCH_OWN_AT = batch_grow(BATCH_OWN_AT, &BATCH_CAPS[1], moves + 1, sizeof(int32_t));
+        BATCH_OWN_LEN = batch_grow(BATCH_OWN_LEN, &BATCH_CAPS[2], moves + 1, sizeof(int32_t));
         BATCH_ALIVE = batch_grow(BATCH_ALIVE, &BATCH_CAPS[3], moves + 1, sizeof(int32_t));
         BATCH_OPTS = batch_grow(BATCH_OPTS, &BATCH_CAPS[4], moves + 1, sizeof(int32_t));
     }
@@ -3362,6 +3396,18 @@ static void batch_enumerate(BatchGame *b, const int32_t *t)
     }
     BATCH_HEAD = m->moves_ok ? m->heads : BATCH_HEADS;
     int32_t alive = 0, chosen = b->n, first = chosen > 0 ? b->prefix[0] : -1;
+    if (chosen == 0 && head >= 0) {
+        for (int32_t i = 0; i < moves; i++) {
+            if (BATCH_HEAD[i] == head) {
+                BATCH_ALIVE[alive++] = i;
+            }
+        }
+        BATCH_NALIVE = alive;
+        BATCH_FULL = 0;
+        b->prefix[b->n++] = head;
+        m->opts_ok = 0;
+        return;
+    }
     if (chosen == 0) {
         for (int32_t i = 0; i < moves; i++) {
             BATCH_ALIVE[i] = i;
@@ -3377,7 +3423,7 @@ static void batch_enumerate(BatchGame *b, const int32_t *t)
     BATCH_NALIVE = alive;
     BATCH_FULL = 0;
     if (chosen > 1) {
-        batch_full(t);
+        batch_full(b, t);
         alive = 0;
         for (int32_t j = 0; j < BATCH_NALIVE; j++) {
             int32_t i = BATCH_ALIVE[j];
@@ -3404,7 +3450,7 @@ static void batch_take(BatchGame *b, const int32_t *t, int32_t atom)
 {
     int32_t at = b->n, kept = 0;
     if (at > 0 && !BATCH_FULL) {
-        batch_full(t);
+        batch_full(b, t);
     }
     for (int32_t j = 0; j < BATCH_NALIVE; j++) {
         int32_t i = BATCH_ALIVE[j];
@@ -3418,11 +3464,13 @@ static void batch_take(BatchGame *b, const int32_t *t, int32_t atom)
 }
 
 /* Take the atoms every remaining move shares (the head is always asked);
- * the options now, ascending, in BATCH_OPTS, or the move chosen in *move. */
+ * the options now, ascending, in BATCH_OPTS, or the move chosen in *move.
+ * The options are found as bits, a bit per index, read in order. */
 static int32_t batch_advance(BatchGame *b, const int32_t *t, int32_t *move)
 {
     *move = -1;
-    BATCH_SEEN = batch_grow(BATCH_SEEN, &BATCH_SEEN_CAP, t[BC_ACTIONS], 1);
+    int32_t words = (t[BC_ACTIONS] + 63) / 64;
+    BATCH_BITS = batch_grow(BATCH_BITS, &BATCH_BITS_CAP, words, sizeof(uint64_t));
     while (BATCH_NALIVE > 0) {
         int32_t at = b->n;
         if (at > 0 && BATCH_NALIVE == 1) {
@@ -3430,28 +3478,24 @@ static int32_t batch_advance(BatchGame *b, const int32_t *t, int32_t *move)
             return 0;
         }
         if (at > 0 && !BATCH_FULL) {
-            batch_full(t);
+            batch_full(b, t);
         }
-        int32_t count = 0;
+        for (int32_t w = 0; w < words; w++) {
+            BATCH_BITS[w] = 0;
+        }
         for (int32_t j = 0; j < BATCH_NALIVE; j++) {
             int32_t atom = batch_next(BATCH_ALIVE[j], at);
-            if (atom >= 0 && !BATCH_SEEN[atom]) {
-                BATCH_SEEN[atom] = 1;
-                BATCH_OPTS[count++] = atom;
+            if (atom >= 0) {
+                BATCH_BITS[atom >> 6] |= (uint64_t)1 << (atom & 63);
             }
         }
-        for (int32_t j = 0; j < count; j++) {
-            BATCH_SEEN[BATCH_OPTS[j]] = 0;
+        int32_t count = 0;
+        for (int32_t w = 0; w < words; w++) {
+            for (uint64_t x = BATCH_BITS[w]; x; x &= x - 1) {
+                BATCH_OPTS[count++] = w * 64 + __builtin_ctzll(x);
+            }
         }
         if (count > 1 || at == 0) {
-            for (int32_t j = 1; j < count; j++) {  /* few options: insertion sort */
-                int32_t x = BATCH_OPTS[j], k = j - 1;
-                while (k >= 0 && BATCH_OPTS[k] > x) {
-                    BATCH_OPTS[k + 1] = BATCH_OPTS[k];
-                    k--;
-                }
-                BATCH_OPTS[k + 1] = x;
-            }
             return count;
         }
         batch_take(b, t, BATCH_OPTS[0]);
@@ -3477,7 +3521,7 @@ static int32_t batch_options(BatchGame *b, const int32_t *t, const int32_t **opt
         return b->memo.count;
     }
     int32_t move;
-    batch_enumerate(b, t);
+    batch_enumerate(b, t, -1);
     int32_t count = batch_advance(b, t, &move);
     batch_keep_options(b, count);
     *opts = BATCH_OPTS;
@@ -3492,46 +3536,66 @@ static void batch_deal(BatchGame *b)
     b->memo.opts_ok = 0;
 }
 
+/* Number i of a tensor of `size`-byte numbers (1, 2 or 4: the tensor's
+ * type, whose bounds hold every value it takes), written and read. */
+static inline __attribute__((always_inline)) void obs_put(void *o, int32_t i, int32_t value, int32_t size)
+{
+    if (size == 1) {
+        ((int8_t *)o)[i] = (int8_t)value;
+    } else if (size == 2) {
+        ((int16_t *)o)[i] = (int16_t)value;
+    } else {
+        ((int32_t *)o)[i] = value;
+    }
+}
+
+static inline __attribute__((always_inline)) int32_t obs_get(const void *o, int32_t i, int32_t size)
+{
+    return size == 1 ? ((const int8_t *)o)[i] : size == 2 ? ((const int16_t *)o)[i] : ((const int32_t *)o)[i];
+}
+
 /* A count no rule bounds, in `digits` digits of `bits` bits, least first. */
-static inline void observe_wide(int32_t *o, int32_t digits, int32_t bits, int32_t value)
+static inline __attribute__((always_inline)) void
+observe_wide(void *o, int32_t at, int32_t digits, int32_t bits, int32_t value, int32_t size)
 {
     for (int32_t i = 0; i < digits; i++) {
-        o[i] = (int32_t)(((uint32_t)value >> (i * bits)) & ((1u << bits) - 1u));
+        obs_put(o, at + i, (int32_t)(((uint32_t)value >> (i * bits)) & ((1u << bits) - 1u)), size);
     }
 }
 
 /* The tensor of what `seat` sees (its view), with the atoms chosen of the
- * move being chosen, as compiler/tools/rl/observation.py lays it out, as
- * int32 (narrowed to the tensor's type when stored). */
-static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
-                      const int32_t *restrict t, int32_t *restrict o)
+ * move being chosen, as compiler/tools/rl/observation.py lays it out, in
+ * numbers of `size` bytes (a constant where it is inlined: one copy per type). */
+static inline __attribute__((always_inline)) void
+observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
+           const int32_t *restrict t, void *restrict o, int32_t size)
 {
     int32_t n = g->players, ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
-    memset(o, 0, sizeof(int32_t) * (size_t)t[BC_OBS]);
-    o[t[BC_TO_MOVE] + (g->current - seat + n) % n] = 1;
-    observe_wide(o + t[BC_TURN], t[BC_TURN_DIGITS], t[BC_DIGIT_BITS], g->turn);
-    o[t[BC_FLAGS]] = g->last;
-    o[t[BC_FLAGS] + 1] = g->over;
+    memset(o, 0, (size_t)size * (size_t)t[BC_OBS]);
+    obs_put(o, t[BC_TO_MOVE] + (g->current - seat + n) % n, 1, size);
+    observe_wide(o, t[BC_TURN], t[BC_TURN_DIGITS], t[BC_DIGIT_BITS], g->turn, size);
+    obs_put(o, t[BC_FLAGS], g->last, size);
+    obs_put(o, t[BC_FLAGS] + 1, g->over, size);
     if (g->fn > 0) {
-        observe_wide(o + t[BC_WAITING], t[BC_WAITING_DIGITS], t[BC_DIGIT_BITS], g->fn);
-        o[t[BC_PENDING] + t[BT_FOLLOW + g->follow[0].site]] = 1;
+        observe_wide(o, t[BC_WAITING], t[BC_WAITING_DIGITS], t[BC_DIGIT_BITS], g->fn, size);
+        obs_put(o, t[BC_PENDING] + t[BT_FOLLOW + g->follow[0].site], 1, size);
     } else if (g->pending >= 0) {
-        o[t[BC_PENDING] + t[BT_STEP + g->pending]] = 1;
+        obs_put(o, t[BC_PENDING] + t[BT_STEP + g->pending], 1, size);
     }
     for (int32_t k = 0; k < NK; k++) {
-        o[t[BC_SUPPLY] + k] = g->supply[k];
+        obs_put(o, t[BC_SUPPLY] + k, g->supply[k], size);
     }
     for (int32_t d = 0; d < ND; d++) {
-        o[t[BC_DECKS] + d] = g->dn[d];
+        obs_put(o, t[BC_DECKS] + d, g->dn[d], size);
     }
     int32_t places = 2 + n * ncz, tplaces = 1 + n * ntz;
     for (int32_t s = 0; s < n; s++) {
         int32_t rel = (s - seat + n) % n;
         for (int32_t k = 0; k < NK; k++) {
-            o[t[BC_SEAT_TOKENS] + rel * NK + k] = g->held[s][k];
+            obs_put(o, t[BC_SEAT_TOKENS] + rel * NK + k, g->held[s][k], size);
         }
         for (int32_t a = 0; a < NA; a++) {
-            o[t[BC_DID] + rel * NA + a] = (int32_t)((g->did[s] >> a) & 1);
+            obs_put(o, t[BC_DID] + rel * NA + a, (int32_t)((g->did[s] >> a) & 1), size);
         }
         for (int32_t z = 0; z < NZ; z++) {
             const int16_t *items = zone_view(g, z, s);
@@ -3539,13 +3603,14 @@ static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, 
             for (int32_t j = 0; j < g->zn[z][s]; j++) {
                 int32_t x = items[j];
                 if (!ZONE_CARDS[z]) {
-                    o[t[BC_TILES] + x * tplaces + 1 + rel * ntz + zi] = 1;
+                    obs_put(o, t[BC_TILES] + x * tplaces + 1 + rel * ntz + zi, 1, size);
                 } else if (hidden_has(g, x) && s != seat) {
-                    o[t[BC_UNSEEN] + (rel * ncz + zi) * ND + CARD_DECK[x]] += 1;
+                    int32_t u = t[BC_UNSEEN] + (rel * ncz + zi) * ND + CARD_DECK[x];
+                    obs_put(o, u, obs_get(o, u, size) + 1, size);
                 } else {
-                    o[t[BC_CARDS] + x * places + 1 + rel * ncz + zi] = 1;
+                    obs_put(o, t[BC_CARDS] + x * places + 1 + rel * ncz + zi, 1, size);
                     if (hidden_has(g, x)) {
-                        o[t[BC_CARDS] + x * places + places - 1] = 1;
+                        obs_put(o, t[BC_CARDS] + x * places + places - 1, 1, size);
                     }
                 }
             }
@@ -3555,80 +3620,56 @@ static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, 
         for (int32_t i = 0; i < FACE_UP[d]; i++) {
             int32_t x = g->market[FOFF[d] + i];
             if (x >= 0) {
-                o[t[BC_CARDS] + x * places] = 1;
+                obs_put(o, t[BC_CARDS] + x * places, 1, size);
             }
         }
     }
     for (int32_t s = 0; s < NS; s++) {
         for (int32_t j = 0; j < g->tn[s]; j++) {
-            o[t[BC_TILES] + g->titems[TOFF[s] + j] * tplaces] = 1;
+            obs_put(o, t[BC_TILES] + g->titems[TOFF[s] + j] * tplaces, 1, size);
         }
     }
     for (int32_t v = 0; v < NV; v++) {
         for (int32_t x = 0; x < NCARDS; x++) {
             int32_t value = (int32_t)g->values[v][x];
             if (!t[BT_COLOUR + v]) {
-                o[t[BT_VALUE + v] + x] = value;
+                obs_put(o, t[BT_VALUE + v] + x, value, size);
             } else if (value >= 0) {
-                o[t[BT_VALUE + v] + x * NC + value] = 1;
+                obs_put(o, t[BT_VALUE + v] + x * NC + value, 1, size);
             }
         }
     }
     for (int32_t k = 0; k < NK; k++) {
-        o[t[BC_COUNTS] + k] = -1;
+        obs_put(o, t[BC_COUNTS] + k, -1, size);
     }
     int32_t run = 0;
     for (int32_t j = 0; j < chosen; j++) {
         int32_t atom = prefix[j];
         if (t[BC_COUNT] >= 0 && atom >= t[BC_COUNT] && atom < t[BC_COUNT] + t[BC_COUNT_SIZE]) {
-            o[t[BC_COUNTS] + run % NK] = atom - t[BC_COUNT];
+            obs_put(o, t[BC_COUNTS] + run % NK, atom - t[BC_COUNT], size);
             run++;
         } else {
-            o[t[BC_CHOOSING] + atom] = 1;
+            obs_put(o, t[BC_CHOOSING] + atom, 1, size);
             run = 0;
         }
     }
 }
 
-static int32_t *BATCH_TENSOR;  /* a tensor written here, where the cache holds it, narrowed, then stored */
-static int64_t BATCH_TENSOR_CAP;
-
-/* Number i of a tensor of `size`-byte numbers. */
-static inline void batch_put(char *out, int32_t i, int32_t value, int32_t size)
+/* The tensor, written directly in its type: int8, int16 or int32. */
+static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
+                      const int32_t *restrict t, void *restrict o)
 {
-    if (size == 1) {
-        ((int8_t *)out)[i] = (int8_t)value;
-    } else if (size == 2) {
-        ((int16_t *)out)[i] = (int16_t)value;
+    if (t[BC_ITEMSIZE] == 1) {
+        observe_as(g, seat, prefix, chosen, t, o, 1);
+    } else if (t[BC_ITEMSIZE] == 2) {
+        observe_as(g, seat, prefix, chosen, t, o, 2);
     } else {
-        ((int32_t *)out)[i] = value;
+        observe_as(g, seat, prefix, chosen, t, o, 4);
     }
 }
 
-/* n numbers narrowed to `size` bytes each (1, 2 or 4: the tensor's type,
- * whose bounds hold every value), by SSE2 packs where there are. */
-static void batch_narrow(void *to, const int32_t *from, int32_t n, int32_t size)
-{
-    char *out = to;
-    int32_t i = 0;
-#if defined(__SSE2__)
-    int32_t lanes = 16 / size;
-    for (; i + lanes <= n; i += lanes) {
-        const __m128i *f = (const __m128i *)(const void *)(from + i);
-        __m128i v = _mm_loadu_si128(f);
-        if (size == 2) {
-            v = _mm_packs_epi32(v, _mm_loadu_si128(f + 1));
-        } else if (size == 1) {
-            v = _mm_packs_epi16(_mm_packs_epi32(v, _mm_loadu_si128(f + 1)),
-                                _mm_packs_epi32(_mm_loadu_si128(f + 2), _mm_loadu_si128(f + 3)));
-        }
-        _mm_storeu_si128((__m128i *)(void *)(out + (size_t)i * (size_t)size), v);
-    }
-#endif
-    for (; i < n; i++) {
-        batch_put(out, i, from[i], size);
-    }
-}
+static char *BATCH_TENSOR;  /* a tensor written here, where the cache holds it, then stored */
+static int64_t BATCH_TENSOR_CAP;
 
 /* The bytes of a 16-byte block stored so far, short of the whole block: the
  * next row of the batch, which follows them, completes it. */
@@ -3683,6 +3724,14 @@ static void batch_stream(char *to, const char *from, size_t n)
             batch_carry_flush();
         }
     }
+    for (; n >= 64; n -= 64, to += 64, from += 64) {  /* a line at a time */
+        const __m128i *f = (const __m128i *)(const void *)from;
+        __m128i *o = (__m128i *)(void *)to;
+        _mm_stream_si128(o, _mm_loadu_si128(f));
+        _mm_stream_si128(o + 1, _mm_loadu_si128(f + 1));
+        _mm_stream_si128(o + 2, _mm_loadu_si128(f + 2));
+        _mm_stream_si128(o + 3, _mm_loadu_si128(f + 3));
+    }
     for (; n >= 16; n -= 16, to += 16, from += 16) {
         _mm_stream_si128((__m128i *)(void *)to, _mm_loadu_si128((const __m128i *)(const void *)from));
     }
@@ -3709,11 +3758,9 @@ static inline void batch_fence(void)
 /* The tensor of the seat to move in a game of the batch. */
 static void batch_observe(const BatchGame *b, const int32_t *t, void *o)
 {
-    BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, 2 * (int64_t)t[BC_OBS], sizeof(int32_t));
+    BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, (int64_t)t[BC_OBS] * t[BC_ITEMSIZE], 1);
     observe_g(&b->g, b->g.current, b->prefix, b->n, t, BATCH_TENSOR);
-    char *narrow = (char *)(BATCH_TENSOR + t[BC_OBS]);  /* the second half */
-    batch_narrow(narrow, BATCH_TENSOR, t[BC_OBS], t[BC_ITEMSIZE]);
-    batch_stream(o, narrow, (size_t)t[BC_OBS] * (size_t)t[BC_ITEMSIZE]);
+    batch_stream(o, BATCH_TENSOR, (size_t)t[BC_OBS] * (size_t)t[BC_ITEMSIZE]);
 }
 
 /* _observe(state, table, atoms, seat, out): a state's tensor for a seat,
@@ -3745,7 +3792,9 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
     }
     const int32_t *t = tb.buf;
     int32_t chosen = (int32_t)(ab.len / 4);
-    if (tb.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE || t[BC_PLAYERS] != state->g.players || ob.len != (Py_ssize_t)t[BC_OBS] * t[BC_ITEMSIZE]) {
+    if (tb.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE || t[BC_PLAYERS] != state->g.players
+        || (t[BC_ITEMSIZE] != 1 && t[BC_ITEMSIZE] != 2 && t[BC_ITEMSIZE] != 4)
+        || ob.len != (Py_ssize_t)t[BC_OBS] * t[BC_ITEMSIZE]) {
         PyErr_SetString(PyExc_ValueError, "_observe: the table or the buffer is not this state's");
     } else if (seat < 0 || seat >= state->g.players) {
         PyErr_Format(PyExc_ValueError, "_observe: %d is not a seat", seat);
@@ -3755,9 +3804,7 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
             ok = ((const int32_t *)ab.buf)[j] >= 0 && ((const int32_t *)ab.buf)[j] < t[BC_ACTIONS];
         }
         if (ok) {
-            BATCH_TENSOR = batch_grow(BATCH_TENSOR, &BATCH_TENSOR_CAP, t[BC_OBS], sizeof(int32_t));
-            observe_g(&state->g, seat, ab.buf, chosen, t, BATCH_TENSOR);
-            batch_narrow(ob.buf, BATCH_TENSOR, t[BC_OBS], t[BC_ITEMSIZE]);
+            observe_g(&state->g, seat, ab.buf, chosen, t, ob.buf);
         } else {
             PyErr_SetString(PyExc_ValueError, "_observe: an atom outside the action space");
         }
@@ -3815,6 +3862,11 @@ static int batch_buffers(BatchBuffers *x, PyObject **objects, int64_t *games)
         || (((const int32_t *)x->table.buf)[BC_ITEMSIZE] & ~7) || !((const int32_t *)x->table.buf)[BC_ITEMSIZE]
         || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] == 3 || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] > 4) {
         PyErr_SetString(PyExc_ValueError, "batch: the games or the table are not this engine's (rebuild them)");
+        batch_release(x);
+        return -1;
+    }
+    if (((const int32_t *)x->table.buf)[BC_ACTIONS] > INT16_MAX) {  /* a game's memo keeps atoms in 16 bits */
+        PyErr_SetString(PyExc_ValueError, "batch: more than 32,767 actions, beyond the batched environment");
         batch_release(x);
         return -1;
     }
@@ -3921,8 +3973,12 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
         action = opts[(uint32_t)(splitmix(&b->rng) >> 33) % (uint32_t)count];  /* 31 bits: a 32-bit division */
     }
     int32_t move;
-    batch_enumerate(b, t);
-    batch_take(b, t, action);
+    if (b->n == 0) {
+        batch_enumerate(b, t, action);
+    } else {
+        batch_enumerate(b, t, -1);
+        batch_take(b, t, action);
+    }
     count = batch_advance(b, t, &move);
     if (move < 0) {
         batch_keep_options(b, count);
