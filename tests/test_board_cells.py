@@ -1,5 +1,5 @@
 """A board of cells and its bag (issue 22, construct 4):
-tests/boards/board.rules, a 3 by 3 board beside classic Splendor's supply,
+tests/variants/board_cells.rules, a 3 by 3 board beside classic Splendor's supply,
 each scenario test a scenario of the Splendor Duel rule it states (DUEL.md:
 D-1.6 the board and its fill order, D-1.7 the bag, D-2.4 the board filled
 at setup, D-3.1 a refill, D-3.3 tokens taken in a line, D-3.4 a gold token
@@ -32,7 +32,7 @@ from splendor_rules.compiler.tools.simulate.hidden import determinize
 from splendor_rules.dsl.formatting import format_source
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = ROOT / "tests" / "boards" / "board.rules"
+RULES = ROOT / "tests" / "variants" / "board_cells.rules"
 MODEL = check_rule_file(RULES)
 ENGINE = InterpretedEngine(MODEL)
 IllegalAction = ENGINE.IllegalAction
@@ -393,9 +393,10 @@ def test_the_native_engine_reads_the_bag_by_its_counts(tmp_path: Path) -> None:
 
 
 def test_the_records_of_the_board_replay_on_the_interpreter() -> None:
-    """tests/boards/records: hand-made boards (a record's setup patch sets
-    the cells and the bag), lines refused with the rule that refuses them."""
-    found = sorted((ROOT / "tests" / "boards" / "records").glob("*.json"))
+    """tests/variants/records/board_cells.json: a hand-made board (a
+    record's setup patch sets the cells and the bag), lines refused with
+    the rule that refuses them."""
+    found = [ROOT / "tests" / "variants" / "records" / "board_cells.json"]
     assert found
     for path in found:
         data = records.read_json(path)
