@@ -346,6 +346,18 @@ def test_the_native_engine_deals_and_reads_states_as_the_others(native: Any) -> 
         with pytest.raises(ValueError, match=re.escape(words)):
             native._c._import({**parts, key.strip(): value})
     assert native._c._import(parts) == state
+    # a bag of many tokens (the Python engines list them all to read it:
+    # hand-made, not huge), the board empty: refills and playouts draw alike
+    data = native.to_json(state)
+    data["board"] = [None] * 9
+    data["bag"] = dict.fromkeys(KINDS, 0) | {"white": 3000, "pearl": 7}
+    edge = native.from_json(data, complete=False)
+    refill = ("replenish",)
+    after = native.apply(edge, refill)
+    expected = ENGINE.apply(ENGINE.from_json(data, complete=False), refill)
+    assert native.to_json(after) == ENGINE.to_json(expected)
+    end, made = native.playout(after, 3, 200)
+    assert made > 0 and sum(native.to_json(end)["bag"].values()) > 2000
 
 
 def test_the_native_engine_reads_the_bag_by_its_counts(tmp_path: Path) -> None:
