@@ -15,6 +15,7 @@ from __future__ import annotations
 import pickle
 import random
 import re
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,9 @@ from splendor_rules.compiler.runtime.interpreter import board as cells
 from splendor_rules.compiler.runtime.interpreter.engine import InterpretedEngine
 from splendor_rules.compiler.tools import records
 from splendor_rules.compiler.tools.loader import check_rule_file, load, rendered_engine
+from splendor_rules.compiler.tools.simulate.bots import GreedyBot
 from splendor_rules.compiler.tools.simulate.hidden import determinize
+from splendor_rules.compiler.tools.simulate.native import NativeGreedyBot, bot_engine
 from splendor_rules.dsl.formatting import format_source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -437,6 +440,26 @@ def test_the_board_rule_file_is_formatted_and_reads_back_the_same() -> None:
     the same tree: the rule file is already in it."""
     text = RULES.read_text(encoding="utf-8")
     assert format_source(text, path=str(RULES)) == text
+
+
+def test_the_native_bots_play_the_board_as_the_python_bots(native: Any) -> None:
+    """Native greedy makes the Python greedy's move and leaves its
+    generator where the Python one leaves it (its deal draws the bag's
+    generator anew, as hidden.py does); a native deal shows the seat what
+    its view shows."""
+    bots = bot_engine(native)
+    assert bots is not None
+    rng, state, checked = random.Random(2), native.new_game(3, 2), 0
+    while not native.is_over(state) and checked < 40:
+        seat, legal = native.current_player(state), native.legal_actions(state)
+        python, fast = GreedyBot(f"g{checked}"), NativeGreedyBot(bots, f"g{checked}")
+        view = partial(native.view, state, seat)
+        assert fast.choose_in(seat, legal, state) == python.choose(native, seat, legal, view)
+        assert fast.rng.getstate() == python.rng.getstate()
+        assert native.view(bots.bot_deal(state, seat, checked), seat) == view()
+        state = native.apply(state, rng.choice(legal))
+        checked += 1
+    assert checked == 40
 
 
 def test_a_bot_deals_the_bags_draws_it_cannot_see() -> None:
