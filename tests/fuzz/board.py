@@ -73,7 +73,7 @@ def actions(gen: Generator, edition: Any) -> None:
     world = edition.world
     kinds = [*world.colours, *world.tokens]
     clock = f"gain 1 {edition.clock}"
-    for name in gen.subset(BOARD_ACTIONS) or ["line"]:
+    for name in gen.permuted(list(BOARD_ACTIONS))[: 1 + gen.index(len(BOARD_ACTIONS))]:
         if name == "line":
             low = gen.number(1, 2)
             high = low + gen.number(0, 2)
