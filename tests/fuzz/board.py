@@ -19,20 +19,27 @@ BOARD_ACTIONS = ("line", "cell", "replenish")
 
 def declare(gen: Generator, edition: Any) -> None:
     """The board (1 to 4 rows and columns, every cell once in a drawn fill
-    order) and its bag (some token kinds, the clock never: its supply
-    counts the game's turns)."""
+    order) and its bag."""
     world = edition.world
     rows, columns = gen.number(1, 4), gen.number(1, 4)
     cells = gen.permuted([(r, c) for r in range(rows) for c in range(columns)])
     order = ", ".join(f"({r}, {c})" for r, c in cells)
     edition.add("board", f"{gen.tag()}board {rows} by {columns}, filled in order {order}")
+    world.board = True
+    bag(gen, edition)
+    gen.shape("board")
+
+
+def bag(gen: Generator, edition: Any, override: str = "") -> None:
+    """The bag: some token kinds (the clock never: its supply counts the
+    game's turns), each a number or a table by player count. A child that
+    redraws its supply (new player counts, a new kind) redraws it too."""
+    world = edition.world
     kinds = [*world.colours, *(t for t in world.tokens if t != edition.clock)]
     lines = [f"{kind}: {gen.amount(edition.players, 0, 4)[0]}" for kind in gen.subset(kinds)]
     body = "".join(f"\n  {line}" for line in gen.permuted(lines))
-    edition.add("bag", f"{gen.tag()}bag {{{body}\n}}")
-    world.board = True
+    edition.add("bag", f"{override}{gen.tag()}bag {{{body}\n}}")
     world.bag_kinds = kinds
-    gen.shape("board")
 
 
 def into_bag(gen: Generator, world: Any) -> str:
