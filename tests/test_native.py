@@ -82,6 +82,7 @@ from test_differential import (
 from splendor_rules import generated
 from splendor_rules.compiler.backend.native.compile import native_available
 from splendor_rules.compiler.backend.native.target import render_files
+from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file, editions_folder
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
@@ -775,7 +776,7 @@ def play_drawn(drawn: DrawnEdition, model: m.Edition, native: ModuleType, game: 
         for i in range(RANDOM_EDITION_GAMES):
             setup = game.following(i)
             players, seed, first = setup.setup(*model.players)
-            bound = drawn.max_plies(players)
+            bound = drawn.max_plies(players, len(identities.follow_ups(model)))
             rng = random.Random(setup.moves)
             diff = Differential(model.name, players, seed, first, sides)
             try:

@@ -104,10 +104,12 @@ class DrawnEdition:
             os.replace(temporary, folder / name)
         return folder / self.main
 
-    def max_plies(self, players: int) -> int:
+    def max_plies(self, players: int, follow_ups: int = 0) -> int:
         """No game can last longer: (clock supply + 2) rounds of turns, each a
-        move and at most one decision per step."""
-        return (self.clock_supply + 2) * players * (1 + self.steps)
+        move and at most one decision per step, each of them followed by the
+        edition's `follow_ups` follow-up choices (the sites of its model) at
+        most once each."""
+        return (self.clock_supply + 2) * players * (1 + self.steps) * (1 + follow_ups)
 
     def show(self) -> str:
         """Every file, rule files first, for a failure report."""
