@@ -1,6 +1,6 @@
 """Screenshots of the web board for the docs: each edition's board after a
 few turns of a person (by clicks) against greedy, a board of cells
-(tests/boards/board.rules) with a line chosen, and a replayed scenario.
+(tests/variants/board_cells.rules) with a line chosen, and a replayed scenario.
 
     python tests/board_screenshots.py [FOLDER]   # default: docs/images
 """
@@ -17,7 +17,7 @@ from playwright.sync_api import sync_playwright
 from splendor_rules.compiler.runtime.loading import generated_editions
 
 ROOT = Path(__file__).resolve().parent.parent
-BOARD = str(ROOT / "tests" / "boards" / "board.rules")
+BOARD = str(ROOT / "tests" / "variants" / "board_cells.rules")
 READY = "() => document.querySelector('#status').textContent === 'your turn'"
 
 
@@ -47,7 +47,7 @@ def main(folder: Path) -> None:
             page.locator(".card.clickable").first.click()  # a card's moves in the panel
             page.screenshot(path=str(folder / f"board_{edition}.png"), full_page=True)
             print(folder / f"board_{edition}.png")
-        # a board of cells (tests/boards/board.rules): a line of three chosen
+        # a board of cells (tests/variants/board_cells.rules): a line of three chosen
         page.goto(url + "/")
         page.wait_for_selector(".seat-kind")
         page.locator("#edition").select_option(BOARD)

@@ -187,7 +187,7 @@ def test_cards_and_tiles_are_labelled_by_their_data(edition: str) -> None:
 def test_cells_of_a_board_are_labelled_by_number_and_place() -> None:
     """A cell as a move names it (its number) and as the rules write it
     (row, column), for the web board's log and `play`'s list of moves."""
-    rules = ROOT / "tests" / "boards" / "board.rules"
+    rules = ROOT / "tests" / "variants" / "board_cells.rules"
     description = load(rules).DESCRIPTION
     data = edition_data(rules)
     assert data.cell_label(7) == "cell 7 (2, 1)"
@@ -275,8 +275,8 @@ def test_a_record_of_a_rule_file_is_replayed_when_the_server_offers_that_file(
     of that edition replays it against that file (as `replay --rules`)."""
     from splendor_rules.compiler.cli.web import make_app
 
-    rules = str((ROOT / "tests" / "boards" / "board.rules").resolve())
-    record = ROOT / "tests" / "boards" / "records" / "line_on_a_diagonal.json"
+    rules = str((ROOT / "tests" / "variants" / "board_cells.rules").resolve())
+    record = ROOT / "tests" / "variants" / "records" / "board_cells.json"
     for sources in ([rules], EDITIONS[:1]):
         app = make_app(Games(tmp_path), sources, [record])
         with starlette.TestClient(app) as client:

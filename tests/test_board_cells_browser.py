@@ -1,5 +1,5 @@
 """A board of cells on the web board, in a real browser (headless Chromium
-through Playwright, as tests/test_board_browser.py): tests/boards/board.rules,
+through Playwright, as tests/test_board_browser.py): tests/variants/board_cells.rules,
 a 3 by 3 board filled from a bag. A person takes a line of cells by clicks
 (only a set of cells a legal move takes can be confirmed), the board and the
 bag are drawn as the view says, and a refill from the bag is shown. Also: a
@@ -34,8 +34,8 @@ pytestmark = pytest.mark.skipif(
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = str(ROOT / "tests" / "boards" / "board.rules")
-RECORD = ROOT / "tests" / "boards" / "records" / "line_on_a_diagonal.json"
+RULES = str(ROOT / "tests" / "variants" / "board_cells.rules")
+RECORD = ROOT / "tests" / "variants" / "records" / "board_cells.json"
 # An action before the main one (docs/language.md, "Several actions a turn"),
 # which the reference interpreter plays.
 TURNS = """edition turns "Splendor, an action before the main one" extends classic {
@@ -63,7 +63,7 @@ GIFT = """
 
 
 def gift_rules(folder: Path) -> str:
-    """tests/boards/board.rules with GIFT added, in `folder`."""
+    """tests/variants/board_cells.rules with GIFT added, in `folder`."""
     text = Path(RULES).read_text(encoding="utf-8").rstrip()
     assert text.endswith("}")
     path = folder / "gift.rules"

@@ -81,6 +81,8 @@ from test_differential import (
 
 from splendor_rules import generated
 from splendor_rules.compiler.backend.native.compile import native_available
+from splendor_rules.compiler.backend.native.target import render_files
+from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file, editions_folder
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
@@ -89,6 +91,7 @@ from splendor_rules.compiler.runtime.loading import load_engine
 Action = Any
 Json = dict[str, Any]
 
+ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = sorted((Path(__file__).resolve().parent / "variants").glob("*.rules"))
 # What is built and played: every shipped edition and every variant, discovered.
 TARGETS: tuple[str, ...] = (
@@ -774,7 +777,7 @@ def play_drawn(drawn: DrawnEdition, model: m.Edition, native: ModuleType, game: 
         for i in range(RANDOM_EDITION_GAMES):
             setup = game.following(i)
             players, seed, first = setup.setup(*model.players)
-            bound = drawn.max_plies(players)
+            bound = drawn.max_plies(players, len(identities.follow_ups(model)))
             rng = random.Random(setup.moves)
             diff = Differential(model.name, players, seed, first, sides)
             try:
@@ -902,7 +905,8 @@ def test_every_reveal_count_reads_the_state_before_any_reveal(tmp_path: Path) ->
 
 
 def test_the_native_sources_compile_without_warnings(tmp_path: Path) -> None:
-    """Generated C is a product too: the committed engines compile with gcc's
+    """Generated C is a product too: the committed engines, and the
+    variants' (what a construct only they use prints), compile with gcc's
     (or clang's) -Wall -Wextra and no warning at all."""
     reason = native_available()
     if reason is not None:
@@ -910,7 +914,14 @@ def test_the_native_sources_compile_without_warnings(tmp_path: Path) -> None:
     compiler = (sysconfig.get_config_var("CC") or "cc").split()
     include = sysconfig.get_paths()["include"]
     flags = ["-fsyntax-only", "-Wall", "-Wextra", "-Werror"]
-    for source in sorted((Path(generated.__file__).parent / "native").glob("*.c")):
+    for path in VARIANTS:
+        compiled = compile_file(path)
+        assert compiled.ok and compiled.model is not None, compiled.diagnostics
+        for name, text in render_files(compiled.model, ROOT).items():
+            if name.endswith(".c"):
+                (tmp_path / f"{path.stem}.c").write_text(text, encoding="utf-8")
+    sources = [*(Path(generated.__file__).parent / "native").glob("*.c"), *tmp_path.glob("*.c")]
+    for source in sorted(sources):
         done = subprocess.run(
             [*compiler, *flags, f"-I{include}", str(source)],
             capture_output=True,

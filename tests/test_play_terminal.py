@@ -47,11 +47,11 @@ def test_a_human_sees_cards_by_their_data_and_labelled_moves() -> None:
     assert "top of deck" in shown
 
 
-BOARD = Path(__file__).resolve().parent / "boards" / "board.rules"
+BOARD = Path(__file__).resolve().parent / "variants" / "board_cells.rules"
 
 
 def test_a_human_plays_a_line_of_cells_on_a_board(tmp_path: Path) -> None:
-    """An edition with a board of cells (tests/boards/board.rules): the grid
+    """An edition with a board of cells (tests/variants/board_cells.rules): the grid
     with each cell's number and token, the bag's counts, the lines among the
     moves; a line typed in the records' short form is played."""
     eng = load(BOARD)

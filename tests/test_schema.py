@@ -76,7 +76,8 @@ def test_the_parts_are_the_python_engines_state_and_the_native_export(trio: Engi
     assert set(type(state).__slots__) == {*(p.name for p in the.held), "agg", "_memo"}
     assert tuple(p.name for p in the.held) == trio.generated._PARTS
     exported = trio.native._c._export(trio.native.new_game(trio.native.PLAYERS.start, 1))
-    # an edition with several actions a turn has their parts (and only such a one)
+    # an edition with a board, or several actions a turn, has their parts (and only such a one)
+    board = tuple(p for p in ("board", "bag", "draws") if p in the.part_names)
     several = tuple(p for p in ("stage", "again") if p in the.part_names)
     assert tuple(exported) == (
         "players",
@@ -95,6 +96,7 @@ def test_the_parts_are_the_python_engines_state_and_the_native_export(trio: Engi
         "hidden",
         "did",
         "values",
+        *board,
         *several,
         "follow",
     )
@@ -178,6 +180,11 @@ def _seats(data: Json, f: Field) -> bool:
     return True
 
 
+def _cell(data: Json, f: Field) -> bool:
+    data[f.key][0] = f"not {f.names[0]}"  # no kind's name
+    return True
+
+
 STATE_CASES: dict[str, Case] = {
     "edition": _other_edition,
     "players": _scalar,
@@ -192,6 +199,8 @@ STATE_CASES: dict[str, Case] = {
     "hidden cards": _hidden,
     "card values": _card_value,
     "seats": _seats,
+    "board cells": _cell,
+    "generator": _scalar,
 }
 SEAT_CASES: dict[str, Case] = {
     "token counts": _seat_tokens,

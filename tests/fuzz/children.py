@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from fuzz import board
 from fuzz.expressions import Expressions, Scope, World
 from fuzz.known import KNOWN_MISCOMPILES
 from fuzz.rule_files import (
@@ -232,6 +233,8 @@ class Children(Editions):
             supply = True
         if supply or self.flip(5):
             self.supply(edition, override="override ")
+            if parent.world.board:  # its amounts by player count follow the supply's
+                board.bag(self, edition, override="override ")
         inherited = "setup {" in parent.text  # its places may pass a new player count
         if (inherited and edition.players != parent.players) or self.flip(6):
             self.seat_setup(edition, override="override " if inherited else "")

@@ -107,6 +107,8 @@ class World:
     def zones_taking(self, item: str) -> list[str]:
         """The tile zones a tile of type `item` may be moved or claimed into."""
         return [z for z in self.tile_zones if self.zone_sets.get(z, element(item)) == element(item)]
+    board: bool = False  # a board of cells (fuzz/board.py): tokens may go into its bag
+    bag_kinds: list[str] = field(default_factory=list)  # the kinds its bag may hold
 
     def columns(self, item: str) -> dict[str, str]:
         """The attributes of a card or tile type (as the checker computes them

@@ -29,6 +29,8 @@ import test_differential as differential
 from fuzz.engines import Built, Mutation, StrategyBug, build, built
 from fuzz.rule_files import DrawnEdition
 
+from splendor_rules.compiler.frontend import identities
+
 # All this module uses of the shipped differential harness, named here so
 # that a change there is a change of these lines only: `Differential`,
 # `Disagreement`, `Record`, `Side`, `play`, `probe_with`, and `registered`
@@ -130,7 +132,7 @@ def play_setup(engines: Built, players: int, seed: int, first: int, moves: int) 
     drawn, model = engines.drawn, engines.model
     sides = (Side("generated", engines.generated), Side("interpreter", engines.interpreter))
     rng = random.Random(moves)
-    bound = drawn.max_plies(players)
+    bound = drawn.max_plies(players, len(identities.follow_ups(model)))
     diff: Differential | None = None
     try:
         with registered(engines):

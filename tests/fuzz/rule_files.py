@@ -18,7 +18,9 @@ gains of each, moves, `if` and `set` of card values; the fallback action
 (`only when no other action is legal`); triggers; majority tiles; steps
 (return tokens above N, counting some kinds or not counting some; claim one
 tile where, check game end; placed before
-or after another); card values (`card value NAME: TYPE`, read like
+or after another); a board of cells now and then (fuzz/board.py: its size,
+fill order and bag, lines of cells from a filter, a cell, tokens taken, a
+refill, payments and returns into the bag); card values (`card value NAME: TYPE`, read like
 columns); definitions that use each other, and definitions with parameters
 used as calls; the score; endings of the three modes (after the round once,
 after a round that ends with, at the end of the turn once); winners with
@@ -55,6 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fuzz import board
 from fuzz.components import Generator, quote
 from fuzz.expressions import AND, ATOM, COND, E, Expressions, Scope, World, atom
 from fuzz.known import CONDITIONAL_CLAIM, KNOWN_MISCOMPILES, PARTIAL_TILE_COLOUR
@@ -110,15 +113,16 @@ class DrawnEdition:
         texts = [t for n, t in self.files.items() if n.endswith(".rules")]
         return any("before the main action" in t or "play another turn" in t for t in texts)
 
-    def max_plies(self, players: int) -> int:
+    def max_plies(self, players: int, follow_ups: int = 0) -> int:
         """No game can last longer: (clock supply + 2) rounds of turns, each a
-        move and at most one decision per step. With several actions a
-        turn, each action before the main one and each extra turn needs the
-        clock to be running and takes a clock token, so add as many of each."""
+        move and at most one decision per step, each of them followed by the
+        edition's `follow_ups` follow-up choices (the sites of its model) at
+        most once each. With several actions a turn, each action before the
+        main one and each extra turn needs the clock to be running and takes
+        a clock token, so add as many of each."""
         turns = (self.clock_supply + 2) * players
-        if not self.several:
-            return turns * (1 + self.steps)
-        return (turns + self.clock_supply) * (1 + self.steps) + self.clock_supply
+        extra = self.clock_supply if self.several else 0
+        return ((turns + extra) * (1 + self.steps) + extra) * (1 + follow_ups)
 
     def show(self) -> str:
         """Every file, rule files first, for a failure report."""
@@ -252,7 +256,11 @@ class Editions(Generator):
             edition.add(f"zone {zone}", f"{self.tag()}zone {zone}: {typed}tiles of each player")
         edition.add("market", self.tag() + market)
         self.policies(edition)
+        if self.flip(4):  # a board of cells, its bag and the actions on it
+            board.declare(self, edition)
         self.rules(edition)
+        if world.board:
+            board.actions(self, edition)
         self.references(edition)
         return edition
 
@@ -493,7 +501,8 @@ class Editions(Generator):
             name = f"{name} {self.pick(['before', 'after'])} {self.pick(others)}"
         edition.steps[name.split()[0]] = kind
         if kind == "limit":
-            return f"step {name}: return tokens above {self.number(1, 10)}{self.counting(world)}"
+            limit = f"return tokens above {self.number(1, 10)}{board.into_bag(self, world)}"
+            return f"step {name}: {limit}{self.counting(world)}"
         if kind == "check":
             return f"step {name}: check game end"
         tiles, zones = self.pick(claims)

@@ -26,6 +26,7 @@ from splendor_rules.compiler.backend.native.base import (
     STATE,
     shown_code,
 )
+from splendor_rules.compiler.backend.native.board import board_context
 from splendor_rules.compiler.backend.native.emit import Frame, c_type, filled
 from splendor_rules.compiler.backend.native.statements import Context, Printed, Statements
 from splendor_rules.compiler.backend.plan import ops
@@ -220,9 +221,10 @@ class Turns(Statements):
             cells = [c.index(c.arrow("g", "held"), p, i) for i in op.counted]
             held = functools.reduce(lambda a, b: c.binary(a, "+", b), cells)
         few = c.if_(c.binary(held, "<=", c.num(step.limit)), [c.Return(c.num(0))])
+        back = "give_to_bag" if step.into_bag else "give_back"
         return [
             self.step_options(op, [c.do(ways)]),
-            self.step_decide(index, [c.do(c.call("give_back", g, p, c.name("mv")))]),
+            self.step_decide(index, [c.do(c.call(back, g, p, c.name("mv")))]),
             self.step_run(op, [few]),
         ]
 
@@ -504,6 +506,7 @@ class Lowering(FollowUps):
             "rank_keys": max(len(e.winners.keys), 1),
             "rank_count": len(e.winners.keys),
             "shown": self.shown_codes(),
+            "board": board_context(e),
         }
 
     def counted(self, step: ops.Step) -> tuple[int, ...]:
