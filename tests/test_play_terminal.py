@@ -4,6 +4,7 @@ shown the cards by their data (labels, costs) and the moves labelled."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -44,3 +45,17 @@ def test_a_human_sees_cards_by_their_data_and_labelled_moves() -> None:
     assert market, shown
     assert "cost:" in shown and "  1. " in shown
     assert "top of deck" in shown
+
+
+def test_a_human_sees_the_board_of_cells_and_the_bag() -> None:
+    """A move names a cell by its number: the board shows each cell's number
+    and token (tests/boards/board.rules, on the interpreter)."""
+    rules = str(Path(__file__).parent / "boards" / "board.rules")
+    args = [rules, "-p", "2", "--bots", "human,random", "--engine", "interpreted"]
+    result = CliRunner().invoke(play_command.command, args, input="1\n")
+    shown = result.stderr
+    assert "bag:" in shown, shown
+    kinds = "white|blue|green|red|black|gold|pearl"
+    for cell in range(9):  # a 3 by 3 board, full at setup
+        assert re.search(rf"(^|\s){cell} ({kinds})\b", shown), cell
+    assert "picked" in shown

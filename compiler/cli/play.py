@@ -63,10 +63,27 @@ def _card(data: EditionData, card: Any) -> Text:
     return text
 
 
+def _board(view: dict[str, Any], columns: int) -> Table:
+    """A board of cells, row by row, each cell by the number a move names
+    it by and its token (`.` when empty), then the bag's counts."""
+    grid = Table(show_header=False, box=None, padding=(0, 1))
+    cells = view["board"]
+    for start in range(0, len(cells), columns):
+        grid.add_row(
+            *(
+                Text(f"{n:>2} ").append(kind or ".", style=_style(kind or ""))
+                for n, kind in enumerate(cells[start : start + columns], start=start)
+            )
+        )
+    grid.add_row(Text("bag:").append_text(_pips(view["bag"]) or Text(" empty")))
+    return grid
+
+
 def show_position(eng: Engine, state: State, seat: int, legal: list[Action]) -> None:
     """The position as the seat sees it (rich, on stderr): the supply, the
-    market with each card's cost, bonus and points, the tiles, each seat's
-    tokens and cards, and the legal moves, numbered from 1 and labelled."""
+    market with each card's cost, bonus and points, the board of cells and
+    the bag, the tiles, each seat's tokens and cards, and the legal moves,
+    numbered from 1 and labelled."""
     console = Console(stderr=True, highlight=False)
     data = data_of(eng.DESCRIPTION)
     view = eng.view(state, seat)
@@ -76,6 +93,8 @@ def show_position(eng: Engine, state: State, seat: int, legal: list[Action]) -> 
     for deck, cards in view["market"].items():
         market.add_row(f"deck {deck}\n{view['decks'][deck]} left", *(_card(data, c) for c in cards))
     console.print(market)
+    if "board" in view:
+        console.print(_board(view, eng.DESCRIPTION["board"]["columns"]))
     for tiles in view["tiles"].values():
         for tile in tiles:
             console.print(f"tile: {data.tile_label(tile)}")
