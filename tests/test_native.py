@@ -732,6 +732,7 @@ class Drawn:
     seconds: float = 0.0
     build: list[float] = field(default_factory=list)
     lengths: Lengths = field(default_factory=Lengths)
+    several: int = 0  # editions with actions before the main one or extra turns
 
 
 DRAWN = Drawn()
@@ -833,6 +834,7 @@ def test_random_editions_agree(native_root: Path, drawn: DrawnEdition, game: Gam
     DRAWN.build.append(time.perf_counter() - start)
     play_drawn(drawn, model, native, game)
     DRAWN.editions += 1
+    DRAWN.several += drawn.several
     DRAWN.seconds += time.perf_counter() - start
 
 
@@ -842,7 +844,8 @@ def test_random_editions_summary(capsys: pytest.CaptureFixture[str]) -> None:
         pytest.skip("no random edition was played in this session")
     build = sum(DRAWN.build) / len(DRAWN.build)
     with capsys.disabled():
-        print(f"\nnative random editions: {DRAWN.editions} editions, {DRAWN.games} games, "
+        print(f"\nnative random editions: {DRAWN.editions} editions ({DRAWN.several} with "
+              f"several actions a turn), {DRAWN.games} games, "
               f"{DRAWN.plies} actions, {DRAWN.probes} illegal actions refused alike; "
               f"{DRAWN.seconds:.1f} s ({build:.2f} s per edition to build)\n"
               f"{DRAWN.lengths.summary()}")

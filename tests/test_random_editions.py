@@ -90,6 +90,7 @@ class Tally:
     probes: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
     lengths: Lengths = field(default_factory=Lengths)
+    several: int = 0  # editions with actions before the main one or extra turns
 
     def add(self, drawn: DrawnEdition, played: list[Any]) -> None:
         self.editions += 1
@@ -98,6 +99,7 @@ class Tally:
         self.probes += sum(p.probes for p in played)
         kind = kind_of(drawn)
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        self.several += drawn.several
         for game in played:
             self.lengths.add(game.plies, drawn.long, game.ending)
 
@@ -105,7 +107,8 @@ class Tally:
         """The run's summary line: what it played, and how long its games were."""
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.kinds.items()))
         return (
-            f"{self.editions} editions ({kinds}), {self.games} games, {self.plies} actions, "
+            f"{self.editions} editions ({kinds}; {self.several} with several actions a turn), "
+            f"{self.games} games, {self.plies} actions, "
             f"{self.probes} illegal actions refused alike: all agreed and ended; {seconds:.0f} s\n"
             f"{self.lengths.summary()}"
         )

@@ -76,6 +76,8 @@ def test_the_parts_are_the_python_engines_state_and_the_native_export(trio: Engi
     assert set(type(state).__slots__) == {*(p.name for p in the.held), "agg", "_memo"}
     assert tuple(p.name for p in the.held) == trio.generated._PARTS
     exported = trio.native._c._export(trio.native.new_game(trio.native.PLAYERS.start, 1))
+    # an edition with several actions a turn has their parts (and only such a one)
+    several = tuple(p for p in ("stage", "again") if p in the.part_names)
     assert tuple(exported) == (
         "players",
         "first",
@@ -93,6 +95,7 @@ def test_the_parts_are_the_python_engines_state_and_the_native_export(trio: Engi
         "hidden",
         "did",
         "values",
+        *several,
         "follow",
     )
     assert set(the.part_names) <= set(exported)

@@ -3,8 +3,8 @@ action (DUEL.md D-3.1: any number of times, or once, in their declared
 order) and an extra turn (D-4.1: the same player plays a whole new turn once
 this one has ended). The edition is classic with a swap of tokens (any
 number of times), a draw of gold (once) and a card of 4 or more points that
-grants an extra turn. The targets do not print these yet: both refuse the
-edition, located."""
+grants an extra turn. Each scenario runs on the three engines: the
+interpreter, the generated Python engine and the native one."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from engine_modules import engine_module, native_engine_module, play_alike
 
 from splendor_rules.compiler import cli
-from splendor_rules.compiler.backend.native.target import NativeTarget
-from splendor_rules.compiler.backend.python.target import PythonTarget
-from splendor_rules.compiler.backend.unprinted import NotPrinted
+from splendor_rules.compiler.backend.plan.build import build as build_plan
+from splendor_rules.compiler.backend.plan.show import show
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.description import describe
 from splendor_rules.compiler.frontend.pipeline import compile_file
@@ -83,12 +83,26 @@ def model(rule_file: Path) -> m.Edition:
     return compiled.model
 
 
-@pytest.fixture(scope="module")
-def engine(model: m.Edition) -> InterpretedEngine:
+ENGINES = ("interpreter", "generated", "native")
+
+
+def engine_of(kind: str, model: m.Edition, folder: Path) -> Any:
+    """One of the three engines of a model, built into `folder`."""
+    if kind == "generated":
+        return engine_module(model, folder)
+    if kind == "native":
+        return native_engine_module(model, folder)
     return InterpretedEngine(model)
 
 
-def with_tokens(engine: InterpretedEngine, tokens: dict[str, int], seed: int = 3) -> Any:
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(
+    request: pytest.FixtureRequest, model: m.Edition, tmp_path_factory: pytest.TempPathFactory
+) -> Any:
+    return engine_of(request.param, model, tmp_path_factory.mktemp(request.param))
+
+
+def with_tokens(engine: Any, tokens: dict[str, int], seed: int = 3) -> Any:
     """A new 2-player game where seat 0 (to move) holds `tokens`."""
     data = engine.to_json(engine.new_game(2, seed))
     data["first_player"] = data["current_player"] = 0
@@ -98,11 +112,11 @@ def with_tokens(engine: InterpretedEngine, tokens: dict[str, int], seed: int = 3
     return engine.from_json(data)
 
 
-def names(engine: InterpretedEngine, state: Any) -> set[str]:
+def names(engine: Any, state: Any) -> set[str]:
     return {a[0] for a in engine.legal_actions(state)}
 
 
-def test_before_the_main_action_any_number_of_times(engine: InterpretedEngine) -> None:
+def test_before_the_main_action_any_number_of_times(engine: Any) -> None:
     """D-3.1: a swap, then another, then the main action; the player stays
     to move until the main action, which ends the turn."""
     state = with_tokens(engine, {"red": 2})
@@ -122,7 +136,7 @@ def test_before_the_main_action_any_number_of_times(engine: InterpretedEngine) -
     assert "draw" in names(engine, state)  # open again on the next turn (seat 1 holds no token)
 
 
-def test_before_the_main_action_in_declared_order(engine: InterpretedEngine) -> None:
+def test_before_the_main_action_in_declared_order(engine: Any) -> None:
     """D-3.1: the draw (once) closes itself and the swap declared before it;
     a refusal names the rule."""
     state = with_tokens(engine, {"red": 1})
@@ -138,7 +152,7 @@ def test_before_the_main_action_in_declared_order(engine: InterpretedEngine) -> 
         engine.apply(state, swaps[0])
 
 
-def test_requirement_of_an_action_before_the_main_one(engine: InterpretedEngine) -> None:
+def test_requirement_of_an_action_before_the_main_one(engine: Any) -> None:
     """A player with no token to swap has no swap; the refusal names D-3.1."""
     state = with_tokens(engine, {})
     assert "swap" not in names(engine, state)
@@ -146,13 +160,13 @@ def test_requirement_of_an_action_before_the_main_one(engine: InterpretedEngine)
         engine.apply(state, ("swap", "red", "red"))
 
 
-def affording(engine: InterpretedEngine) -> tuple[Any, int]:
+def affording(engine: Any, model: m.Edition) -> tuple[Any, int]:
     """A 2-player game with seat 0 to move, holding the price of a face-up
     card of 4 or more points: the state and the card."""
     data = engine.to_json(engine.new_game(2, 5))
     data["first_player"] = data["current_player"] = 0
     row = data["market"]["3"]
-    rows: list[Any] = list(engine.model.cards.rows)
+    rows: list[Any] = list(model.cards.rows)
     card = next(k for k in range(90) if rows[k]["points"] >= 4 and k in row)
     cost = rows[card]["cost"]
     held = {c: n for c, n in zip(engine.COLOURS, cost, strict=True) if n}
@@ -161,10 +175,10 @@ def affording(engine: InterpretedEngine) -> tuple[Any, int]:
     return engine.from_json(data, complete=False), card
 
 
-def test_an_extra_turn(engine: InterpretedEngine) -> None:
+def test_an_extra_turn(engine: Any, model: m.Edition) -> None:
     """D-4.1: buying a card of 4 points, the player plays a whole new turn
     (actions before the main one open again); the round goes on after it."""
-    state, card = affording(engine)
+    state, card = affording(engine, model)
     state = engine.apply(state, ("draw",))
     buy = next(a for a in engine.legal_actions(state) if a[:2] == ("buy", card))
     state = engine.apply(state, buy)
@@ -178,7 +192,7 @@ def test_an_extra_turn(engine: InterpretedEngine) -> None:
     assert data["current_player"] == 1 and data["turn"] == 2
 
 
-def test_the_pass_waits_for_every_action(engine: InterpretedEngine) -> None:
+def test_the_pass_waits_for_every_action(engine: Any) -> None:
     """The action legal only when no other is counts the actions before the
     main one too (D-3.2: replenish first when no main action is possible)."""
     data = engine.to_json(engine.new_game(2, 4))
@@ -209,16 +223,14 @@ def test_the_description_says_which_come_before(model: m.Edition) -> None:
     assert "before_main" not in actions["buy"]
 
 
-@pytest.mark.parametrize("target", [PythonTarget(), NativeTarget()], ids=["python", "native"])
-def test_the_targets_refuse_it_located(model: m.Edition, target: Any) -> None:
-    with pytest.raises(NotPrinted) as refused:
-        target.render_files(model, Path("."))
-    found = [(d.span.line, d.message) for d in refused.value.diagnostics]
-    assert found == [
-        (9, f"the {target.name} target does not print actions before the main action yet"),
-        (18, f"the {target.name} target does not print actions before the main action yet"),
-        (25, f"the {target.name} target does not print extra turns yet"),
-    ]
+def test_the_plan_says_which_come_before(model: m.Edition) -> None:
+    """The plan gives each action before the main one its place and the
+    stage once it is taken, and `play another turn` its operation."""
+    text = show(build_plan(model))
+    assert "legal swap before main: place 0, then 0" in text
+    assert "apply draw values=() before main: place 1, then 2" in text
+    assert "AnotherTurn" in text
+    assert "before main" not in text.split("legal buy")[1].split("\n")[0]
 
 
 def test_the_rulebook_says_them(rule_file: Path) -> None:
@@ -229,9 +241,10 @@ def test_the_rulebook_says_them(rule_file: Path) -> None:
     assert "the player plays another turn, a whole one, once this turn has ended" in text
 
 
-def test_random_games_end_and_read_back(engine: InterpretedEngine) -> None:
+def test_random_games_end_and_read_back(model: m.Edition) -> None:
     """Random games (main actions favoured) reach their end; every state's
     JSON form reads back as itself, and extra turns happen (D-4.1)."""
+    engine = InterpretedEngine(model)
     extra = 0
     for seed in range(2):
         rng = random.Random(seed)
@@ -252,29 +265,37 @@ def test_random_games_end_and_read_back(engine: InterpretedEngine) -> None:
     assert extra > 0
 
 
-def test_build_refuses_it_located(
-    rule_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_the_three_engines_play_alike(
+    model: m.Edition, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    """`build FILE` names each use the target does not print (exit 1), no traceback."""
+    """Random games, the actions before the main one favoured: the generated
+    and native engines list the interpreter's moves and reach its states."""
+    interpreter = InterpretedEngine(model)
+    for kind in ("generated", "native"):
+        built = engine_of(kind, model, tmp_path_factory.mktemp(f"alike_{kind}"))
+        play_alike(built, interpreter, range(3), ("swap", "draw"), plies=250)
+
+
+def test_build_prints_it(rule_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`build FILE` prints the edition for the Python target (exit 0)."""
     monkeypatch.setenv(cache.FOLDER_VARIABLE, str(tmp_path / "cache"))
     result = CliRunner().invoke(cli.main, ["build", str(rule_file), "--target", "python"])
-    assert result.exit_code == 1, result.output
-    said = f"{rule_file}:9:3: error: the python target does not print actions before"
-    assert said in result.output
-    assert isinstance(result.exception, SystemExit)
+    assert result.exit_code == 0, result.output
 
 
-def test_the_game_ends_before_an_extra_turn(rule_file: Path) -> None:
+@pytest.mark.parametrize("kind", ENGINES)
+def test_the_game_ends_before_an_extra_turn(rule_file: Path, kind: str, tmp_path: Path) -> None:
     """D-4.1 with D-6.1: an ending at the end of the turn stops the game
     before the extra turn is played."""
-    path = rule_file.with_name("rush.rules")
+    (tmp_path / "TURNS.md").write_text(RULEBOOK, encoding="utf-8")
+    path = tmp_path / "rush.rules"
     rush = "  end rush: at the end of the turn once any(player: count(bought) >= 1)\n}\n"
     text = RULES.replace("edition turns ", "edition rush ").rsplit("}", 1)[0] + rush
     path.write_text(text, encoding="utf-8")
     compiled = compile_file(path)
     assert compiled.ok and compiled.model is not None, compiled.diagnostics
-    engine = InterpretedEngine(compiled.model)
-    state, card = affording(engine)
+    engine = engine_of(kind, compiled.model, tmp_path)
+    state, card = affording(engine, compiled.model)
     buy = next(a for a in engine.legal_actions(state) if a[:2] == ("buy", card))
     state = engine.apply(state, buy)
     assert engine.is_over(state) and engine.legal_actions(state) == []

@@ -89,6 +89,10 @@ class Tables:
             "action_names": tuple(a.name for a in e.actions),
             "legal_actions": tuple(a.name for a in e.actions if a.body is not None),
             "fallback": next((a.name for a in e.actions if a.body is None), None),
+            # Several actions a turn: how many come before the main one, and
+            # whether a turn may grant another (docs/language.md).
+            "stages": sum(1 for a in e.actions if a.before is not None),
+            "again": bool(identities.extra_turns(e)),
             "signatures": [(a.name, identities.action_signature(a)) for a in e.actions]
             + [
                 (site.name, ((site.choice.name, identities.follow_up_kind(site)),))

@@ -4,12 +4,11 @@ The interpreter plays them; a target asked for an edition that uses one
 refuses it, located at each use, rather than generate an engine that plays
 another game (docs/language.md names them). A board of cells (issue 22) is
 printed by the Python target from the engine plan, not yet by the native
-one; actions before the main action and extra turns by neither.
+one.
 """
 
 from __future__ import annotations
 
-from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.dsl.diagnostics import Diagnostic
@@ -35,14 +34,7 @@ def refuse_unprinted(edition: m.Edition, target: str) -> None:
 
 def unprinted(edition: m.Edition, target: str) -> list[Diagnostic]:
     """A located error at each use of a construct the target does not print."""
-    found = [
-        msgs.not_printed(action.span, target, "actions before the main action")
-        for action in edition.actions
-        if action.before is not None
-    ]
-    found += [
-        msgs.not_printed(st.span, target, "extra turns") for st in identities.extra_turns(edition)
-    ]
+    found: list[Diagnostic] = []
     if edition.board is not None and target != "python":
         found.append(msgs.not_printed(edition.board.span, target, "a board of cells"))
     return found

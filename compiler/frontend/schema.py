@@ -192,6 +192,17 @@ def _turn_fields(edition: m.Edition) -> list[Field]:
     return fields
 
 
+def _turn_parts(edition: m.Edition) -> list[Part]:
+    """The parts of `_turn_fields`, only for an edition that has them (the
+    other editions' engines, and the native export's parts, are as they were)."""
+    keys = [f.key for f in _turn_fields(edition)]
+    notes = {
+        "stage": ("int", "the first action before the main one still open this turn"),
+        "again": ("bool", "an extra turn granted to the player to move"),
+    }
+    return [Part(key, key, *notes[key]) for key in keys]
+
+
 def _place(field: Field, holds: Holds) -> Field:
     """A field that is one shared place, seen as the field is."""
     return evolve(field, places=(Place(field.key, holds, field.seen),))
@@ -275,6 +286,7 @@ def _parts(edition: m.Edition) -> tuple[Part, ...]:
         parts.append(Part("board", "board", "tuple[int, ...]", "per cell, a token kind or -1"))
         parts.append(Part("bag", "bag", "tuple[int, ...]"))
         parts.append(Part("draws", "draws", "int", "the bag's generator, splitmix64"))
+    parts += _turn_parts(edition)
     parts.append(
         Part(
             "follow",

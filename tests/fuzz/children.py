@@ -196,6 +196,7 @@ class Children(Editions):
             world.majorities += majorities
         self.child_definitions(edition, x)
         stmts = Statements(self, x, edition.clock)
+        stmts.extra_turns = self.flip(3)  # `play another turn` in its actions and triggers
         for key, text in actions(stmts):
             edition.add(key, text)
         for majority in majorities:
@@ -258,6 +259,8 @@ class Children(Editions):
                 key = f"action {action}"
                 if how == "remove":
                     out.append((key, f"remove action {action}"))
+                elif how == "add" and self.flip(4):  # taken before the main action
+                    out.append((key, self.tag() + self.before_action(action, stmts)[1]))
                 elif how in ("override", "add"):
                     _, text = self.action(action, stmts, always_legal=False)
                     prefix = "override " if how == "override" else ""

@@ -23,7 +23,9 @@ columns); definitions that use each other, and definitions with parameters
 used as calls; the score; endings of the three modes (after the round once,
 after a round that ends with, at the end of the turn once); winners with
 several keys and `among`; hidden information; turn order, randomness and
-decisions; rule ids on declarations, statements and token properties, and
+decisions; actions taken before the main action (once or any number of
+times) and `play another turn` in actions and triggers; rule ids on
+declarations, statements and token properties, and
 now and then one or two references that claim them, with their rulebooks
 written beside the rule file. A child edition overrides, removes and renames
 what its parent (classic, or a drawn base) declares, and removes its
@@ -65,6 +67,7 @@ TILE_ZONES = ("won", "trophies")
 TILE_SETS = ("noble", "place")
 ACTIONS = ("take", "buy", "grab", "reserve")
 FALLBACKS = ("pass", "rest")
+BEFORE = ("prep", "tune")  # actions taken before the main action
 DEFINES = ("bonus", "wealth", "power", "ready", "depth")
 APPLIED = ("worth", "weigh")  # definitions with parameters
 CARD_VALUES = ("marked", "taken", "hits")
@@ -101,10 +104,21 @@ class DrawnEdition:
             os.replace(temporary, folder / name)
         return folder / self.main
 
+    @property
+    def several(self) -> bool:
+        """Does a rule file take actions before the main one, or grant extra turns?"""
+        texts = [t for n, t in self.files.items() if n.endswith(".rules")]
+        return any("before the main action" in t or "play another turn" in t for t in texts)
+
     def max_plies(self, players: int) -> int:
         """No game can last longer: (clock supply + 2) rounds of turns, each a
-        move and at most one decision per step."""
-        return (self.clock_supply + 2) * players * (1 + self.steps)
+        move and at most one decision per step. With several actions a
+        turn, each action before the main one and each extra turn needs the
+        clock to be running and takes a clock token, so add as many of each."""
+        turns = (self.clock_supply + 2) * players
+        if not self.several:
+            return turns * (1 + self.steps)
+        return (turns + self.clock_supply) * (1 + self.steps) + self.clock_supply
 
     def show(self) -> str:
         """Every file, rule files first, for a failure report."""
@@ -335,12 +349,14 @@ class Editions(Generator):
         world = edition.world
         names = list(ACTIONS[: 1 + self.index(len(ACTIONS))])
         edition.fallback = None if self.flip(6) else self.pick(FALLBACKS)
-        world.actions = names + ([edition.fallback] if edition.fallback else [])
+        before = list(BEFORE[: 1 + self.index(2)]) if self.flip(3) else []  # several a turn
+        world.actions = names + before + ([edition.fallback] if edition.fallback else [])
         world.majorities = self.subset(MAJORITIES) if world.tile_zones else []
         x = Expressions(self.draw, world)
         x.max_depth = self.number(1, 3)
         self.definitions(edition, x)
         stmts = Statements(self, x, edition.clock)
+        stmts.extra_turns = self.flip(3)  # `play another turn` in actions and triggers
         # Without a fallback, the first action is always legal; so it is in
         # three in four long games with one (no stalemate after a few turns:
         # the fallback is then never legal, but its legality is still checked).
@@ -353,6 +369,8 @@ class Editions(Generator):
                 f"action {edition.fallback}{self.title()}: only when no other action is legal"
             )
             actions.insert(self.index(len(actions) + 1), (f"action {edition.fallback}", fallback))
+        for name in before:
+            actions.insert(self.index(len(actions) + 1), self.before_action(name, stmts))
         for key, text in actions:
             edition.add(key, self.tag() + text)
         for trigger in self.subset(TRIGGERS):
@@ -414,6 +432,12 @@ class Editions(Generator):
     def action(self, name: str, stmts: Statements, always_legal: bool) -> tuple[str, str]:
         body = stmts.action(always_legal)
         return f"action {name}", block(f"action {name}{self.title()}", body)
+
+    def before_action(self, name: str, stmts: Statements) -> tuple[str, str]:
+        """An action taken before the main action, once or any number of times."""
+        times = self.pick(["once", "any number of times"])
+        header = f"action {name}{self.title()}: before the main action, {times}"
+        return f"action {name}", block(header, stmts.before_action())
 
     def trigger(self, name: str, stmts: Statements) -> str:
         card = stmts.x.fresh(Scope())

@@ -36,6 +36,7 @@ class Statements:
         self.boxed: set[str] = set()  # the cards it returns to the box (never moved)
         self.hid = False  # has it moved a card into a zone that hides it
         self.follow_names: set[str] = set()  # its follow-up choices' (one move name each)
+        self.extra_turns = False  # draw `play another turn` now and then
 
     def start_trigger(self) -> None:
         """Forget what the last action or trigger bound."""
@@ -154,6 +155,35 @@ class Statements:
         if g.flip(4):
             clock = f"gain max(1, min(2, {x.expr('int', scope, 1).text})) {self.clock}"
         effects.insert(g.index(len(effects) + 1), clock)
+        return lines + effects
+
+    def before_action(self) -> list[str]:
+        """The statements of an action taken before the main one: choices,
+        requirements, maybe a payment, then effects that move no card and
+        wait for no choice, one of them the clock's gain. It needs the clock
+        running, so a turn takes finitely many (docs/testing.md)."""
+        g = self.gen
+        scope = Scope(player=True)
+        self.lets, self.block_lets = set(), set()
+        self.fresh_cards, self.moved, self.hid, self.boxed = set(), set(), False, set()
+        self.follow_names = set()
+        lines = [f'require supply({self.clock}) > 0 else "the clock has stopped"']
+        for _ in range(g.index(3)):
+            kind = g.pick(["let", "require", "choose", "distinct"])
+            if kind == "let":
+                line, scope = self.let(scope)
+            elif kind == "require":
+                condition = self.require_condition(scope)
+                line = f"require {condition.text} else {self.message(scope)}"
+            else:
+                line, scope = self.choice(scope, kind == "distinct")
+            lines.append(g.tag(6) + line)
+        if g.flip(3):
+            paid, scope = self.payment(scope, lines)
+            if paid is not None:
+                lines.append(g.tag(6) + paid)
+        effects = self.effects(scope, 2, top=True, before=True)
+        effects.insert(g.index(len(effects) + 1), f"gain 1 {self.clock}")
         return lines + effects
 
     def template(
@@ -331,10 +361,12 @@ class Statements:
         kind = g.pick([*x.world.colours, *scope.of("colour")])
         return _transfer_text(g.pick, kind, g.pick(["1", "2"]))
 
-    def block(self, scope: Scope, depth: int, trigger: bool = False) -> list[str]:
+    def block(
+        self, scope: Scope, depth: int, trigger: bool = False, before: bool = False
+    ) -> list[str]:
         """The effects of an `if` or a trigger (never empty while empty
         blocks are a known miscompile)."""
-        lines = self.effects(scope, depth, trigger=trigger)
+        lines = self.effects(scope, depth, trigger=trigger, before=before)
         if not lines and EMPTY_BLOCK in self.gen.known:
             lines = [f"gain 0 {self.gen.pick(self.x.world.colours)}"]
         elif not lines:
@@ -342,17 +374,29 @@ class Statements:
         return lines
 
     def effects(
-        self, scope: Scope, depth: int, top: bool = False, trigger: bool = False
+        self,
+        scope: Scope,
+        depth: int,
+        top: bool = False,
+        trigger: bool = False,
+        before: bool = False,
     ) -> list[str]:
         """Gains, gains of each, moves, ifs and (but at an action's top
         level, where lets and choices come before the effects) lets and
         follow-up choices. A trigger moves only cards chosen from the market
-        or deck tops (moves of cards from zones could go round forever)."""
+        or deck tops (moves of cards from zones could go round forever). An
+        action before the main one (`before`) moves nothing and waits for no
+        choice. With extra turns, now and then `play another turn`, while the
+        clock runs (each extra turn then takes a clock token: games end)."""
         g, x = self.gen, self.x
         lines: list[str] = []
+        if self.extra_turns and g.flip(4):
+            lines.append(f"if supply({self.clock}) > 0 {{\n  play another turn\n}}")
         for _ in range(g.index(4)):
             kinds = ["gain", "gain each", "move", "if", "let", "choose", "set", "move tile"]
             kind = g.pick([*kinds, "transfer"])
+            if before and kind in ("move", "choose", "move tile"):
+                continue
             movable = scope.of("card")
             if trigger:
                 movable = [c for c in movable if c in self.fresh_cards]
@@ -397,7 +441,7 @@ class Statements:
                 lines.append(f"move {g.pick(tiles)} to {g.pick(x.world.tile_zones)}")
             elif kind == "if" and depth > 0:
                 condition = x.expr("bool", scope)
-                inner = self.block(scope, depth - 1, trigger=trigger)
+                inner = self.block(scope, depth - 1, trigger=trigger, before=before)
                 body = "\n".join("  " + line for line in inner)
                 lines.append(
                     f"if {condition.text} {{\n{body}\n}}" if inner else f"if {condition.text} {{}}"

@@ -70,6 +70,8 @@ class Statements(Payments, Choices, PlanPrinter[c.Stmt, Frame]):
             context.cost_test = lambda name, at: self.cost_test(pay, means, name, at)
         body, _ = self.block(plan.body, frame, context)
         top.extend(body)
+        if plan.before is not None:  # no move while it is closed
+            top.insert(1, c.if_(self.closed(plan.before), [c.Return()]))
         parameters = (CONST_STATE, PLAYER, ("MoveBuf *", "out"))
         return c.Function("void", c.ident("legal_", plan.action.name), parameters, top)
 
@@ -138,6 +140,10 @@ class Statements(Payments, Choices, PlanPrinter[c.Stmt, Frame]):
         body: list[c.Stmt] = [self.where(plan.action), c.declare("int32_t", "at", c.num(0))]
         bit = c.Num(1 << plan.index, wide=True)  # the action's bit of `did`: 64 bits
         done = [c.do(c.call("done", c.name("g"), c.name("p"), bit)), c.Return()]
+        if plan.before is not None:  # the turn goes on: the main action is to come
+            did = c.index(c.arrow("g", "did"), c.name("p"))
+            stage = c.assign(c.arrow("g", "stage"), c.num(plan.before.after))
+            done = [c.assign(did, bit, "|="), stage, c.Return()]
         read, frame = self.block(plan.reads, Frame(), Context(applying=True))
         body.extend(read)
         body.append(c.do(c.Unary("(void)", at)))
@@ -146,6 +152,12 @@ class Statements(Payments, Choices, PlanPrinter[c.Stmt, Frame]):
         body.extend(done)
         parameters = (STATE, PLAYER, ("const int32_t *", "mv"))
         return c.Function("void", c.ident("apply_", plan.action.name), parameters, body)
+
+    @staticmethod
+    def closed(before: ops.Before) -> c.Expr:
+        """An action before the main one is closed once the turn's stage is
+        past its place (a later one, or itself if once, has been taken)."""
+        return c.binary(c.arrow("g", "stage"), ">", c.num(before.place))
 
     def visit_Pick(self, op: ops.Pick, frame: Frame, context: Context) -> Printed:
         var = c.ident("v_", op.statement.name)
@@ -241,6 +253,9 @@ class Statements(Payments, Choices, PlanPrinter[c.Stmt, Frame]):
         if st.many:
             return [c.do(c.call("to_box", g, p, c.Unary("&", cards)))], frame
         return [c.do(c.call("to_box_one", g, p, cards))], frame
+
+    def visit_AnotherTurn(self, op: ops.AnotherTurn, frame: Frame, context: Context) -> Printed:
+        return [c.assign(c.arrow("g", "again"), c.num(1))], frame
 
     def visit_When(self, op: ops.When, frame: Frame, context: Context) -> Printed:
         condition = self.expr(op.statement.condition, frame)

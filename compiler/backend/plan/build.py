@@ -325,6 +325,9 @@ class _Effects(Visitor):
     def visit_ReturnToBox(self, st: m.ReturnToBox, later: tuple[m.Statement, ...]) -> ops.Block:
         return (ops.ReturnToBox(st, own_ids(st, self.owner)),)
 
+    def visit_AnotherTurn(self, st: m.AnotherTurn, later: tuple[m.Statement, ...]) -> ops.Block:
+        return (ops.AnotherTurn(st, own_ids(st, self.owner)),)
+
     def visit_If(self, st: m.If, later: tuple[m.Statement, ...]) -> ops.Block:
         return (ops.When(st, own_ids(st, self.owner), self.block(st.body)),)
 
@@ -353,11 +356,21 @@ class _Effects(Visitor):
         return self.wait(st)
 
 
+def before(edition: m.Edition, action: m.Action) -> ops.Before | None:
+    """An action's place among those taken before the main action, and the
+    stage once it is taken; None for a main action."""
+    if action.before is None:
+        return None
+    optional = [a.name for a in edition.actions if a.before is not None]
+    place = optional.index(action.name)
+    return ops.Before(place, place if action.before == "any" else place + 1)
+
+
 def legal(facts: Facts, action: m.Action, index: int) -> ops.Legal:
     walk = _Legal(facts, action)
     body = walk.rest(0)
     defines = tuple(sorted(analysis.defines_in(walk.part)))
-    return ops.Legal(action, index, defines, walk.early, body)
+    return ops.Legal(action, index, defines, walk.early, body, before(facts.edition, action))
 
 
 def apply(facts: Facts, action: m.Action, index: int) -> ops.Apply:
@@ -371,7 +384,8 @@ def apply(facts: Facts, action: m.Action, index: int) -> ops.Apply:
     paid += [st.wild_cards.variable for st in pays if st.wild_cards is not None]
     bound = {op.statement.name for op in read if isinstance(op, ops.Let | picks)}
     effects = _Effects(facts, action, bound).block(statements)
-    return ops.Apply(action, index, (*choices, *paid), read, effects)
+    taken = before(facts.edition, action)
+    return ops.Apply(action, index, (*choices, *paid), read, effects, taken)
 
 
 def options(facts: Facts, choice: Choice) -> ops.ChoiceLoop | ops.CombinationLoop:

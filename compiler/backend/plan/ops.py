@@ -141,15 +141,29 @@ class Early:
 
 
 @frozen
+class Before:
+    """An action taken before the main action (docs/language.md, "Several
+    actions a turn"): its place among those actions, in declared order (it
+    is open while the state's `stage` is at most this), and the stage once
+    it is taken (its place again if taken any number of times, the next
+    place if once). Taking it does not end the turn."""
+
+    place: int
+    after: int
+
+
+@frozen
 class Legal:
     """An action's enumerator of legal moves. `defines`: the definitions
-    its choice part reads, read once at its top."""
+    its choice part reads, read once at its top; `before`: the action is
+    taken before the main one (no move while it is closed)."""
 
     action: m.Action
     index: int
     defines: tuple[str, ...]
     early: Early | None
     body: Block
+    before: Before | None = None
 
 
 # ------------------------------------------------------------------ apply
@@ -210,6 +224,7 @@ class Apply:
     values: tuple[str, ...]
     reads: Block
     effects: Block
+    before: Before | None = None  # refused while closed; the turn goes on after it
 
 
 # ---------------------------------------------------------------- effects
@@ -302,6 +317,15 @@ class RefillBoard(Op):
     """The bag drawn onto the board's empty cells, in fill order."""
 
     statement: m.RefillBoard
+    own: tuple[str, ...]
+
+
+@frozen
+class AnotherTurn(Op):
+    """`play another turn`: the state's `again` is set; the end of the turn
+    gives the same player a whole new turn (unless the game has ended)."""
+
+    statement: m.AnotherTurn
     own: tuple[str, ...]
 
 

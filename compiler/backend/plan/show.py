@@ -49,9 +49,9 @@ def show(plan: ops.Plan) -> str:
     lines: list[str] = []
     for legal, apply in zip(plan.legal, plan.apply, strict=True):
         if legal is not None:
-            lines.append(f"legal {legal.action.name}" + _early(legal))
+            lines.append(f"legal {legal.action.name}" + _early(legal) + _before(legal.before))
             lines.extend(printer.block(legal.body, 1)[0])
-        lines.append(f"apply {apply.action.name} values={apply.values!r}")
+        lines.append(f"apply {apply.action.name} values={apply.values!r}" + _before(apply.before))
         lines.extend(printer.block(apply.reads, 1)[0])
         lines.append("  effects")
         lines.extend(printer.block(apply.effects, 2)[0])
@@ -74,3 +74,8 @@ def show(plan: ops.Plan) -> str:
 def _early(legal: ops.Legal) -> str:
     """The choice after which the payment's cost is tested, if any."""
     return "" if legal.early is None else f" early cost test at {legal.early.choice}"
+
+
+def _before(before: ops.Before | None) -> str:
+    """An action taken before the main one: its place, and the stage after."""
+    return "" if before is None else f" before main: place {before.place}, then {before.after}"

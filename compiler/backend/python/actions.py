@@ -19,6 +19,7 @@ from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import ident
 from splendor_rules.compiler.backend.python.payments import LegalPayments
+from splendor_rules.compiler.backend.python.several import SeveralPrinting
 from splendor_rules.compiler.frontend import model as m
 
 Printed = tuple[list[ast.stmt], Frame]
@@ -40,7 +41,7 @@ class Context:
     stop: list[ast.stmt] = field(factory=list)
 
 
-class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting):
+class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, SeveralPrinting):
     """The functions of an edition's actions, and the effects of its
     triggers and follow-ups."""
 
@@ -136,11 +137,12 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting):
         hoisted, frame = self.prebind_names(plan.defines, Frame())
         context = Context(action=plan.action.name, hoisted=hoisted)
         body, _ = self.block(plan.body, frame, context)
+        closed = self.open_moves(plan.before)
         return py.Function(
             ident("_legal_", plan.action.name),
             (("s", "State"), ("p", "int"), ("out", "list[Action]")),
             "None",
-            [self.where(plan.action), *hoisted, *body],
+            [self.where(plan.action), *closed, *hoisted, *body],
         )
 
     def visit_Let(self, op: ops.Let, frame: Frame, context: Context) -> Printed:
@@ -242,11 +244,12 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting):
         names = ", ".join(plan.values)
         values = "value" if arity == 2 else "values"
         message = f"{self.ids(action)}: {action.name} takes {arity - 1} {values} ({names})"
-        body: list[ast.stmt] = [py.if_(self.arity_differs(arity), [illegal(py.const(message))])]
+        body = self.open_apply(plan)
+        body.append(py.if_(self.arity_differs(arity), [illegal(py.const(message))]))
         read, frame = self.block(plan.reads, Frame(), Context(action=action.name))
         body.extend(read)
         body.append(py.assign("s2", py.call(py.attr("s", "_draft"))))
-        done = py.return_(py.call("_done", py.name("s2"), py.name("p"), self.bit(action)))
+        done = py.return_(self.ended(plan))
         effects, _ = self.effects(plan.effects, frame.at("s2"), [done])
         body.extend(effects)
         body.append(done)

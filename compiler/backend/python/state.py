@@ -80,7 +80,8 @@ class StateLayout:
     def draft_init(held: tuple[Part, ...]) -> str:
         """A draft from every part the constructor takes (the parts every
         edition has, and the aggregates); the others start empty."""
-        later = ("values", "follow", "board", "bag", "draws")  # set after the draft is made
+        # set after the draft is made
+        later = ("values", "follow", "board", "bag", "draws", "stage", "again")
         taken = [p for p in held if p.name not in later]
         parameters = (
             ("self", ""),
@@ -92,6 +93,8 @@ class StateLayout:
         ]
         if any(p.name == "follow" for p in held):
             body.append(py.set_(py.attr("self", "follow"), py.tuple_([])))
+        starts = {"stage": py.const(0), "again": py.const(False)}  # a turn's start
+        body += [py.set_(py.attr("self", p.name), starts[p.name]) for p in held if p.name in starts]
         body.append(py.set_(py.attr("self", "_memo"), ast.Dict(keys=[], values=[])))
         function = py.Function("__init__", parameters, "None", body)
         return "\n".join(py.render([function.tree()], level=1, width=99))
@@ -162,6 +165,8 @@ class StateLayout:
             ),
             "bag": lambda: _enumerated("TOKENS", lambda i: py.item(_s("bag"), py.name(i))),
             "draws": lambda: _s("draws"),
+            "stage": lambda: _s("stage"),
+            "again": lambda: _s("again"),
             "seats": lambda: py.list_of(
                 py.call("_seat_json", py.name("s"), py.name("p")),
                 "p",

@@ -260,7 +260,10 @@ class StateReader:
         return at.value
 
     def count(self, f: Field, at: At, r: Reading) -> int:
-        return whole(at.value, at.what)
+        value = whole(at.value, at.what)
+        if value > f.high:  # a count with bounds of its own (`stage`)
+            raise refuse(f"{at.what} must be at most {f.high}, not {value}")
+        return value
 
     def flag(self, f: Field, at: At, r: Reading) -> bool:
         return flag(at.value, at.what)
