@@ -1,86 +1,112 @@
-"""A board of cells and its bag (issue 22, construct 4), on the reference
-interpreter: tests/boards/board.rules, a 3 by 3 board beside classic
-Splendor's supply, each test a scenario of the Splendor Duel rule it
-states (DUEL.md: D-1.6 the board and its fill order, D-1.7 the bag, D-2.4
-the board filled at setup, D-3.1 a refill, D-3.3 tokens taken in a line,
-D-3.4 a gold token taken, D-3.5 tokens paid into the bag).
-
-The targets do not print a board yet (compiler/backend/printable.py): the
-last tests hold them to refusing it, located, rather than building an
-engine that would play other rules.
+"""A board of cells and its bag (issue 22, construct 4):
+tests/variants/board_cells.rules, a 3 by 3 board beside classic Splendor's supply,
+each scenario test a scenario of the Splendor Duel rule it states (DUEL.md:
+D-1.6 the board and its fill order, D-1.7 the bag, D-2.4 the board filled
+at setup, D-3.1 a refill, D-3.3 tokens taken in a line, D-3.4 a gold token
+taken, D-3.5 tokens paid into the bag), run on every engine kind: the
+reference interpreter, the generated Python engine and the native engine
+(both printed from the engine plan). The last tests play the three against
+each other and hold the native target to refusing, located, a use of the
+bag it does not print.
 """
 
 from __future__ import annotations
 
+import pickle
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from engine_modules import native_engine_module
 
-from splendor_rules.compiler.backend.native.compile import native_available
 from splendor_rules.compiler.backend.native.target import NativeTarget
-from splendor_rules.compiler.backend.python.target import PYTHON
 from splendor_rules.compiler.backend.unprinted import NotPrinted
+from splendor_rules.compiler.frontend.pipeline import compile_file
 from splendor_rules.compiler.runtime.interpreter import board as cells
 from splendor_rules.compiler.runtime.interpreter.engine import InterpretedEngine
-from splendor_rules.compiler.runtime.loading import EngineUnavailable
 from splendor_rules.compiler.tools import records
 from splendor_rules.compiler.tools.loader import check_rule_file, load, rendered_engine
 from splendor_rules.compiler.tools.simulate.hidden import determinize
 from splendor_rules.dsl.formatting import format_source
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = ROOT / "tests" / "boards" / "board.rules"
+RULES = ROOT / "tests" / "variants" / "board_cells.rules"
 MODEL = check_rule_file(RULES)
 ENGINE = InterpretedEngine(MODEL)
 IllegalAction = ENGINE.IllegalAction
 KINDS = ENGINE.TOKENS
 
 
+ENGINE_KINDS = ("interpreted", "generated", "native")
+
+
+@pytest.fixture(scope="module")
+def generated() -> Any:
+    return rendered_engine(MODEL, ROOT, register=False)
+
+
+@pytest.fixture(scope="module")
+def native(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The native engine of the board's rule file (skipped, with the
+    reason, where no C extension can be built)."""
+    return native_engine_module(MODEL, tmp_path_factory.mktemp("native"))
+
+
+@pytest.fixture(params=ENGINE_KINDS)
+def engine(request: pytest.FixtureRequest) -> Any:
+    """Each engine kind in turn: the scenarios hold on all three."""
+    if request.param == "interpreted":
+        return ENGINE
+    return request.getfixturevalue(request.param)
+
+
 def cell(row: int, column: int) -> int:
     return row * 3 + column
 
 
-def position(board: dict[tuple[int, int], str], bag: dict[str, int] | None = None) -> Any:
+def position(
+    board: dict[tuple[int, int], str], bag: dict[str, int] | None = None, engine: Any = ENGINE
+) -> Any:
     """A hand-made position of two players: the board as given (other
     cells empty), the bag as given (else empty), no tokens held."""
-    data = ENGINE.to_json(ENGINE.new_game(2, 7))
+    data = engine.to_json(engine.new_game(2, 7))
     data["board"] = [board.get(divmod(n, 3)) for n in range(9)]
     data["bag"] = {k: (bag or {}).get(k, 0) for k in KINDS}
-    return ENGINE.from_json(data, complete=False)
+    return engine.from_json(data, complete=False)
 
 
-def held(state: Any, player: int = 0) -> dict[str, int]:
-    tokens: dict[str, int] = ENGINE.to_json(state)["seats"][player]["tokens"]
+def held(state: Any, player: int = 0, engine: Any = ENGINE) -> dict[str, int]:
+    tokens: dict[str, int] = engine.to_json(state)["seats"][player]["tokens"]
     return tokens
 
 
 # ------------------------------------------------------------ D-1.6, D-2.4
 
 
-def test_d_2_4_setup_draws_the_bag_onto_every_cell_in_fill_order() -> None:
+def test_d_2_4_setup_draws_the_bag_onto_every_cell_in_fill_order(engine: Any) -> None:
     """D-1.6, D-1.7, D-2.4: the 9 tokens of the bag fill the 9 cells; the
     same seed draws alike, and seeds differ in where tokens land."""
     boards = set()
     for seed in range(20):
-        data = ENGINE.to_json(ENGINE.new_game(2, seed))
+        data = engine.to_json(engine.new_game(2, seed))
         assert all(kind is not None for kind in data["board"])
         assert sorted(data["board"]) == sorted(
             ["white", "blue", "green", "red", "black", "gold", "gold", "pearl", "pearl"]
         )
         assert set(data["bag"].values()) == {0}
-        assert ENGINE.to_json(ENGINE.new_game(2, seed)) == data
+        assert engine.to_json(engine.new_game(2, seed)) == data
         boards.add(tuple(data["board"]))
     assert len(boards) > 10
 
 
-def test_d_1_6_fill_order_places_draws_and_skips_occupied_cells() -> None:
+def test_d_1_6_fill_order_places_draws_and_skips_occupied_cells(engine: Any) -> None:
     """D-3.1 b: a refill draws onto the empty cells only, in fill order,
     until the bag is empty; the occupied cells keep their tokens."""
-    start = position({(0, 0): "red", (1, 1): "blue"}, {"white": 2, "gold": 1})
-    after = ENGINE.apply(start, ("replenish",))
-    shown = ENGINE.to_json(after)
+    start = position({(0, 0): "red", (1, 1): "blue"}, {"white": 2, "gold": 1}, engine=engine)
+    after = engine.apply(start, ("replenish",))
+    shown = engine.to_json(after)
     order = MODEL.board.order if MODEL.board else ()
     filled = [n for n in order if n not in (cell(0, 0), cell(1, 1))][:3]
     assert shown["board"][cell(0, 0)] == "red" and shown["board"][cell(1, 1)] == "blue"
@@ -89,53 +115,55 @@ def test_d_1_6_fill_order_places_draws_and_skips_occupied_cells() -> None:
         [cell(0, 0), cell(1, 1), *filled]
     )
     assert set(shown["bag"].values()) == {0}
-    assert shown["draws"] != ENGINE.to_json(start)["draws"]
+    assert shown["draws"] != engine.to_json(start)["draws"]
 
 
-def test_d_3_1_refill_refused_when_the_bag_is_empty() -> None:
-    start = position({(0, 0): "red"})
-    assert ("replenish",) not in ENGINE.legal_actions(start)
-    with pytest.raises(IllegalAction, match=r"^D-3\.1: the bag is empty; 0 pearl"):
-        ENGINE.apply(start, ("replenish",))
+def test_d_3_1_refill_refused_when_the_bag_is_empty(engine: Any) -> None:
+    start = position({(0, 0): "red"}, engine=engine)
+    assert ("replenish",) not in engine.legal_actions(start)
+    with pytest.raises(engine.IllegalAction, match=r"^D-3\.1: the bag is empty; 0 pearl"):
+        engine.apply(start, ("replenish",))
 
 
 # ------------------------------------------------------------------ D-3.3
 
 
-def test_d_3_3_a_line_of_three_on_a_diagonal_is_taken() -> None:
+def test_d_3_3_a_line_of_three_on_a_diagonal_is_taken(engine: Any) -> None:
     """Three reds on the diagonal (0, 0), (1, 1), (2, 2): taken, the
     cells left empty; three of one colour gain a gold (the rule file's
     reward, standing in for Duel's privilege)."""
-    start = position({(0, 0): "red", (1, 1): "red", (2, 2): "red", (0, 2): "blue"})
+    start = position({(0, 0): "red", (1, 1): "red", (2, 2): "red", (0, 2): "blue"}, engine=engine)
     line = (cell(0, 0), cell(1, 1), cell(2, 2))
-    assert ("take_line", line) in ENGINE.legal_actions(start)
-    after = ENGINE.apply(start, ("take_line", line))
-    assert held(after) == {"red": 3, "gold": 1}
-    assert ENGINE.to_json(after)["board"] == [None] * 2 + ["blue"] + [None] * 6
+    assert ("take_line", line) in engine.legal_actions(start)
+    after = engine.apply(start, ("take_line", line))
+    assert held(after, engine=engine) == {"red": 3, "gold": 1}
+    assert engine.to_json(after)["board"] == [None] * 2 + ["blue"] + [None] * 6
     other = (cell(0, 2), cell(1, 1), cell(2, 0))  # the other diagonal: (2, 0) is empty
-    assert ("take_line", other) not in ENGINE.legal_actions(start)
+    assert ("take_line", other) not in engine.legal_actions(start)
 
 
-def test_d_3_3_a_line_with_a_gap_is_refused() -> None:
+def test_d_3_3_a_line_with_a_gap_is_refused(engine: Any) -> None:
     """An empty cell or a gold token between two cells breaks the line."""
     start = position(
-        {(0, 0): "red", (0, 2): "red", (2, 0): "blue", (2, 1): "gold", (2, 2): "green"}
+        {(0, 0): "red", (0, 2): "red", (2, 0): "blue", (2, 1): "gold", (2, 2): "green"},
+        engine=engine,
     )
-    legal = ENGINE.legal_actions(start)
+    legal = engine.legal_actions(start)
+    refused = engine.IllegalAction
     for gap in [(cell(0, 0), cell(0, 2)), (cell(0, 0), cell(0, 1), cell(0, 2))]:
         assert ("take_line", gap) not in legal
-        with pytest.raises(IllegalAction, match=r"^D-3\.3: the cells .* is not a line of 1 to 3"):
-            ENGINE.apply(start, ("take_line", gap))
-    with pytest.raises(IllegalAction, match=r"^D-3\.3: the cells \(2, 0\), \(2, 1\), \(2, 2\)"):
-        ENGINE.apply(start, ("take_line", (cell(2, 0), cell(2, 1), cell(2, 2))))
+        with pytest.raises(refused, match=r"^D-3\.3: the cells .* is not a line of 1 to 3"):
+            engine.apply(start, ("take_line", gap))
+    with pytest.raises(refused, match=r"^D-3\.3: the cells \(2, 0\), \(2, 1\), \(2, 2\)"):
+        engine.apply(start, ("take_line", (cell(2, 0), cell(2, 1), cell(2, 2))))
     lines = [a[1] for a in legal if a[0] == "take_line"]
     assert lines == [(cell(0, 0),), (cell(0, 2),), (cell(2, 0),), (cell(2, 2),)]
 
 
-def test_d_3_3_both_pearls_taken_gain_the_reward() -> None:
-    start = position({(1, 0): "pearl", (1, 1): "pearl"})
-    after = ENGINE.apply(start, ("take_line", (cell(1, 0), cell(1, 1))))
-    assert held(after) == {"pearl": 2, "gold": 1}
+def test_d_3_3_both_pearls_taken_gain_the_reward(engine: Any) -> None:
+    start = position({(1, 0): "pearl", (1, 1): "pearl"}, engine=engine)
+    after = engine.apply(start, ("take_line", (cell(1, 0), cell(1, 1))))
+    assert held(after, engine=engine) == {"pearl": 2, "gold": 1}
 
 
 def test_lines_are_listed_by_length_then_first_cell_then_direction() -> None:
@@ -162,72 +190,72 @@ def test_lines_are_listed_by_length_then_first_cell_then_direction() -> None:
 # ------------------------------------------------------------- D-3.4, D-3.5
 
 
-def test_d_3_4_a_gold_token_is_taken_from_any_cell() -> None:
-    start = position({(2, 2): "gold", (0, 0): "red"})
-    golds = {a[1] for a in ENGINE.legal_actions(start) if a[0] == "take_gold"}
+def test_d_3_4_a_gold_token_is_taken_from_any_cell(engine: Any) -> None:
+    start = position({(2, 2): "gold", (0, 0): "red"}, engine=engine)
+    golds = {a[1] for a in engine.legal_actions(start) if a[0] == "take_gold"}
     assert golds == {cell(2, 2)}
-    reserve = next(a for a in ENGINE.legal_actions(start) if a[0] == "take_gold")
-    after = ENGINE.apply(start, reserve)
-    assert held(after) == {"gold": 1}
-    assert ENGINE.to_json(after)["board"][cell(2, 2)] is None
+    reserve = next(a for a in engine.legal_actions(start) if a[0] == "take_gold")
+    after = engine.apply(start, reserve)
+    assert held(after, engine=engine) == {"gold": 1}
+    assert engine.to_json(after)["board"][cell(2, 2)] is None
 
 
-def test_d_3_5_tokens_paid_go_into_the_bag() -> None:
+def test_d_3_5_tokens_paid_go_into_the_bag(engine: Any) -> None:
     """A purchase pays into the bag, not the supply; the bag's counts grow."""
-    data = ENGINE.to_json(position({}))
+    data = engine.to_json(position({}, engine=engine))
     data["seats"][0]["tokens"] = {c: 7 for c in ("white", "blue", "green", "red", "black")}
-    start = ENGINE.from_json(data, complete=False)
-    buy = next(a for a in ENGINE.legal_actions(start) if a[0] == "buy")
+    start = engine.from_json(data, complete=False)
+    buy = next(a for a in engine.legal_actions(start) if a[0] == "buy")
     paid = dict(zip(KINDS, buy[-1], strict=True))
-    after = ENGINE.to_json(ENGINE.apply(start, buy))
+    after = engine.to_json(engine.apply(start, buy))
     assert after["supply"] == data["supply"]
     assert after["bag"] == {k: paid[k] for k in KINDS}
 
 
-def test_d_5_2_tokens_returned_over_the_limit_go_into_the_bag() -> None:
-    data = ENGINE.to_json(position({(0, 0): "red"}))
+def test_d_5_2_tokens_returned_over_the_limit_go_into_the_bag(engine: Any) -> None:
+    data = engine.to_json(position({(0, 0): "red"}, engine=engine))
     data["seats"][0]["tokens"] = {"white": 5, "blue": 5}
-    start = ENGINE.from_json(data, complete=False)
-    waiting = ENGINE.apply(start, ("take_line", (cell(0, 0),)))
-    assert ENGINE.to_json(waiting)["pending"] == "token_limit"
-    returned = ENGINE.legal_actions(waiting)[0]
-    after = ENGINE.to_json(ENGINE.apply(waiting, returned))
+    start = engine.from_json(data, complete=False)
+    waiting = engine.apply(start, ("take_line", (cell(0, 0),)))
+    assert engine.to_json(waiting)["pending"] == "token_limit"
+    returned = engine.legal_actions(waiting)[0]
+    after = engine.to_json(engine.apply(waiting, returned))
     assert sum(after["bag"].values()) == 1 and after["supply"] == data["supply"]
 
 
 # ------------------------------------------------------- the state's form
 
 
-def test_random_games_keep_every_token_in_one_place() -> None:
+def test_random_games_keep_every_token_in_one_place(engine: Any) -> None:
     """D-1.7: every token is on the board, in the bag, in a player's supply
     or in the common supply, all game long; the JSON form reads back as the
     same state, and a view shows the bag's counts but not its generator."""
     rng = random.Random(5)
     for players in (2, 3, 4):
-        state = ENGINE.new_game(players, players)
+        state = engine.new_game(players, players)
         for _ in range(60):
-            if ENGINE.is_over(state):
+            if engine.is_over(state):
                 break
-            state = ENGINE.apply(state, rng.choice(ENGINE.legal_actions(state)))
-            data = ENGINE.to_json(state)
-            assert ENGINE.to_json(ENGINE.from_json(data)) == data  # complete: all counted
-            view = ENGINE.view(state, 1)
+            state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+            data = engine.to_json(state)
+            assert engine.to_json(engine.from_json(data)) == data  # complete: all counted
+            view = engine.view(state, 1)
             assert view["draws"] is None and view["bag"] == data["bag"]
 
 
-def test_a_state_with_a_wrong_board_is_refused() -> None:
-    data = ENGINE.to_json(ENGINE.new_game(2, 1))
+def test_a_state_with_a_wrong_board_is_refused(engine: Any) -> None:
+    data = engine.to_json(engine.new_game(2, 1))
     wrong = {**data, "board": data["board"][:-1]}
     with pytest.raises(ValueError, match="board has 8 cells, not 9"):
-        ENGINE.from_json(wrong)
+        engine.from_json(wrong)
     wrong = {**data, "board": ["ruby", *data["board"][1:]]}
     with pytest.raises(ValueError, match="board cell 0: 'ruby' is not a token kind"):
-        ENGINE.from_json(wrong)
+        engine.from_json(wrong)
     wrong = {**data, "bag": {**data["bag"], "red": 1}}
     with pytest.raises(ValueError, match="in the supply, the seats, the board and the bag"):
-        ENGINE.from_json(wrong)
+        engine.from_json(wrong)
     with pytest.raises(ValueError, match="draws must be a whole number"):
-        ENGINE.from_json({**data, "draws": -1})
+        engine.from_json({**data, "draws": -1})
 
 
 def test_the_description_shows_the_board() -> None:
@@ -255,63 +283,120 @@ WRONG_LINES: tuple[Any, ...] = (
 )
 
 
-def test_the_generated_engine_plays_as_the_interpreter() -> None:
-    """The Python target prints the board (from the engine plan): random
-    games on both engines, every legal move list, state, view, score and
-    winner alike, and a line with a gap refused by the same rule."""
-    generated = rendered_engine(MODEL, ROOT, register=False)
+def test_the_engines_play_as_the_interpreter(generated: Any, native: Any) -> None:
+    """The Python and native targets print the board (from the engine
+    plan): random games on the three engines, every legal move list,
+    state, view, score and winner alike, and a line with a gap (or a move
+    of the wrong shape) refused by the same rule."""
     plies = 0
     for game in range(6):
         players, rng = 2 + game % 3, random.Random(game)
-        a, b = generated.new_game(players, game), ENGINE.new_game(players, game)
-        while not ENGINE.is_over(b) and plies < 600:
-            assert generated.to_json(a) == ENGINE.to_json(b)
-            assert all(generated.view(a, p) == ENGINE.view(b, p) for p in range(players))
-            legal = ENGINE.legal_actions(b)
-            assert generated.legal_actions(a) == legal
+        states = [e.new_game(players, game) for e in (generated, native, ENGINE)]
+        engines = list(zip((generated, native, ENGINE), states, strict=True))
+        while not ENGINE.is_over(states[2]) and plies < 600:
+            shown = ENGINE.to_json(states[2])
+            legal = ENGINE.legal_actions(states[2])
+            for engine, state in engines[:2]:
+                assert engine.to_json(state) == shown
+                views = [ENGINE.view(states[2], p) for p in range(players)]
+                assert [engine.view(state, p) for p in range(players)] == views
+                assert engine.legal_actions(state) == legal
             for wrong in WRONG_LINES:
-                refusals = []
-                for engine, state in ((generated, a), (ENGINE, b)):
+                refusals = set()
+                for engine, state in engines:
                     with pytest.raises(engine.IllegalAction) as refused:
                         engine.apply(state, wrong)
-                    refusals.append(str(refused.value).split(":")[0])
-                assert refusals[0] == refusals[1], wrong
-                assert refusals[0] == "D-3.3" or ENGINE.to_json(b)["pending"] is not None
+                    refusals.add(str(refused.value).split(":")[0])
+                assert len(refusals) == 1, wrong
+                assert refusals == {"D-3.3"} or shown["pending"] is not None
             move = rng.choice(legal)
-            a, b = generated.apply(a, move), ENGINE.apply(b, move)
+            states = [e.apply(s, move) for e, s in engines]
+            engines = list(zip((generated, native, ENGINE), states, strict=True))
             plies += 1
-        assert generated.is_over(a) == ENGINE.is_over(b)
-        assert generated.scores(a) == ENGINE.scores(b)
-        assert generated.winners(a) == ENGINE.winners(b)
+        for engine, state in engines[:2]:
+            assert engine.is_over(state) == ENGINE.is_over(states[2])
+            assert engine.scores(state) == ENGINE.scores(states[2])
+            assert engine.winners(state) == ENGINE.winners(states[2])
     assert plies > 300
 
 
-def test_the_native_target_refuses_a_board_located() -> None:
+def test_the_native_engine_deals_and_reads_states_as_the_others(native: Any) -> None:
+    """The deal (the bag's generator from the deal's twister), the state's
+    parts (board, bag, generator) through JSON and pickling, and hostile
+    parts refused rather than read out of bounds."""
+    for seed in (0, 1, -5, 2**40, 2**63 - 1):
+        for players in (2, 3, 4):
+            assert native.to_json(native.new_game(players, seed)) == ENGINE.to_json(
+                ENGINE.new_game(players, seed)
+            )
+    state = native.new_game(2, 9)
+    assert pickle.loads(pickle.dumps(state)) == state
+    parts = native._c._export(state)
+    assert len(parts["board"]) == 9 and 0 <= parts["draws"] < 2**64
+    hostile = {
+        "board": (parts["board"][:-1], "board: 8 cells, not 9"),
+        "board ": ((7, *parts["board"][1:]), "board: 7 is beyond"),
+        "bag": ((-1, *parts["bag"][1:]), "bag: -1 tokens of kind 0"),
+        "bag ": ((2**31 - 1, *parts["bag"][1:]), "in the supply, the seats, the board and the bag"),
+        "draws": (-1, "draws: -1 is not a whole number"),
+        "draws ": (2**64, "is not a whole number"),
+        "draws  ": (True, "is not a whole number"),
+    }
+    for key, (value, words) in hostile.items():
+        with pytest.raises(ValueError, match=re.escape(words)):
+            native._c._import({**parts, key.strip(): value})
+    assert native._c._import(parts) == state
+
+
+def test_the_native_engine_reads_the_bag_by_its_counts(tmp_path: Path) -> None:
+    """The bag counted with a condition, and looked over by `any` and
+    `sum`, in the native engine as in the interpreter; any other use of it
+    (a list the native engine would have to build) is refused, located."""
+    reads = (
+        RULES.read_text(encoding="utf-8")
+        .replace(
+            "  define pearls_on_board",
+            "  define bag_golds = count(t in bag where t == gold)\n"
+            "  define bag_pearl = any(t in bag: t == pearl)\n"
+            "  define bag_weight = sum(t in bag where t != gold: 2)\n"
+            "  define pearls_on_board",
+        )
+        .replace(
+            'require count(bag) > 0 else "the bag is empty;',
+            "require count(bag) > 0 and bag_golds + bag_weight >= 0 and (bag_pearl or true) else"
+            ' "the bag is empty;',
+        )
+    )
+    (tmp_path / "reads.rules").write_text(reads, encoding="utf-8")
+    compiled = compile_file(tmp_path / "reads.rules")
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    native = native_engine_module(compiled.model, tmp_path)
+    interpreted = InterpretedEngine(compiled.model)
+    state = interpreted.new_game(2, 3)
+    data = interpreted.to_json(state)
+    data["board"] = [None] * 9
+    data["bag"] = {k: 1 for k in KINDS}
+    both = [native.from_json(data, complete=False), interpreted.from_json(data, complete=False)]
+    assert native.legal_actions(both[0]) == interpreted.legal_actions(both[1])
+    listed = reads.replace("  define bag_golds", "  define bag_list = bag\n  define bag_golds")
+    (tmp_path / "listed").mkdir()  # a folder of its own: an edition is found by its name
+    (tmp_path / "listed" / "listed.rules").write_text(listed, encoding="utf-8")
+    compiled = compile_file(tmp_path / "listed" / "listed.rules")
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
     with pytest.raises(NotPrinted) as refused:
-        NativeTarget().render_engine(MODEL, ROOT)
+        NativeTarget().render_engine(compiled.model, ROOT)
     (diagnostic,) = refused.value.diagnostics
-    assert diagnostic.message == "the native target does not print a board of cells yet"
-    assert (Path(diagnostic.span.file).name, diagnostic.span.line) == ("board.rules", 10)
-    PYTHON.render_engine(MODEL, ROOT)  # the Python target prints it
-
-
-def test_loading_the_native_engine_says_the_target_refuses(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    if native_available() is not None:
-        pytest.skip("no C compiler here: the native engine is unavailable for that reason first")
-    monkeypatch.setenv("SPLENDOR_RULES_CACHE", str(tmp_path))
-    with pytest.raises(EngineUnavailable, match=r"board\.rules:10:3: error: the native target"):
-        load(RULES, "native")
+    assert diagnostic.message.startswith("the native target does not print a use of the bag")
 
 
 # ------------------------------------------------------------ records
 
 
 def test_the_records_of_the_board_replay_on_the_interpreter() -> None:
-    """tests/boards/records: hand-made boards (a record's setup patch sets
-    the cells and the bag), lines refused with the rule that refuses them."""
-    found = sorted((ROOT / "tests" / "boards" / "records").glob("*.json"))
+    """tests/variants/records/board_cells.json: a hand-made board (a
+    record's setup patch sets the cells and the bag), lines refused with
+    the rule that refuses them."""
+    found = [ROOT / "tests" / "variants" / "records" / "board_cells.json"]
     assert found
     for path in found:
         data = records.read_json(path)

@@ -49,8 +49,8 @@ def test_a_human_sees_cards_by_their_data_and_labelled_moves() -> None:
 
 def test_a_human_sees_the_board_of_cells_and_the_bag() -> None:
     """A move names a cell by its number: the board shows each cell's number
-    and token (tests/boards/board.rules, on the interpreter)."""
-    rules = str(Path(__file__).parent / "boards" / "board.rules")
+    and token (tests/variants/board_cells.rules, on the interpreter)."""
+    rules = str(Path(__file__).parent / "variants" / "board_cells.rules")
     args = [rules, "-p", "2", "--bots", "human,random", "--engine", "interpreted"]
     result = CliRunner().invoke(play_command.command, args, input="1\n")
     shown = result.stderr

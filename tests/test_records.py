@@ -297,7 +297,7 @@ def test_every_check_can_fail(tmp_path: Path) -> None:
         result = run(replay, [str(path)])
         assert result.exit_code == 1, (check, result.output)
         assert f"  {check}:" in result.stdout
-    rules = str(ROOT / "tests" / "boards" / "board.rules")
+    rules = str(ROOT / "tests" / "variants" / "board_cells.rules")
     for check, value in on_board.items():
         data = base("board_cells", expect=[{"step": 1, check: value}], actions=["take_two red"])
         path = write(tmp_path, f"{check}.json", data)

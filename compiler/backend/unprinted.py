@@ -2,9 +2,9 @@
 
 The interpreter plays them; a target asked for an edition that uses one
 refuses it, located at each use, rather than generate an engine that plays
-another game (docs/language.md names them). A board of cells (issue 22) is
-printed by the Python target from the engine plan, not yet by the native
-one.
+another game (docs/language.md names them). Both targets print a board of
+cells, actions before the main action and extra turns; the native target
+reads a board's bag only as counts (`native_bag_uses`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from splendor_rules.compiler.frontend import messages as msgs
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.dsl.diagnostics import Diagnostic
+from splendor_rules.dsl.visitor import walk
 
 
 class NotPrinted(ValueError):
@@ -35,6 +36,28 @@ def refuse_unprinted(edition: m.Edition, target: str) -> None:
 def unprinted(edition: m.Edition, target: str) -> list[Diagnostic]:
     """A located error at each use of a construct the target does not print."""
     found: list[Diagnostic] = []
-    if edition.board is not None and target != "python":
-        found.append(msgs.not_printed(edition.board.span, target, "a board of cells"))
+    if target == "native":
+        found += [
+            msgs.not_printed(ref.span, target, "a use of the bag but a count, any, all or sum")
+            for ref in native_bag_uses(edition)
+        ]
     return found
+
+
+def native_bag_uses(edition: m.Edition) -> list[m.Ref]:
+    """The uses of `bag` the native target does not print: it reads the
+    bag from its counts (`count(bag)`, `count(t in bag where C)`, and
+    `any`, `all` or `sum` over it), never builds it as a list, which may
+    hold more tokens than its sets have room for."""
+    read: set[int] = set()
+    for node in walk(edition):
+        if isinstance(node, m.Call) and node.function == "count" and node.arguments:
+            counted = node.arguments[0]
+            read.add(id(counted.source if isinstance(counted, m.Filter) else counted))
+        elif isinstance(node, m.Quantifier | m.Total) and node.source is not None:
+            read.add(id(node.source))
+    return [
+        node
+        for node in walk(edition)
+        if isinstance(node, m.Ref) and node.kind == "bag" and id(node) not in read
+    ]

@@ -89,6 +89,8 @@ class World:
     card_values: dict[str, str] = field(default_factory=dict)  # name -> colour, int, bool
     # definitions with parameters: name -> ((parameter, type), ...), the value's type
     applied: dict[str, tuple[tuple[tuple[str, str], ...], str]] = field(default_factory=dict)
+    board: bool = False  # a board of cells (fuzz/board.py): tokens may go into its bag
+    bag_kinds: list[str] = field(default_factory=list)  # the kinds its bag may hold
 
     def columns(self, item: str) -> dict[str, str]:
         """The attributes of a card or tile type (as the checker computes them

@@ -18,7 +18,9 @@ gains of each, moves, `if` and `set` of card values; the fallback action
 (`only when no other action is legal`); triggers; majority tiles; steps
 (return tokens above N, counting some kinds or not counting some; claim one
 tile where, check game end; placed before
-or after another); card values (`card value NAME: TYPE`, read like
+or after another); a board of cells now and then (fuzz/board.py: its size,
+fill order and bag, lines of cells from a filter, a cell, tokens taken, a
+refill, payments and returns into the bag); card values (`card value NAME: TYPE`, read like
 columns); definitions that use each other, and definitions with parameters
 used as calls; the score; endings of the three modes (after the round once,
 after a round that ends with, at the end of the turn once); winners with
@@ -55,6 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fuzz import board
 from fuzz.components import Generator, quote
 from fuzz.expressions import AND, ATOM, COND, E, Expressions, Scope, World, atom
 from fuzz.known import CONDITIONAL_CLAIM, KNOWN_MISCOMPILES, PARTIAL_TILE_COLOUR
@@ -245,7 +248,11 @@ class Editions(Generator):
             edition.add(f"zone {zone}", f"{self.tag()}zone {zone}: tiles of each player")
         edition.add("market", self.tag() + market)
         self.policies(edition)
+        if self.flip(4):  # a board of cells, its bag and the actions on it
+            board.declare(self, edition)
         self.rules(edition)
+        if world.board:
+            board.actions(self, edition)
         self.references(edition)
         return edition
 
@@ -478,7 +485,8 @@ class Editions(Generator):
             name = f"{name} {self.pick(['before', 'after'])} {self.pick(others)}"
         edition.steps[name.split()[0]] = kind
         if kind == "limit":
-            return f"step {name}: return tokens above {self.number(1, 10)}{self.counting(world)}"
+            limit = f"return tokens above {self.number(1, 10)}{board.into_bag(self, world)}"
+            return f"step {name}: {limit}{self.counting(world)}"
         if kind == "check":
             return f"step {name}: check game end"
         tiles = self.pick(list(world.tile_sets))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from fuzz import board
 from fuzz.components import Generator, quote
 from fuzz.expressions import AND, ATOM, COND, NOT, OR, E, Expressions, Scope
 from fuzz.known import (
@@ -147,7 +148,7 @@ class Statements:
         if not always_legal and paid is None and g.flip(3):
             paid, scope = self.payment(scope, lines)
         if paid is not None:
-            lines.append(g.tag(6) + paid + self.wild_cards(scope))
+            lines.append(g.tag(6) + paid + self.wild_cards(scope) + board.into_bag(g, x.world))
         effects += self.effects(scope, 2, top=True)
         if returned is not None:
             effects.insert(g.index(len(effects) + 1), returned)

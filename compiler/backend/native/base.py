@@ -104,4 +104,10 @@ class Base:
 
     def set_capacity(self) -> int:
         count = identities.tile_numbering(self.edition).count
-        return max(len(self.edition.cards.rows), count, len(self.edition.tokens), 4)
+        cells = self.edition.board.cells if self.edition.board is not None else 0
+        return max(len(self.edition.cards.rows), count, len(self.edition.tokens), 4, cells)
+
+    def longest(self) -> int:
+        """The most cells a line of the board may have: its longer side."""
+        board = self.edition.board
+        return 0 if board is None else max(board.rows, board.columns)

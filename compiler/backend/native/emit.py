@@ -181,6 +181,18 @@ class Emitter:
         )
 
 
+def bag_count(e: m.Expr) -> tuple[str, m.Expr | None] | None:
+    """`count(bag)`, or `count(t in bag where C)` (the variable and C): read
+    from the bag's counts. The bag is never built as a list: it may hold
+    more tokens than a set has room for (native_bag_uses in
+    backend/unprinted.py refuses any other use of it)."""
+    if isinstance(e, m.Ref) and e.kind == "bag":
+        return "", None
+    if isinstance(e, m.Filter) and isinstance(e.source, m.Ref) and e.source.kind == "bag":
+        return e.variable, e.condition
+    return None
+
+
 def filled(name: str, function: str, *arguments: c.Expr) -> list[c.Stmt]:
     """`name` declared as a set and filled in place by `function`."""
     return [c.declare("Set", name), c.do(c.call(function, c.Unary("&", c.name(name)), *arguments))]
@@ -278,6 +290,8 @@ class _Emission(Visitor):
                     c.arrow(self.frame.state, "values"), self.names.value_index[e.attribute]
                 )
                 return c.index(values, subject)
+            if element(e.subject.type) == m.CELL:
+                return self.cell(e.attribute, subject)
             return c.index(c.name(self.names.column(element(e.subject.type), e.attribute)), subject)
 
         if e.subject.type.kind not in ("set", "list"):
@@ -298,6 +312,12 @@ class _Emission(Visitor):
             c.for_(i.name, 0, src.count, each),
         ]
         return c.block(body, c.name(out))
+
+    def cell(self, attribute: str, subject: c.Expr) -> c.Expr:
+        """A cell's token (-1: none), row or column (cells by number, row by row)."""
+        if attribute == "token":
+            return c.index(c.arrow(self.frame.state, "board"), subject)
+        return c.binary(subject, "/" if attribute == "row" else "%", c.name("BOARD_COLUMNS"))
 
     def unless_none(self, kind: m.Expr, read: Callable[[c.Expr], c.Expr]) -> c.Expr:
         index = self.expr(kind)
@@ -394,17 +414,54 @@ class _Emission(Visitor):
             return c.logic("&&" if every else "||", bodies)
         variable = e.variable
 
-        def check(inner: Frame, _: str) -> list[c.Stmt]:
+        def check(inner: Frame, _: object) -> list[c.Stmt]:
             body = self.within(e.body, inner)
             return [c.if_(c.not_(body) if every else body, [found, c.Raw("break;")])]
 
-        return c.block(
-            [c.declare("int32_t", result, c.num(every)), *self.loop(e.source, variable, check)],
-            c.name(result),
-        )
+        if isinstance(e.source, m.Ref) and e.source.kind == "bag":  # each kind it holds
+            loops = self.bag_loop(variable, check)
+        else:
+            loops = self.loop(e.source, variable, check)
+        return c.block([c.declare("int32_t", result, c.num(every)), *loops], c.name(result))
+
+    def bag_loop(
+        self, variable: str, body: Callable[[Frame, c.Expr], list[c.Stmt]]
+    ) -> list[c.Stmt]:
+        """`body` run for each token kind the bag holds, the kind bound to
+        `variable`, with its count in the bag."""
+        k = self.frame.temporary("k")
+        held = c.index(c.arrow(self.frame.state, "bag"), c.name(k))
+        inner = self.frame.bind(variable, k, colour=True)  # a kind, never none
+        each = [c.if_(c.binary(held, "==", c.num(0)), [c.Raw("continue;")]), *body(inner, held)]
+        return [c.for_(k, 0, c.name("NK"), each)]
+
+    def bag_count(self, variable: str, condition: m.Expr | None) -> c.Expr:
+        """The tokens in the bag (that pass `condition`), from its counts."""
+        total = self.frame.temporary("bag")
+
+        def add(inner: Frame, held: c.Expr) -> list[c.Stmt]:
+            added: c.Stmt = c.assign(total, held, "+=")
+            if condition is None:
+                return [added]
+            return [c.if_(self.within(condition, inner), [added])]
+
+        loop = self.bag_loop(variable, add)
+        return c.block([c.declare("V", total, c.num(0)), *loop], c.name(total))
 
     def visit_Total(self, e: m.Total) -> c.Expr:
         total = self.frame.temporary("sum")
+        if isinstance(e.source, m.Ref) and e.source.kind == "bag":  # each kind, times its count
+            condition = e.condition
+
+            def times(inner: Frame, held: c.Expr) -> list[c.Stmt]:
+                each = c.binary(held, "*", self.within(e.body, inner))
+                added: c.Stmt = c.assign(total, each, "+=")
+                if condition is None:
+                    return [added]
+                return [c.if_(self.within(condition, inner), [added])]
+
+            loop = self.bag_loop(e.variable, times)
+            return c.block([c.declare("V", total, c.num(0)), *loop], c.name(total))
 
         def add(inner: Frame, _: str) -> list[c.Stmt]:
             added: c.Stmt = c.assign(total, self.within(e.body, inner), "+=")
@@ -468,6 +525,8 @@ class _Emission(Visitor):
             return c.call(n.define(e.name), self.g, self.frame.player)
         if e.kind == "score":
             return c.call("score", self.g, self.frame.player)
+        if e.kind == "board":
+            return self.filled(e, "board_fill", self.g)
         raise AssertionError(f"cannot emit a reference to a {e.kind}")
 
     def visit_Call(self, e: m.Call) -> c.Expr:
@@ -492,6 +551,9 @@ class _Emission(Visitor):
             held = c.index(c.arrow(self.frame.state, "held"), self.frame.player)
             return self.unless_none(arguments[0], lambda k: c.index(held, k))
         if e.function == "count":
+            counted = bag_count(arguments[0])
+            if counted is not None:
+                return self.bag_count(*counted)
             return c.dot(self.expr(arguments[0]), "n")
         if e.function == "sum":
             return c.call("set_sum", self.expr(arguments[0]))

@@ -23,6 +23,7 @@ from splendor_rules.compiler.backend.native.base import (
     STATE,
     shown_code,
 )
+from splendor_rules.compiler.backend.native.board import board_context
 from splendor_rules.compiler.backend.native.emit import Frame, c_type, filled
 from splendor_rules.compiler.backend.native.statements import Context, Statements
 from splendor_rules.compiler.backend.plan import ops
@@ -245,7 +246,8 @@ class Turns(Statements):
     def step_decide(self, index: int, step: m.Step) -> c.Function:
         g, p, mv = c.name("g"), c.name("p"), c.name("mv")
         if isinstance(step, m.TokenLimit):
-            decided: list[c.Stmt] = [c.do(c.call("give_back", g, p, mv))]
+            back = "give_to_bag" if step.into_bag else "give_back"
+            decided: list[c.Stmt] = [c.do(c.call(back, g, p, mv))]
         elif isinstance(step, m.Claim):
             zone = c.num(self.names.zone_index[step.zone])
             decided = [c.do(c.call("take_tile", g, p, c.index(mv, 0), zone))]
@@ -465,6 +467,7 @@ class Lowering(FollowUps):
             "rank_keys": max(len(e.winners.keys), 1),
             "rank_count": len(e.winners.keys),
             "shown": self.shown_codes(),
+            "board": board_context(e),
         }
 
     def function_tables(self) -> dict[str, list[str]]:

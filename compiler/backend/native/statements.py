@@ -20,6 +20,7 @@ from attrs import define, field
 
 from splendor_rules.compiler.backend.native import cnodes as c
 from splendor_rules.compiler.backend.native.base import CONST_STATE, PLAYER, STATE, Means
+from splendor_rules.compiler.backend.native.board import BoardPrinting
 from splendor_rules.compiler.backend.native.choices import Choices
 from splendor_rules.compiler.backend.native.emit import Frame, filled
 from splendor_rules.compiler.backend.native.payments import Payments
@@ -44,7 +45,7 @@ class Context:
     stop: list[c.Stmt] = field(factory=list)
 
 
-class Statements(Payments, Choices, PlanPrinter[c.Stmt, Frame]):
+class Statements(Payments, Choices, PlanPrinter[c.Stmt, Frame], BoardPrinting):
     """The actions' functions and the effects."""
 
     def effects(self, body: ops.Block, frame: Frame, stop: list[c.Stmt]) -> Printed:
@@ -220,7 +221,8 @@ class Statements(Payments, Choices, PlanPrinter[c.Stmt, Frame]):
         return [c.do(c.call("gain_each", c.name("g"), c.name("p"), kinds, amount))], frame
 
     def visit_GiveBack(self, op: ops.GiveBack, frame: Frame, context: Context) -> Printed:
-        return [c.do(c.call("give_back", c.name("g"), c.name("p"), c.name("pay")))], frame
+        to = "give_to_bag" if op.statement.into_bag else "give_back"
+        return [c.do(c.call(to, c.name("g"), c.name("p"), c.name("pay")))], frame
 
     def visit_SpendCards(self, op: ops.SpendCards, frame: Frame, context: Context) -> Printed:
         spent = c.Unary("&", frame.locals[op.variable])

@@ -49,6 +49,9 @@ class Layout:
 
     def __init__(self, description: Mapping[str, Any], players: int, *, full: bool = False):
         d = description
+        if d.get("board") is not None:  # its cells, bag and lines have no encoding yet
+            raise ValueError(f"{d['edition']} has a board of cells, which the research "
+                             "interface does not encode yet (docs/rl.md)")
         if not d["players"]["min"] <= players <= d["players"]["max"]:
             raise ValueError(f"{d['edition']} is played by {d['players']['min']} to "
                              f"{d['players']['max']} players, not {players}")
