@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from edition_facts import engine_or_skip
 
 from splendor_rules.compiler.runtime.interpreter import InterpretedEngine, load_interpreted
+from splendor_rules.compiler.runtime.loading import EngineKind
 
 DATA = Path(__file__).resolve().parent.parent / "editions" / "data"
 FILES = ("duel_cards_1.csv", "duel_cards_2.csv", "duel_cards_3.csv", "duel_royals.csv")
@@ -124,3 +126,21 @@ def test_the_card_data_are_duels(duel: InterpretedEngine) -> None:
     faces = {deck: len([c for c in row if c is not None]) for deck, row in data["market"].items()}
     assert sorted(faces.values()) == [3, 4, 4, 5]  # D-2.1, D-2.2
     assert data["board"].count(None) == 0 and sum(data["bag"].values()) == 0  # D-2.4
+
+
+@pytest.mark.parametrize("kind", ["generated", "native"])
+def test_a_second_replenish_is_refused_alike(duel: InterpretedEngine, kind: EngineKind) -> None:
+    """D-3.1: one replenish a turn; the replenish states no rule of its own,
+    so every engine cites the edition by its name."""
+    other = engine_or_skip("duel", kind)
+    messages = []
+    for engine in (duel, other):
+        data = engine.to_json(engine.new_game(2, 1, 0))
+        data["bag"][data["board"][0]] = 1  # one token back in the bag
+        data["board"][0] = None
+        state = engine.apply(engine.from_json(data), ("replenish",))
+        with pytest.raises(ValueError) as refused:
+            engine.apply(state, ("replenish",))
+        messages.append(str(refused.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith("duel: 'replenish' is no longer open this turn")
