@@ -1133,25 +1133,38 @@ def _bag_tokens(s: State) -> tuple[int, ...]:
     return tuple(kind for kind, n in enumerate(s.bag) for _ in range(n))
 
 
+# Every line of cells of a length, with the mask of its cells (bit n: cell n).
+_BOARD_LINES: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+
+
+def _board_lines(length: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every line of that many cells on the board, by first cell, then
+    direction (along a row, down a column, down right, down left), each with
+    its mask; made once per length, so that a move's lines are a filter."""
+    found = _BOARD_LINES.get(length)
+    if found is None:
+        directions = ((0, 1), (1, 0), (1, 1), (1, -1))[: 1 if length == 1 else 4]
+        lines = []
+        for start in range(_BOARD_ROWS * _BOARD_COLUMNS):
+            row, column = _CELL_ROW[start], _CELL_COLUMN[start]
+            for dr, dc in directions:
+                r, c = row + (length - 1) * dr, column + (length - 1) * dc
+                if 0 <= r < _BOARD_ROWS and 0 <= c < _BOARD_COLUMNS:
+                    line = tuple(start + k * (dr * _BOARD_COLUMNS + dc) for k in range(length))
+                    lines.append((sum(1 << n for n in line), line))
+        found = _BOARD_LINES[length] = tuple(lines)
+    return found
+
+
 def _lines(cells: tuple[int, ...], low: int, high: int) -> list[tuple[int, ...]]:
     """Every line of `low` to `high` of the cells: by length, first cell,
     then direction (along a row, down a column, down right, down left)."""
-    allowed = set(cells)
+    allowed = 0
+    for n in cells:
+        allowed |= 1 << n
     found: list[tuple[int, ...]] = []
-    for length in range(max(low, 1), high + 1):
-        directions = ((0, 1), (1, 0), (1, 1), (1, -1))[: 1 if length == 1 else 4]
-        for start in sorted(allowed):
-            row, column = _CELL_ROW[start], _CELL_COLUMN[start]
-            for dr, dc in directions:
-                line = []
-                for step in range(length):
-                    r, c = row + step * dr, column + step * dc
-                    n = r * _BOARD_COLUMNS + c
-                    if not (0 <= r < _BOARD_ROWS and 0 <= c < _BOARD_COLUMNS) or n not in allowed:
-                        break
-                    line.append(n)
-                if len(line) == length:
-                    found.append(tuple(line))
+    for length in range(max(low, 1), min(high, max(_BOARD_ROWS, _BOARD_COLUMNS)) + 1):
+        found += [line for mask, line in _board_lines(length) if mask & allowed == mask]
     return found
 
 
@@ -1160,7 +1173,12 @@ def _pick_line(
 ) -> tuple[int, ...]:
     """The line of cells the player gave, if it is one of the lines."""
     whole = type(given) is tuple and all(type(c) is int for c in given)
-    if whole and given in _lines(cells, low, high):
+    if (
+        whole
+        and max(low, 1) <= len(given) <= min(high, max(_BOARD_ROWS, _BOARD_COLUMNS))
+        and any(line == given for _, line in _board_lines(len(given)))
+        and set(cells).issuperset(given)
+    ):
         return given  # type: ignore[no-any-return]
     count = _BOARD_ROWS * _BOARD_COLUMNS
     if whole and all(0 <= c < count for c in given):
