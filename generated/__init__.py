@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from splendor_rules.compiler.runtime.api import Engine
-    from splendor_rules.generated import classic, marvel, orient
+    from splendor_rules.generated import classic, duel, marvel, orient
 
     _classic: Engine = classic
+    _duel: Engine = duel
     _marvel: Engine = marvel
     _orient: Engine = orient
 

@@ -108,9 +108,9 @@ TILE_requires: Final = (
     (4, 4, 0, 0, 0), (4, 0, 0, 0, 4), (0, 4, 4, 0, 0), (0, 0, 4, 4, 0), (0, 0, 0, 4, 4),
     (3, 3, 3, 0, 0), (3, 3, 0, 0, 3), (3, 0, 0, 3, 3), (0, 3, 3, 3, 0), (0, 0, 3, 3, 3),
 )
-_TILE_SETS: Final = ('noble',)
+_TILE_SETS: Final[tuple[str, ...]] = ('noble',)
 S_noble: Final = 0
-_TILE_SET_FACES: Final = (((0,), (1,), (2,), (3,), (4,), (5,), (6,), (7,), (8,), (9,)),)
+_TILE_SET_FACES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = (((0,), (1,), (2,), (3,), (4,), (5,), (6,), (7,), (8,), (9,)),)
 
 # Per-player zones.
 _ZONES: Final = ('bought', 'reserved', 'won')
@@ -1592,7 +1592,7 @@ _DECISIONS: Final = tuple(n for n, k in zip(_STEP_NAMES, _STEP_KINDS, strict=Tru
 _CARD_COUNT: Final = len(_CARD_DECK)
 _TILE_COUNT: Final = 10
 # Each tile's physical tile, as its first face: the faces of one tile share it.
-_TILE_PHYSICAL: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+_TILE_PHYSICAL: Final[tuple[int, ...]] = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 
 
 def _whole(value: Any, what: str, low: int = 0) -> int:

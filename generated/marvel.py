@@ -143,9 +143,9 @@ TILE_requires: Final = (
     (3, 0, 3, 0, 3), (0, 4, 0, 4, 0), (4, 0, 4, 0, 0), (0, 0, 4, 0, 4), (3, 3, 0, 3, 0),
     (0, 3, 0, 3, 3), (0, 0, 0, 4, 4), (4, 4, 0, 0, 0), (0, 0, 0, 0, 0),
 )
-_TILE_SETS: Final = ('location',)
+_TILE_SETS: Final[tuple[str, ...]] = ('location',)
 S_location: Final = 0
-_TILE_SET_FACES: Final = (((0, 1), (2, 3), (4, 5), (6, 7)),)
+_TILE_SET_FACES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = (((0, 1), (2, 3), (4, 5), (6, 7)),)
 M_avengers_assemble: Final = 8
 
 # Per-player zones.
@@ -1746,7 +1746,7 @@ _DECISIONS: Final = tuple(n for n, k in zip(_STEP_NAMES, _STEP_KINDS, strict=Tru
 _CARD_COUNT: Final = len(_CARD_DECK)
 _TILE_COUNT: Final = 9
 # Each tile's physical tile, as its first face: the faces of one tile share it.
-_TILE_PHYSICAL: Final = (0, 0, 2, 2, 4, 4, 6, 6, 8)
+_TILE_PHYSICAL: Final[tuple[int, ...]] = (0, 0, 2, 2, 4, 4, 6, 6, 8)
 
 
 def _whole(value: Any, what: str, low: int = 0) -> int:

@@ -97,3 +97,10 @@ def stated_facts(edition: str) -> str:
 def read_csv(name: str) -> list[dict[str, str]]:
     with (DATA / name).open(encoding="utf-8", newline="") as handle:
         return list(csv.DictReader(handle))
+
+
+def rl_editions(names: list[str]) -> list[str]:
+    """The editions of `names` the research interface encodes: not one with
+    a board of cells, which it refuses, saying so (docs/rl.md; the refusal
+    is tested in tests/test_rl_dtype.py)."""
+    return [name for name in names if "board" not in load_engine(name).DESCRIPTION]

@@ -164,11 +164,14 @@ def data_carried(model: m.Edition) -> set[str]:
     parts: list[Any] = [model.market, *model.markets, model.cards, *model.card_tables]
     parts += [*model.policies, *model.tile_sets]
     found = {i for part in parts for i in part.rule_ids} | set(model.market.refill_ids)
+    if model.board is not None:  # the board's size and fill order, the bag's tokens
+        found |= set(model.board.rule_ids) | set(model.board.bag_ids)
     for token in model.tokens:
         found |= set(token.rule_ids) | set(token.returnable_ids) | set(token.cap_ids)
     for rule_id, span in model.rule_ids.items():  # the supply declaration's
         line = (ROOT / span.file).read_text(encoding="utf-8").splitlines()[span.line - 1]
-        if re.search(r"\bsupply\s*\{", line):
+        # the supply, the player counts and the colours: constants of the engine
+        if re.search(r"\bsupply\s*\{|^\s*(\[[^]]*\]\s*)?(players|colours)\b", line):
             found.add(rule_id)
     return found
 

@@ -51,6 +51,8 @@ def _native(edition: str) -> tuple[Engine, BotEngine]:
 
 def _positions(engine: Engine, players: int, games: int) -> list[tuple[State, int]]:
     """Every position of a few random games, with the seat to move."""
+    if players not in engine.PLAYERS:  # a two-player edition: its own count
+        players = min(engine.PLAYERS)
     found = []
     for seed in range(games):
         rng = random.Random(seed)

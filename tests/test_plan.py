@@ -39,12 +39,14 @@ IN_LEGAL = {
     ops.Let: "Let",
     ops.ChoiceLoop: "Choose",
     ops.CombinationLoop: "ChooseDistinct",
+    ops.LineLoop: "ChooseLine",
     ops.Payment: "Pay",
 }
 IN_APPLY = {
     ops.Let: "Let",
     ops.Pick: "Choose",
     ops.PickSet: "ChooseDistinct",
+    ops.PickLine: "ChooseLine",
     ops.Check: "Require",
     ops.PickPayment: "Pay",
 }
@@ -113,7 +115,8 @@ def test_each_apply_reads_its_move_in_order(
         assert [IN_APPLY[type(op)] for op in apply.reads] == [type(st).__name__ for st in part]
         signature = [value for value, _ in identities.action_signature(action)]
         assert len(apply.values) == len(signature), action.name
-        positions = [op.position for op in apply.reads if isinstance(op, ops.Pick | ops.PickSet)]
+        picks = ops.Pick | ops.PickSet | ops.PickLine
+        positions = [op.position for op in apply.reads if isinstance(op, picks)]
         assert positions == list(range(1, len(positions) + 1))
 
 

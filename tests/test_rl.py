@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+from edition_facts import rl_editions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +22,7 @@ from splendor_rules.compiler.tools.rl.actions import ActionSpace, Choosing
 from splendor_rules.compiler.tools.rl.game import Game
 from splendor_rules.compiler.tools.rl.observation import Layout, encode
 
-EDITIONS = generated_editions()
+EDITIONS = rl_editions(generated_editions())
 
 
 def _engine(edition: str) -> Engine:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from edition_facts import rl_editions
 
 from splendor_rules.compiler.runtime.loading import generated_editions
 
-EDITIONS = generated_editions()
+EDITIONS = rl_editions(generated_editions())
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

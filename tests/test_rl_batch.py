@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from edition_facts import rl_editions
 
 from splendor_rules.compiler.runtime.loading import (
     EngineUnavailable,
@@ -32,7 +33,7 @@ def _batch(edition: str, games: int, players: int, seed: int):  # type: ignore[n
     return BatchEnv(edition, games, players, seed=seed)
 
 
-@pytest.mark.parametrize("edition", native_editions())
+@pytest.mark.parametrize("edition", rl_editions(native_editions()))
 def test_the_batch_steps_as_the_engine_api_does(edition: str) -> None:
     _native(edition)
     engine = load_engine(edition, "native")
@@ -62,7 +63,7 @@ def test_the_batch_steps_as_the_engine_api_does(edition: str) -> None:
         assert sum(deals) > 0
 
 
-@pytest.mark.parametrize("edition", native_editions())
+@pytest.mark.parametrize("edition", rl_editions(native_editions()))
 def test_random_decisions_are_legal_and_games_end(edition: str) -> None:
     _native(edition)
     engine = load_engine(edition, "native")

@@ -11,6 +11,7 @@ from array import array
 from pathlib import Path
 
 import pytest
+from edition_facts import rl_editions
 
 from splendor_rules.compiler.frontend.description import describe
 from splendor_rules.compiler.frontend.limits import COUNT
@@ -77,7 +78,7 @@ def _digits(layout: Layout, tensor: list[int], name: str) -> int:
     return sum(tensor[s.start + i] << (i * layout.bits) for i in range(s.size))
 
 
-@pytest.mark.parametrize("edition", generated_editions())
+@pytest.mark.parametrize("edition", rl_editions(generated_editions()))
 def test_a_value_at_its_bound_is_written_exactly(edition: str) -> None:
     """The most turns a state counts, and every token of the kind the supply
     holds most of in one seat: the C code's tensor, the view's and the full
@@ -108,7 +109,7 @@ def test_a_value_at_its_bound_is_written_exactly(edition: str) -> None:
         assert raw.typecode == layout.typecode and raw.itemsize == layout.itemsize
 
 
-@pytest.mark.parametrize("edition", native_editions())
+@pytest.mark.parametrize("edition", rl_editions(native_editions()))
 @pytest.mark.parametrize(("most", "dtype"), [(200, "int16"), (40000, "int32")])
 def test_the_c_code_writes_every_type(edition: str, most: int, dtype: str) -> None:
     """The shipped editions are int8; a supply table past int8's (or int16's)

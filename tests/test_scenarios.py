@@ -15,7 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from splendor_rules.compiler.runtime.loading import EngineUnavailable, load_engine
+from splendor_rules.compiler.runtime.loading import (
+    EngineUnavailable,
+    generated_editions,
+    load_engine,
+)
 from splendor_rules.compiler.tools.records import (
     RecordError,
     check_file,
@@ -28,7 +32,7 @@ from splendor_rules.compiler.tools.records import (
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"
 FILES = sorted(SCENARIOS.glob("*.json"))
-RULEBOOKS = sorted((ROOT / "editions").glob("*.md"))  # RULES.md, ORIENT.md
+RULEBOOKS = sorted((ROOT / "editions").glob("*.md"))  # RULES.md, ORIENT.md, DUEL.md
 KNOWN = SCENARIOS / "KNOWN_FAILURES.md"
 
 # Rule ids by prefix: the editions each concerns.
@@ -38,6 +42,7 @@ CONCERNS = {
     "C": ("classic",),
     "M": ("marvel",),
     "O": ("orient",),
+    "D": ("duel",),
 }
 
 # Rules that forbid something: their scenarios show a refused and an accepted move.
@@ -56,6 +61,7 @@ FORBIDDING = {
         "M-4.1a",
     ),
     "orient": ("O-3.1", "O-3.3", "O-3.4", "O-3.5", "O-3.6"),
+    "duel": ("D-3.1", "D-3.2", "D-3.3", "D-3.4", "D-3.5", "D-4.5", "D-5.2"),
 }
 
 
@@ -94,6 +100,11 @@ def _data(path: Path) -> dict[str, object]:
 
 @pytest.mark.parametrize("path", _params("generated"))
 def test_scenario_holds_on_the_generated_engine(path: Path) -> None:
+    edition = str(_data(path)["edition"])
+    if edition not in generated_editions():
+        # a target that does not print a construct yet refuses the edition
+        # (compiler/backend/unprinted.py): no module, nothing to replay on
+        pytest.skip(f"no generated engine of {edition!r}: the Python target refuses it")
     record, failure = check_file(path)
     assert failure is None, (
         f"{path.name} ({record.title}) fails at step {failure.step}: {failure.action}: "

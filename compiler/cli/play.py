@@ -94,6 +94,8 @@ def show_position(eng: Engine, state: State, seat: int, legal: list[Action]) -> 
     for deck, cards in view["market"].items():
         market.add_row(f"deck {deck}\n{view['decks'][deck]} left", *(_card(data, c) for c in cards))
     console.print(market)
+    if "board" in view:
+        console.print(_board(view, eng.DESCRIPTION["board"]["columns"]))
     for tiles in view["tiles"].values():
         for tile in tiles:
             console.print(f"tile: {data.tile_label(tile)}")

@@ -297,12 +297,13 @@ _BACKEND = click.option(
 _ENGINE = click.option(
     "--engine",
     "kind",
-    type=click.Choice(["generated", "native"]),
+    type=click.Choice(["generated", "native", "interpreted"]),
     default=None,
     help="The engine that plays each edition (a rule file's native engine is built into the "
     "per-user cache on first use); random and greedy make the same moves on both, mcts "
     "is the same search (native code on the native engine, drawn from another generator; "
-    "--python-bots for the same games), the playout bot is native only.  "
+    "--python-bots for the same games), the playout bot is native only; interpreted: the "
+    "reference interpreter, slow, for an edition a target does not print yet.  "
     "[default: native where it is built or a C compiler can build it, else generated]",
 )
 

@@ -18,16 +18,18 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from splendor_rules.compiler.runtime.api import PlayoutEngine
-    from splendor_rules.generated.native import classic, marvel, orient
+    from splendor_rules.generated.native import classic, duel, marvel, orient
 
     _engine_classic: PlayoutEngine = classic
+
+    _engine_duel: PlayoutEngine = duel
 
     _engine_marvel: PlayoutEngine = marvel
 
     _engine_orient: PlayoutEngine = orient
 
 STAMP = b"splendor-rules-stamp:"
-EDITIONS = ("classic", "marvel", "orient", )
+EDITIONS = ("classic", "duel", "marvel", "orient", )
 
 
 def built() -> list[str]:

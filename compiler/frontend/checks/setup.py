@@ -78,7 +78,7 @@ def check_seat_setup(
             gifts.append(
                 m.SeatGift(
                     rule_ids=context.current_ids,
-                    span=line.span,
+                    span=decl.span,  # where its ids are stated: the engines cite it
                     position=line.position,
                     token=kind,
                     amount=line.amount,

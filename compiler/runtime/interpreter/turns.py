@@ -51,8 +51,9 @@ class Turns:
         definition = self.check.action(name)
         if not self.moves.open(definition, state):
             raise IllegalAction(
-                f"{rule_ids(definition)}: '{name}' is no longer open this turn: the actions"
-                " before the main action are taken in their declared order"
+                # an action stating no rule is cited by the edition's name, as the targets do
+                f"{rule_ids(definition) or self.tables.model.name}: '{name}' is no longer open"
+                " this turn: the actions before the main action are taken in their declared order"
             )
         if definition.body is None:
             self.check.fallback(state, definition, action)

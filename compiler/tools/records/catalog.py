@@ -163,7 +163,8 @@ def named_engine(edition: str, kind: str = "generated") -> Engine:
         raise RecordError(
             f"{error} (the edition of a rule file is named by the file: --rules FILE)"
         ) from error
-    if edition not in editions():
+    # the interpreter reads the rule file itself: it needs no generated module
+    if kind != "interpreted" and edition not in editions():
         raise RecordError(f"edition {brief(edition)} has no engine yet: run splendor-rules build")
     known: dict[str, EngineKind] = {k: k for k in ALL_ENGINE_KINDS}
     if kind not in known:

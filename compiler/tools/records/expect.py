@@ -174,6 +174,24 @@ def _counted(value: Json, players: int, cat: Catalog, what: str) -> None:
     _count(value, what)
 
 
+def _board_cells(value: Json, players: int, cat: Catalog, what: str) -> None:
+    """`{cell: token kind or null}`, cells by number (`row * columns + column`)."""
+    if not cat.cells:
+        raise RecordError(f"{what}: {cat.name} has no board")
+    _kind(value, dict, "an object keyed by cell number", what)
+    for cell, kind in value.items():
+        if not (cell.isdigit() and int(cell) < cat.cells):
+            raise RecordError(f"{what}: {brief(cell)} is not a cell (0 to {cat.cells - 1})")
+        if kind is not None and kind not in cat.tokens:
+            raise RecordError(f"{what} {cell}: unknown token kind {brief(kind)}")
+
+
+def _bag(value: Json, players: int, cat: Catalog, what: str) -> None:
+    if not cat.cells:
+        raise RecordError(f"{what}: {cat.name} has no bag")
+    check_counts(value, cat, what)
+
+
 _VALIDATORS: dict[str, _Validator] = {
     "scores": _scores,
     "winners": _winners,
@@ -192,6 +210,8 @@ _VALIDATORS: dict[str, _Validator] = {
     "hidden": _hidden,
     "legal_count": _counted,
     "seen_by": _seen_by,
+    "board": _board_cells,
+    "bag": _bag,
 }
 _ACTION_LISTS = ("legal", "legal_includes", "legal_excludes")
 assert set(_VALIDATORS) | set(_ACTION_LISTS) == set(CHECK_KEYS)

@@ -57,6 +57,8 @@ CHECK_KEYS = (
     "legal_includes",
     "legal_excludes",
     "seen_by",
+    "board",
+    "bag",
 )
 
 

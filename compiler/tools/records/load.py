@@ -14,7 +14,6 @@ from splendor_rules.compiler.runtime.api import Action, Engine, State
 from splendor_rules.compiler.tools.records.actions import action_data, canonical, to_action
 from splendor_rules.compiler.tools.records.catalog import (
     Catalog,
-    catalog,
     engine,
     engine_catalog,
     named_engine,
@@ -89,7 +88,7 @@ def load_record(
         raise RecordError(
             f"the record is of edition {brief(edition)}; {rules} declares {eng.EDITION!r}"
         )
-    cat = engine_catalog(eng) if rules is not None else catalog(edition)
+    cat = engine_catalog(eng)  # from the engine itself: an interpreted edition may have no module
     record = _header(data, source, eng, cat)
     fingerprint = data.get("fingerprint")
     if fingerprint is not None and not isinstance(fingerprint, str):

@@ -138,6 +138,11 @@ _CHECKS: dict[str, _Check] = {
     "legal_includes": _legal_includes,
     "legal_excludes": _legal_excludes,
     "seen_by": _seen_by,
+    "board": lambda spec, state, data, eng: (
+        dict(spec),
+        {cell: data["board"][int(cell)] for cell in spec},
+    ),
+    "bag": lambda spec, state, data, eng: (_full(spec, eng), _full(data["bag"], eng)),
 }
 assert set(_CHECKS) == set(CHECK_KEYS)
 

@@ -53,10 +53,13 @@ def edition_source(argument: str, kind: EngineKind | None = None) -> EditionSour
     if loader.is_rule_file(argument):
         if kind == "native" or (kind is None and native_available() is None):
             return _native_of_rule_file(path, argument)
+        if kind == "interpreted":
+            return _interpreted_rule_file(path, argument)
         name, source = engine_source(path)
         return EditionSource(name, source, argument)
     try:
-        load_engine(argument)
+        # the interpreter plays an edition a target does not print yet
+        load_engine(argument, "interpreted" if kind == "interpreted" else "generated")
     except (EngineUnavailable, ImportError) as error:
         raise SimulateError(str(error)) from error
     if kind is None:
@@ -80,6 +83,16 @@ def _native_of_rule_file(path: Path, argument: str) -> EditionSource:
         raise NoEngineOfThatKind(str(error)) from error
     rules = str(path.resolve())
     return EditionSource(engine.EDITION, None, argument, "native", rules)
+
+
+def _interpreted_rule_file(path: Path, argument: str) -> EditionSource:
+    """A rule file played by the reference interpreter, which each worker
+    reads from the file."""
+    try:
+        engine = loader.load(path, "interpreted")
+    except loader.RuleFileMistakes as error:
+        raise SimulateError(str(error)) from error
+    return EditionSource(engine.EDITION, None, argument, "interpreted", str(path.resolve()))
 
 
 def native_built(edition: str) -> bool:
