@@ -29,9 +29,9 @@ from __future__ import annotations
 import copy
 import inspect
 import json
-import re
 import pickle
 import random
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
