@@ -42,6 +42,23 @@ def engine_module(model: m.Edition, folder: Path, name: str | None = None) -> Mo
     return rendered_engine(model, ROOT, name, folder=folder, register=False)
 
 
+def checked_model(path: Path) -> m.Edition:
+    """The checked model of a rule file that must check."""
+    compiled = compile_file(path)
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    return compiled.model
+
+
+def three_engines(model: m.Edition, folder: Path) -> dict[str, Any]:
+    """The interpreter, the generated engine and the native one of a model,
+    by kind (the engines written to `folder`)."""
+    return {
+        "interpreter": InterpretedEngine(model),
+        "generated": engine_module(model, folder),
+        "native": native_engine_module(model, folder),
+    }
+
+
 def variant_engines(path: Path, folder: Path) -> tuple[ModuleType, InterpretedEngine]:
     """A rule file that must check, built: its generated engine (written to
     `folder`) and the interpreter of the same model."""

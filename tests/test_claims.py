@@ -15,12 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_modules import engine_module, native_engine_module
+from engine_modules import checked_model, three_engines
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.pipeline import compile_file
-from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "tests" / "variants" / "claims.rules"
@@ -32,19 +30,12 @@ WHITE, BLUE, GREEN, RED, BLACK = range(10, 15)
 
 @pytest.fixture(scope="module")
 def model() -> m.Edition:
-    compiled = compile_file(VARIANT)
-    assert compiled.ok and compiled.model is not None, compiled.diagnostics
-    return compiled.model
+    return checked_model(VARIANT)
 
 
 @pytest.fixture(scope="module")
 def engines(model: m.Edition, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    folder = tmp_path_factory.mktemp("claims")
-    return {
-        "interpreter": InterpretedEngine(model),
-        "generated": engine_module(model, folder, "claims_engine"),
-        "native": native_engine_module(model, folder),
-    }
+    return three_engines(model, tmp_path_factory.mktemp("claims"))
 
 
 @pytest.fixture(params=["interpreter", "generated", "native"])

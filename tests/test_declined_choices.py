@@ -18,11 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_modules import engine_module, native_engine_module
+from engine_modules import checked_model, three_engines
 
 from splendor_rules.compiler.frontend import model as m
-from splendor_rules.compiler.frontend.pipeline import compile_file
-from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.compiler.tools.labels import data_of, move_label
 from splendor_rules.compiler.tools.records import load_record, read_json, replay_record
 from splendor_rules.compiler.tools.records.actions import action_data, parse_short, short_form
@@ -40,19 +38,12 @@ PLAIN, POINTED, TIER_TWO = (0, 1, 2), 7, 40
 
 @pytest.fixture(scope="module")
 def model() -> m.Edition:
-    compiled = compile_file(VARIANT)
-    assert compiled.ok and compiled.model is not None, compiled.diagnostics
-    return compiled.model
+    return checked_model(VARIANT)
 
 
 @pytest.fixture(scope="module")
 def engines(model: m.Edition, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    folder = tmp_path_factory.mktemp("declined_choices")
-    return {
-        "interpreter": InterpretedEngine(model),
-        "generated": engine_module(model, folder, "declined_choices_engine"),
-        "native": native_engine_module(model, folder),
-    }
+    return three_engines(model, tmp_path_factory.mktemp("declined_choices"))
 
 
 @pytest.fixture(params=["interpreter", "generated", "native"])

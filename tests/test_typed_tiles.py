@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_modules import engine_module, native_engine_module
+from engine_modules import checked_model, three_engines
 from test_differential import Differential, Side, play, registered
 
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.frontend.pipeline import compile_file
-from splendor_rules.compiler.runtime.interpreter import InterpretedEngine
 from splendor_rules.compiler.tools.lsp.analysis import Trees, analyse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,19 +30,12 @@ VARIANT = ROOT / "tests" / "variants" / "trading_posts.rules"
 
 @pytest.fixture(scope="module")
 def model() -> m.Edition:
-    compiled = compile_file(VARIANT)
-    assert compiled.ok and compiled.model is not None, compiled.diagnostics
-    return compiled.model
+    return checked_model(VARIANT)
 
 
 @pytest.fixture(scope="module")
 def engines(model: m.Edition, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    folder = tmp_path_factory.mktemp("trading_posts")
-    return {
-        "interpreter": InterpretedEngine(model),
-        "generated": engine_module(model, folder, "trading_posts_engine"),
-        "native": native_engine_module(model, folder),
-    }
+    return three_engines(model, tmp_path_factory.mktemp("trading_posts"))
 
 
 @pytest.fixture(params=["interpreter", "generated", "native"])
@@ -206,9 +198,7 @@ def test_a_typed_zone_holding_a_tile_of_another_set_is_refused(engine: Any, mode
     assert engine.to_json(engine.from_json(data))["seats"][0]["zones"]["won"] == [noble]
 
 
-def test_p_1_5_a_choice_from_a_typed_zone_reads_the_sets_own_columns(
-    engine: Any, model: m.Edition
-):
+def test_p_1_5_a_choice_from_a_typed_zone_reads_the_sets_own_columns(engine: Any, model: m.Edition):
     """Trading at a post held: the colours it gives, read from `posts`."""
     harbour, fort = post(model, "harbour"), post(model, "fort")
     state = position(engine, model, {}, posts=("harbour", "fort"))
