@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 NATIVE = "generated/native"
@@ -49,6 +50,33 @@ def _stamp(source: Path, compile_module) -> str:  # type: ignore[no-untyped-def]
     return stamp.relative_to(ROOT).as_posix()
 
 
+class ReusingBuildExt(build_ext):
+    """Builds each native engine, or reuses the module beside its source when
+    that module's stamp names this source's hash and this C compiler: every
+    `pip install -e .` builds into a fresh folder, and compiling the four
+    engines anew is most of a reinstall's time."""
+
+    def build_extension(self, ext: Extension) -> None:
+        source = ROOT / ext.sources[0]
+        built = ROOT / NATIVE / Path(self.get_ext_filename(ext.name)).name
+        output = Path(self.get_ext_fullpath(ext.name))
+        if built.resolve() != output.resolve() and _current(built, source):
+            output.parent.mkdir(parents=True, exist_ok=True)
+            self.copy_file(str(built), str(output))
+            return
+        super().build_extension(ext)
+
+
+def _current(module: Path, source: Path) -> bool:
+    """Whether `module` was compiled from `source` as it is, by this compiler."""
+    compile_module = sys.modules.get("_splendor_rules_compile") or _compile_module()
+    try:
+        wanted = compile_module.Stamp(compile_module.source_hash(source), compile_module.compiler_version())
+    except Exception:  # no usable compiler: build (and fail optionally) as before
+        return False
+    return module.is_file() and compile_module.read_stamp(module) == wanted
+
+
 def native_extensions() -> list[Extension]:
     compile_module = _compile_module()
     return [
@@ -62,4 +90,4 @@ def native_extensions() -> list[Extension]:
     ]
 
 
-setup(ext_modules=native_extensions())
+setup(ext_modules=native_extensions(), cmdclass={"build_ext": ReusingBuildExt})
