@@ -41,7 +41,7 @@ class Definitions:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self._state: State | None = None
-        self._values: dict[tuple[str, int], Value] = {}
+        self._values: dict[tuple[object, ...], Value] = {}
 
     def value(self, define: m.Define, state: State, player: int) -> Value:
         if self._state is not state:
@@ -52,9 +52,23 @@ class Definitions:
         return self._values[key]
 
     def apply(self, define: m.Define, state: State, player: int, arguments: list[Value]) -> Value:
-        """A definition with parameters, read with them bound to the arguments."""
+        """A definition with parameters, read with them bound to the arguments
+        (kept as `value` keeps a definition's: a sum per colour reads one
+        card's definition once per colour)."""
+        if self._state is not state:
+            self._state, self._values = state, {}
+        key = (define.name, player, *arguments)
+        try:
+            return self._values[key]
+        except KeyError:
+            pass
+        except TypeError:  # an argument that is no key: read it each time
+            key = None
         names = {name: value for (name, _), value in zip(define.parameters, arguments, strict=True)}
-        return Env(self, state, player, names).visit(define.value)
+        found = Env(self, state, player, names).visit(define.value)
+        if key is not None:
+            self._values[key] = found
+        return found
 
     def score(self, state: State, player: int) -> int:
         return int(self.value(self.tables.model.score, state, player))
