@@ -408,7 +408,10 @@ def noted(diff: Differential) -> Iterator[None]:
 
 # Derandomized: CI sees the same games every run (long mode explores more).
 # One bug reported, and no `explain` phase: each example plays a game in the
-# slow interpreter, so shrinking alone can take minutes.
+# slow interpreter, so shrinking alone can take minutes. Whole games are
+# fewer than the short games with illegal actions: with four editions they
+# were a quarter of the suite's time, and tests/test_native.py and the
+# scenarios play every edition's whole games too.
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, database=None,
                     report_multiple_bugs=False,
                     phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
@@ -416,7 +419,7 @@ SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, database=N
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-@SETTINGS
+@settings(SETTINGS, max_examples=12)
 @given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), first=st.integers(0, 3),
        data=st.data())
 def test_whole_games_agree(edition: str, players: int, seed: int, first: int,

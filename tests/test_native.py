@@ -104,7 +104,7 @@ PROBE_EVERY = 5  # illegal actions are tried at the start, every 5 actions and a
 NATIVE_GAMES = int(os.environ.get("NATIVE_GAMES") or 0)
 NATIVE_RANDOM_EDITIONS = int(os.environ.get("NATIVE_RANDOM_EDITIONS") or 0)
 GAMES_DEFAULT = 3  # drawn games per edition and variant in CI, after 3 explicit ones
-RANDOM_EDITIONS_DEFAULT = 20  # random editions in CI
+RANDOM_EDITIONS_DEFAULT = 14  # random editions in CI (each is compiled: 3 s)
 RANDOM_EDITION_GAMES = 2
 
 
