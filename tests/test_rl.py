@@ -124,8 +124,9 @@ def test_a_game_played_by_indices_is_the_engine_s_game(edition: str) -> None:
 
 def _hide_differently(engine: Engine, form: dict[str, Any], seat: int,
                       rng: random.Random) -> dict[str, Any]:
-    """The same state but for what `seat` cannot see: each deck shuffled, and
-    each card another seat took hidden from a deck swapped with one of that deck."""
+    """The same state but for what `seat` cannot see: each deck shuffled, each
+    card another seat took hidden from a deck swapped with one of that deck,
+    and a board's bag drawn from another generator."""
     tier_of = {c: str(d["name"]) for d in engine.DESCRIPTION["decks"] for c in d["cards"]}
     for deck in form["decks"].values():
         rng.shuffle(deck)
@@ -144,6 +145,8 @@ def _hide_differently(engine: Engine, form: dict[str, Any], seat: int,
                     zone[i], deck[j] = deck[j], card
                     hidden = (hidden - {card}) | {zone[i]}
     form["hidden"] = sorted(hidden)
+    if form.get("draws") is not None:  # a board's bag: its next draws are hidden too
+        form["draws"] = rng.getrandbits(64)
     return form
 
 

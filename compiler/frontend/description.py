@@ -68,12 +68,17 @@ def _board(edition: m.Edition) -> Json:
     if board is None:
         return {}
     bag = {kind: {str(n): a for n, a in amounts.items()} for kind, amounts in board.bag.items()}
+    # the lengths a choice of cells in a line may take, over every such choice
+    lines = [(st.low, st.high) for a in edition.actions for st in a.body or ()
+             if isinstance(st, m.ChooseLine)]
     return {
         "board": {
             "rows": board.rows,
             "columns": board.columns,
             "order": list(board.order),
             "bag": bag,
+            "lines": {"min": min(lo for lo, _ in lines), "max": max(hi for _, hi in lines)}
+            if lines else None,
             "rules": list(board.rule_ids),
         }
     }
