@@ -241,6 +241,7 @@ class Choosing:
         self.prefix: list[int] = []
         self.options: tuple[int, ...] = ()
         self._advance()
+        self._start = (list(self._left), list(self.prefix), self.options)
 
     @property
     def move(self) -> tuple[Any, ...] | None:
@@ -264,6 +265,7 @@ class Choosing:
         other = Choosing.__new__(Choosing)
         other.space, other.legal, other._atoms = self.space, self.legal, self._atoms
         other._left, other.prefix, other.options = list(self._left), list(self.prefix), self.options
+        other._start = self._start
         return other
 
     def choose(self, index: int) -> None:
@@ -278,7 +280,9 @@ class Choosing:
     def decisions(self, move: tuple[Any, ...]) -> tuple[int, ...]:
         """The indices that choose a legal move from the start, in order."""
         target = self.space.atoms(move)
-        probe = Choosing(self.space, self.legal)
+        probe = self.copy()  # from the start: the moves' atoms are not found again
+        probe._left, probe.prefix, probe.options = (
+            list(self._start[0]), list(self._start[1]), self._start[2])
         out = []
         while probe.move is None:
             index = target[len(probe.prefix)]
