@@ -3783,8 +3783,8 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
 #endif
 
 #define BATCH_PREFIX 256  /* atoms of one move, at most */
-#define MEMO_MOVES 64     /* legal moves a game keeps between steps, at most (classic: 12 on average, 56 at most seen) */
-#define MEMO_DATA 512     /* and their numbers (classic: 78 on average); a smaller game steps faster */
+#define MEMO_MOVES 192    /* a board's lines: Duel has 148 moves on a full board, 171 at most seen */
+#define MEMO_DATA 1536
 
 /* What a game keeps from the mask that showed its options to the step that
  * takes one: the legal moves of its state (found once a state), the options
