@@ -84,7 +84,8 @@ def test_a_value_at_its_bound_is_written_exactly(edition: str) -> None:
         d = engine.DESCRIPTION
         bag = d.get("board", {}).get("bag", {})
 
-        def total(t: dict[str, Any], p: int) -> int:  # a kind's tokens: supply and bag
+        def total(t: dict[str, Any], p: int, bag: dict[str, Any] = bag) -> int:
+            """A kind's tokens: its supply and its bag."""
             return int(t["supply"][str(p)] + bag.get(t["name"], {}).get(str(p), 0))
 
         players = max(range(d["players"]["min"], d["players"]["max"] + 1),
