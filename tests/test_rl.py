@@ -3,6 +3,7 @@ observation tensors, on every edition, read from each engine's description."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from typing import Any
@@ -240,3 +241,14 @@ def test_the_layout_names_every_value_once(edition: str) -> None:
             assert all(a[1] == b[0] for a, b in itertools.pairwise(rows))
     with pytest.raises(ValueError, match="players"):
         Layout(engine.DESCRIPTION, engine.PLAYERS.stop)
+
+
+def test_a_set_of_cells_not_in_a_line_is_refused_saying_so() -> None:
+    """A board's set of cells is one index among its lines; a move choosing
+    cells `distinct` (not in a line) has no encoding yet: refused, by name."""
+    engine = load_engine("duel", "generated")
+    d = copy.deepcopy(engine.DESCRIPTION)
+    assert ActionSpace(d).heads["take_tokens"].size == 25 + 72 + 48
+    d["board"]["lines"]["moves"].remove("take_tokens")
+    with pytest.raises(ValueError, match="take_tokens chooses a set of cells not in a line"):
+        ActionSpace(d)

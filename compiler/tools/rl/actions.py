@@ -61,6 +61,12 @@ class ActionSpace:
         self.shapes: dict[str, tuple[tuple[str, str], ...]] = {
             m["name"]: tuple((c[0], c[1]) for c in m["choices"]) for m in description["moves"]
         }
+        in_lines = set(lengths["moves"]) if lengths else set()
+        for name, shape in self.shapes.items():
+            if any(kind == "set:cell" for _, kind in shape) and name not in in_lines:
+                raise ValueError(f"{self.edition}: the move {name} chooses a set of cells "
+                                 "not in a line, which the research interface does not "
+                                 "encode yet (docs/rl.md)")
         # follow-ups the player may decline: their head ends with "none", the decline
         self.declinable = frozenset(m["name"] for m in description["moves"] if m.get("declinable"))
         self.blocks: list[Block] = []
