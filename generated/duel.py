@@ -779,6 +779,7 @@ DESCRIPTION: Final[dict[str, Any]] = {
             'pearl': {'2': 2},
             'gold': {'2': 3},
         },
+        'lines': {'min': 1, 'max': 3, 'moves': ['take_tokens']},
         'rules': ['D-1.6'],
     },
 }

@@ -470,3 +470,47 @@ def test_a_bot_deals_the_bags_draws_it_cannot_see() -> None:
     assert view["draws"] is None and type(dealt["draws"]) is int
     state = ENGINE.from_json(dealt)
     assert ENGINE.view(state, 0) == view
+
+
+def test_the_research_interface_plays_the_board(native: Any, monkeypatch: Any) -> None:
+    """docs/rl.md on the 3 by 3 board: a line of cells is one index among the
+    board's 37 lines of 1 to 3 cells; every legal move is one path of indices;
+    the batch's C code gives the masks, the tensors (the cells and the bag,
+    as `encode` reads them from the view) and the ends that stepping each
+    game by the engine API gives, with 2 and 4 players."""
+    np = pytest.importorskip("numpy", reason="the rl extra (numpy) is not installed")
+    from splendor_rules.compiler.tools.rl.actions import ActionSpace
+    from splendor_rules.compiler.tools.rl.adapters import batch_env
+    from splendor_rules.compiler.tools.rl.game import Game
+    from splendor_rules.compiler.tools.rl.observation import encode
+
+    space = ActionSpace(native.DESCRIPTION)
+    assert space.heads["take_line"].size == 9 + 20 + 8
+    assert space.heads["take_gold"].size == 9
+    assert space.atoms(("take_line", (cell(2, 0), cell(1, 1), cell(0, 2)))) == (
+        space.atoms(("take_line", (cell(0, 2), cell(1, 1), cell(2, 0)))))
+    monkeypatch.setattr(batch_env, "load_engine", lambda edition, kind: native)
+    monkeypatch.setattr(batch_env, "native_extension", lambda edition: native._c)
+    rng, names = random.Random(4), set()
+    for players in (2, 4):
+        games, seed = 3, 5
+        batch = batch_env.BatchEnv(MODEL.name, games, players, seed=seed)
+        alone = [Game(native, players, seed=seed + i) for i in range(games)]
+        for _ in range(120):
+            for i, game in enumerate(alone):
+                paths = {game.choosing.decisions(m) for m in native.legal_actions(game.state)}
+                assert len(paths) == len(native.legal_actions(game.state))
+                assert batch.masks[i].tolist() == game.mask()
+                assert batch.observations[i].tolist() == encode(
+                    game.layout, native.view(game.state, game.to_move), game.to_move,
+                    game.choosing.prefix)
+            actions = [rng.choice(game.legal()) for game in alone]
+            batch.step(np.array(actions))
+            for i, (game, action) in enumerate(zip(alone, actions, strict=True)):
+                made = game.step(action)
+                names.add(made[0] if made else "")
+                assert bool(batch.dones[i]) == game.over
+                if game.over:
+                    assert batch.rewards[i].tolist() == game.rewards()
+                    game.reset(seed + i + games)
+    assert {"take_line", "take_gold", "buy"} <= names

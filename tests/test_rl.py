@@ -3,6 +3,7 @@ observation tensors, on every edition, read from each engine's description."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from typing import Any
@@ -124,8 +125,9 @@ def test_a_game_played_by_indices_is_the_engine_s_game(edition: str) -> None:
 
 def _hide_differently(engine: Engine, form: dict[str, Any], seat: int,
                       rng: random.Random) -> dict[str, Any]:
-    """The same state but for what `seat` cannot see: each deck shuffled, and
-    each card another seat took hidden from a deck swapped with one of that deck."""
+    """The same state but for what `seat` cannot see: each deck shuffled, each
+    card another seat took hidden from a deck swapped with one of that deck,
+    and a board's bag drawn from another generator."""
     tier_of = {c: str(d["name"]) for d in engine.DESCRIPTION["decks"] for c in d["cards"]}
     for deck in form["decks"].values():
         rng.shuffle(deck)
@@ -144,6 +146,8 @@ def _hide_differently(engine: Engine, form: dict[str, Any], seat: int,
                     zone[i], deck[j] = deck[j], card
                     hidden = (hidden - {card}) | {zone[i]}
     form["hidden"] = sorted(hidden)
+    if form.get("draws") is not None:  # a board's bag: its next draws are hidden too
+        form["draws"] = rng.getrandbits(64)
     return form
 
 
@@ -237,3 +241,14 @@ def test_the_layout_names_every_value_once(edition: str) -> None:
             assert all(a[1] == b[0] for a, b in itertools.pairwise(rows))
     with pytest.raises(ValueError, match="players"):
         Layout(engine.DESCRIPTION, engine.PLAYERS.stop)
+
+
+def test_a_set_of_cells_not_in_a_line_is_refused_saying_so() -> None:
+    """A board's set of cells is one index among its lines; a move choosing
+    cells `distinct` (not in a line) has no encoding yet: refused, by name."""
+    engine = load_engine("duel", "generated")
+    d = copy.deepcopy(engine.DESCRIPTION)
+    assert ActionSpace(d).heads["take_tokens"].size == 25 + 72 + 48
+    d["board"]["lines"]["moves"].remove("take_tokens")
+    with pytest.raises(ValueError, match="take_tokens chooses a set of cells not in a line"):
+        ActionSpace(d)

@@ -9,6 +9,7 @@ import copy
 import random
 from array import array
 from pathlib import Path
+from typing import Any
 
 import pytest
 from edition_facts import rl_editions
@@ -42,10 +43,6 @@ def test_every_entry_s_bounds_fit_the_smallest_type_that_holds_them(path: Path) 
     compiled = compile_file(path)
     assert compiled.ok and compiled.model is not None, compiled.diagnostics
     d = describe(compiled.model)
-    if "board" in d:  # refused, saying so, rather than laid out without its cells
-        with pytest.raises(ValueError, match="has a board of cells, which the research"):
-            Layout(d, d["players"]["min"])
-        return
     for players in range(d["players"]["min"], d["players"]["max"] + 1):
         for full in (False, True):
             layout = Layout(d, players, full=full)
@@ -85,13 +82,23 @@ def test_a_value_at_its_bound_is_written_exactly(edition: str) -> None:
     tensor read them back exactly."""
     for engine in _engines(edition):
         d = engine.DESCRIPTION
+        bag = d.get("board", {}).get("bag", {})
+
+        def total(t: dict[str, Any], p: int, bag: dict[str, Any] = bag) -> int:
+            """A kind's tokens: its supply and its bag."""
+            return int(t["supply"][str(p)] + bag.get(t["name"], {}).get(str(p), 0))
+
         players = max(range(d["players"]["min"], d["players"]["max"] + 1),
-                      key=lambda p: max(t["supply"][str(p)] for t in d["tokens"]))
-        token = max(d["tokens"], key=lambda t: t["supply"][str(players)])
+                      key=lambda p: max(total(t, p) for t in d["tokens"]))
+        token = max(d["tokens"], key=lambda t: total(t, players))
         form = engine.to_json(engine.new_game(players, 1))
         form["turn"] = COUNT.high
         most = form["supply"][token["name"]] + form["seats"][0]["tokens"].get(token["name"], 0)
         form["supply"][token["name"]] = 0
+        if "board" in form:  # every token of the kind from the bag and the cells too
+            most += form["bag"][token["name"]] + form["board"].count(token["name"])
+            form["bag"][token["name"]] = 0
+            form["board"] = [None if c == token["name"] else c for c in form["board"]]
         form["seats"][0]["tokens"][token["name"]] = most
         game = Game(engine, players)
         game.load(engine.from_json(form))

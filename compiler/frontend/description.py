@@ -68,12 +68,20 @@ def _board(edition: m.Edition) -> Json:
     if board is None:
         return {}
     bag = {kind: {str(n): a for n, a in amounts.items()} for kind, amounts in board.bag.items()}
+    # the lengths a choice of cells in a line may take, over every such choice,
+    # and the moves that make one (a set of cells may also be chosen distinct)
+    chosen = [(a.name, st) for a in edition.actions for st in a.body or ()
+              if isinstance(st, m.ChooseLine)]
+    lines = [(st.low, st.high) for _, st in chosen]
     return {
         "board": {
             "rows": board.rows,
             "columns": board.columns,
             "order": list(board.order),
             "bag": bag,
+            "lines": {"min": min(lo for lo, _ in lines), "max": max(hi for _, hi in lines),
+                      "moves": [name for name, _ in chosen]}
+            if lines else None,
             "rules": list(board.rule_ids),
         }
     }

@@ -3783,8 +3783,8 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
 #endif
 
 #define BATCH_PREFIX 256  /* atoms of one move, at most */
-#define MEMO_MOVES 64     /* legal moves a game keeps between steps, at most (classic: 12 on average, 56 at most seen) */
-#define MEMO_DATA 512     /* and their numbers (classic: 78 on average); a smaller game steps faster */
+#define MEMO_MOVES 192    /* a board's lines: Duel has 148 moves on a full board, 171 at most seen */
+#define MEMO_DATA 1536
 
 /* What a game keeps from the mask that showed its options to the step that
  * takes one: the legal moves of its state (found once a state), the options
@@ -3818,6 +3818,7 @@ enum {
     BC_SEAT_TOKENS, BC_DID, BC_CARDS, BC_UNSEEN, BC_TILES, BC_CHOOSING, BC_COUNTS,
     BC_TOKEN, BC_CARD, BC_TILE, BC_SET_TOKEN, BC_COUNT, BC_COUNT_SIZE, BC_END,
     BC_CARD_ZONES, BC_TILE_ZONES, BC_ITEMSIZE, BC_DIGIT_BITS, BC_TURN_DIGITS, BC_WAITING_DIGITS,
+    BC_CELL, BC_LINE, BC_BOARD, BC_BAG,
     BC_HEADER
 };
 /* After the header: per move code the start of its head and whether its
@@ -3833,7 +3834,14 @@ enum {
 #define BT_VALUE (BT_ZONE + NZ)
 #define BT_COLOUR (BT_VALUE + NV)
 #define BT_SETS (BT_COLOUR + NV)
-#define BT_SIZE (BT_SETS + (1 << NK))
+/* With a board: per move code a bit per value that names cells (a cell, or
+ * a set of cells in a line); per line length (1 to the board's longer side),
+ * lowest cell and direction (along the row, down the column, down to the
+ * right, down to the left) the line's place in its block, or -1. */
+#define LINE_LENGTHS 5
+#define BT_CELLS (BT_SETS + (1 << NK))
+#define BT_LINES (BT_CELLS + NMOVES)
+#define BT_SIZE (BT_LINES + LINE_LENGTHS * NCELLS * 4)
 
 /* The legal moves of the game being stepped (its memo's, or BATCH_MOVES),
  * their heads, the atoms of those past the head, and those that still agree
@@ -3879,6 +3887,27 @@ static inline int32_t batch_offset(const int32_t *restrict t, int32_t kind, cons
     return v;
 }
 
+/* The place of a value naming cells in its block: a cell, its number; a set
+ * of cells in a line, the line's place, found by its length, lowest cell and
+ * direction. */
+static inline int32_t batch_cells(const int32_t *restrict t, int32_t kind, const int32_t *slots, int32_t *at)
+{
+    if (kind < 8) {
+        return slots[(*at)++];
+    }
+    int32_t m = slots[(*at)++], low = NCELLS, high = -1, dir = 0;
+    for (int32_t j = 0; j < m; j++) {
+        int32_t v = slots[(*at)++];
+        low = v < low ? v : low;
+        high = v > high ? v : high;
+    }
+    if (m > 1 && high / BOARD_COLUMNS != low / BOARD_COLUMNS) {
+        int32_t step = high % BOARD_COLUMNS - low % BOARD_COLUMNS;
+        dir = step == 0 ? 1 : step > 0 ? 2 : 3;
+    }
+    return m >= 1 && m <= LINE_LENGTHS ? t[BT_LINES + ((m - 1) * NCELLS + low) * 4 + dir] : -1;
+}
+
 static int32_t batch_block(const int32_t *t, int32_t kind)
 {
     return kind == 2 ? t[BC_TOKEN] : kind == 3 ? t[BC_CARD] : kind == 8 + 2 ? t[BC_SET_TOKEN] : t[BC_TILE];
@@ -3890,6 +3919,9 @@ static inline int32_t batch_head(const int32_t *restrict t, const int32_t *mv)
 {
     int32_t code = mv[0], at = 0;
     if (t[BT_SCALAR + code]) {
+        if (t[BT_CELLS + code] & 1) {
+            return t[BT_HEAD + code] + batch_cells(t, SHOWN[SHOWN_START[code]], mv + 2, &at);
+        }
         return t[BT_HEAD + code] + batch_offset(t, SHOWN[SHOWN_START[code]], mv + 2, &at);
     }
     return t[BT_HEAD + code];
@@ -3904,13 +3936,18 @@ static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int16_t
     const int32_t *slots = mv + 2;
     int32_t i = SHOWN_START[code], last = SHOWN_START[code + 1];
     if (t[BT_SCALAR + code]) {
-        out[n++] = (int16_t)(t[BT_HEAD + code] + batch_offset(t, SHOWN[i], slots, &at));
+        out[n++] = (int16_t)(t[BT_HEAD + code] + ((t[BT_CELLS + code] & 1) ? batch_cells(t, SHOWN[i], slots, &at)
+                                                                           : batch_offset(t, SHOWN[i], slots, &at)));
         i++;
     } else {
         out[n++] = (int16_t)(t[BT_HEAD + code]);
     }
     for (; i < last && n < BATCH_PREFIX - NK - 1; i++) {
         int32_t kind = SHOWN[i];
+        if ((t[BT_CELLS + code] >> (i - SHOWN_START[code])) & 1) {
+            out[n++] = (int16_t)((kind >= 8 ? t[BC_LINE] : t[BC_CELL]) + batch_cells(t, kind, slots, &at));
+            continue;
+        }
         if (kind == 5) {
             for (int32_t k = 0; k < NK; k++) {
                 out[n++] = (int16_t)(t[BC_COUNT] + slots[at++]);
@@ -4245,6 +4282,18 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
     for (int32_t s = 0; s < NS; s++) {
         for (int32_t j = 0; j < g->tn[s]; j++) {
             obs_put(o, t[BC_TILES] + g->titems[TOFF[s] + j] * tplaces, 1, size);
+        }
+    }
+    if (t[BC_BOARD] >= 0) {
+        for (int32_t cell = 0; cell < NCELLS; cell++) {
+            if (g->board[cell] >= 0) {
+                obs_put(o, t[BC_BOARD] + cell * NK + g->board[cell], 1, size);
+            }
+        }
+    }
+    if (t[BC_BAG] >= 0) {
+        for (int32_t k = 0; k < NK; k++) {
+            obs_put(o, t[BC_BAG] + k, g->bag[k], size);
         }
     }
     for (int32_t v = 0; v < NV; v++) {

@@ -15,9 +15,13 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-# Kinds of choice with one value, numbered in a block of their own; a count per
+# Kinds of choice with one value, numbered in a block of their own (a set of
+# cells in a line is one value: the line, among the board's lines); a count per
 # token kind is one atom per kind; a set of cards one atom per card, then an end.
-SCALARS = ("token", "card", "tile", "set:token")
+SCALARS = ("token", "card", "tile", "set:token", "cell", "set:cell")
+# The directions of a line from its lowest-numbered cell (row, column steps):
+# along the row, down the column, down to the right, down to the left.
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 VECTORS = ("pay", "tokens")
 CARD_SETS = ("set:card",)
 
@@ -44,12 +48,25 @@ class ActionSpace:
         self.decks: tuple[Hashable, ...] = tuple(d["name"] for d in description["decks"])
         self.cards: int = description["cards"]["count"]
         self.tiles: int = description["tiles"]["count"]
-        self.most_tokens = max(
-            (amount for t in description["tokens"] for amount in t["supply"].values()), default=0
-        )
+        self.most_tokens = most_tokens(description)
+        board = description.get("board")
+        self.rows: int = board["rows"] if board else 0
+        self.columns: int = board["columns"] if board else 0
+        self.cells = self.rows * self.columns
+        lengths = board.get("lines") if board else None
+        self.lines: tuple[tuple[int, ...], ...] = (
+            board_lines(self.rows, self.columns, lengths["min"], lengths["max"])
+            if lengths else ())
+        self.line_index = {frozenset(line): i for i, line in enumerate(self.lines)}
         self.shapes: dict[str, tuple[tuple[str, str], ...]] = {
             m["name"]: tuple((c[0], c[1]) for c in m["choices"]) for m in description["moves"]
         }
+        in_lines = set(lengths["moves"]) if lengths else set()
+        for name, shape in self.shapes.items():
+            if any(kind == "set:cell" for _, kind in shape) and name not in in_lines:
+                raise ValueError(f"{self.edition}: the move {name} chooses a set of cells "
+                                 "not in a line, which the research interface does not "
+                                 "encode yet (docs/rl.md)")
         # follow-ups the player may decline: their head ends with "none", the decline
         self.declinable = frozenset(m["name"] for m in description["moves"] if m.get("declinable"))
         self.blocks: list[Block] = []
@@ -80,7 +97,7 @@ class ActionSpace:
                     ["count"] if kind in VECTORS else ["card", "end"] if kind in CARD_SETS
                     else [kind]
                 )
-        order = ("token", "card", "tile", "set:token", "count", "end")
+        order = ("token", "card", "tile", "set:token", "count", "end", "cell", "set:cell")
         unknown = kinds - set(order)
         if unknown:
             raise ValueError(f"no encoding for the choice kinds {sorted(unknown)}")
@@ -103,6 +120,11 @@ class ActionSpace:
             return tuple(str(n) for n in range(self.most_tokens + 1))
         if kind == "end":
             return ("end of set",)
+        if kind == "cell":
+            return tuple(self.cell_label(c) for c in range(self.cells))
+        if kind == "set:cell":
+            return tuple("-".join(self.cell_label(c) for c in {line[0]: 0, line[-1]: 0})
+                         for line in self.lines)
         raise ValueError(f"no encoding for the choice kind {kind!r}")
 
     def _offset(self, kind: str, value: Any) -> int:
@@ -128,6 +150,16 @@ class ActionSpace:
             if not 0 <= value <= self.most_tokens:
                 raise ValueError(f"a count of {value} is past the {self.most_tokens} encoded")
             return int(value)
+        if kind == "cell":
+            if not 0 <= value < self.cells:
+                raise ValueError(f"cell {value} is not a cell of {self.edition}'s board")
+            return int(value)
+        if kind == "set:cell":
+            line = self.line_index.get(frozenset(value))
+            if line is None:
+                raise ValueError(f"cells {tuple(value)} are not a line of {self.edition}'s "
+                                 "board of the lengths its choices take")
+            return line
         raise ValueError(f"no encoding for the choice kind {kind!r}")
 
     def atoms(self, move: Sequence[Any]) -> tuple[int, ...]:
@@ -153,12 +185,50 @@ class ActionSpace:
                 out.append(self.shared[kind].start + self._offset(kind, value))
         return tuple(out)
 
+    def cell_label(self, cell: int) -> str:
+        """A cell by its row and column, "(r, c)"."""
+        return f"({cell // self.columns}, {cell % self.columns})"
+
     def label(self, index: int) -> str:
         """What an index means, as "block: label"."""
         for block in self.blocks:
             if block.start <= index < block.start + block.size:
                 return f"{block.name}: {block.labels[index - block.start]}"
         raise IndexError(f"index {index} is outside 0..{self.size - 1}")
+
+
+def most_tokens(description: Mapping[str, Any]) -> int:
+    """The most tokens of one kind there are, for any player count: its
+    supply and, with a board, its tokens in the bag at setup."""
+    bag = (description.get("board") or {}).get("bag", {})
+    return max((amount + bag.get(t["name"], {}).get(players, 0)
+                for t in description["tokens"] for players, amount in t["supply"].items()),
+               default=0)
+
+
+def board_lines(rows: int, columns: int, low: int, high: int) -> tuple[tuple[int, ...], ...]:
+    """The lines of `low` to `high` cells of a board, by length, then by their
+    lowest-numbered cell, then by direction (a line of one cell once); each
+    lists its cells from the lowest-numbered on (docs/rl.md)."""
+    out = []
+    for length in range(low, high + 1):
+        for first in range(rows * columns):
+            r, c = divmod(first, columns)
+            for dr, dc in DIRECTIONS[:1] if length == 1 else DIRECTIONS:
+                cells = [(r + i * dr, c + i * dc) for i in range(length)]
+                if all(0 <= y < rows and 0 <= x < columns for y, x in cells):
+                    out.append(tuple(y * columns + x for y, x in cells))
+    return tuple(out)
+
+
+def line_direction(line: Sequence[int], columns: int) -> int:
+    """The direction of a line (DIRECTIONS' place) from its lowest cell to its
+    highest; 0 for a line of one cell."""
+    low, high = min(line), max(line)
+    if len(line) == 1 or high // columns == low // columns:
+        return 0
+    step = high % columns - low % columns
+    return 1 if step == 0 else 2 if step > 0 else 3
 
 
 class Choosing:
@@ -177,6 +247,7 @@ class Choosing:
         self.prefix: list[int] = []
         self.options: tuple[int, ...] = ()
         self._advance()
+        self._start = (list(self._left), list(self.prefix), self.options)
 
     @property
     def move(self) -> tuple[Any, ...] | None:
@@ -200,6 +271,7 @@ class Choosing:
         other = Choosing.__new__(Choosing)
         other.space, other.legal, other._atoms = self.space, self.legal, self._atoms
         other._left, other.prefix, other.options = list(self._left), list(self.prefix), self.options
+        other._start = self._start
         return other
 
     def choose(self, index: int) -> None:
@@ -214,7 +286,9 @@ class Choosing:
     def decisions(self, move: tuple[Any, ...]) -> tuple[int, ...]:
         """The indices that choose a legal move from the start, in order."""
         target = self.space.atoms(move)
-        probe = Choosing(self.space, self.legal)
+        probe = self.copy()  # from the start: the moves' atoms are not found again
+        probe._left, probe.prefix, probe.options = (
+            list(self._start[0]), list(self._start[1]), self._start[2])
         out = []
         while probe.move is None:
             index = target[len(probe.prefix)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from splendor_rules.compiler.tools.rl.actions import SCALARS, ActionSpace
+from splendor_rules.compiler.tools.rl.actions import SCALARS, ActionSpace, line_direction
 from splendor_rules.compiler.tools.rl.observation import Layout
 
 HEADER = (
@@ -20,6 +20,7 @@ HEADER = (
     "seat_tokens", "did", "cards", "unseen_cards", "tiles", "choosing", "choosing_counts",
     "token", "card", "tile", "set:token", "count", "count_size", "end",
     "card_zones", "tile_zones", "itemsize", "digit_bits", "turn_digits", "waiting_digits",
+    "cell", "set:cell", "board", "bag",
 )
 
 
@@ -75,4 +76,19 @@ def table(description: Mapping[str, Any], players: int) -> list[int]:
         for bits in range(1 << len(space.tokens))
     ]
     return [*_header(layout, space), *heads, *scalar, *steps, *follows, *zones, *values,
-            *colours, *sets]
+            *colours, *sets, *_board(space, codes)]
+
+
+def _board(space: ActionSpace, codes: list[str]) -> list[int]:
+    """With a board: per move code a bit per value naming cells; per line
+    length (1 to the board's longer side), lowest cell and direction, the
+    line's place in its block, or -1 (batch.c.j2, BT_CELLS and BT_LINES)."""
+    if not space.cells:
+        return []
+    cells = [sum(1 << i for i, (_, kind) in enumerate(space.shapes.get(c, ()))
+                 if kind in ("cell", "set:cell")) for c in codes]
+    lines = [-1] * (max(space.rows, space.columns) * space.cells * 4)
+    for place, line in enumerate(space.lines):
+        lines[((len(line) - 1) * space.cells + min(line)) * 4
+              + line_direction(line, space.columns)] = place
+    return [*cells, *lines]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
-from splendor_rules.compiler.tools.rl.actions import ActionSpace
+from splendor_rules.compiler.tools.rl.actions import ActionSpace, most_tokens
 
 # The element types a tensor may have, smallest first: numpy's name, the
 # `array` module's type code, bytes.
@@ -49,9 +49,6 @@ class Layout:
 
     def __init__(self, description: Mapping[str, Any], players: int, *, full: bool = False):
         d = description
-        if d.get("board") is not None:  # its cells, bag and lines have no encoding yet
-            raise ValueError(f"{d['edition']} has a board of cells, which the research "
-                             "interface does not encode yet (docs/rl.md)")
         if not d["players"]["min"] <= players <= d["players"]["max"]:
             raise ValueError(f"{d['edition']} is played by {d['players']['min']} to "
                              f"{d['players']['max']} players, not {players}")
@@ -72,8 +69,12 @@ class Layout:
         self.follow_ups = len(d["follow_ups"])
         self.values = tuple((v["name"], v["type"], v["initial"]) for v in d["cards"]["values"])
         self.space = ActionSpace(d)
-        self.most_tokens = max((max(t["supply"].values(), default=0) for t in d["tokens"]),
-                               default=0)
+        self.most_tokens = most_tokens(d)  # a kind's supply, and its bag with a board
+        board = d.get("board")
+        self.cells = board["rows"] * board["columns"] if board else 0
+        # the bag's counts, where a seat sees them (every seat: docs/engine.md)
+        self.bag = bool(board) and any(z["name"] == "bag" and z["seen_by"] == "everyone"
+                                       for z in d["zones"])
         # a card value of numbers: the language's range (no edition declares
         # one); a flag's, 0 or 1
         self.value_bounds = {v["name"]: (0, 1) if v["type"] == "bool"
@@ -134,6 +135,12 @@ class Layout:
         tile_places = ("in play", *(f"seat {s} {z}" for s in range(n) for z in self.tile_zones))
         self._add("tiles", (self.tiles, len(tile_places)),
                   "per tile number, 1 where it is: " + ", ".join(tile_places))
+        if self.cells:
+            self._add("board", (self.cells, k),
+                      "per cell of the board (row * columns + column), 1 for the token kind "
+                      "on it (none: empty)")
+        if self.bag:
+            self._add("bag", (k,), "tokens in the bag, per token kind", tokens)
         for name, kind, _ in self.values:
             if kind == "colour":
                 self._add(f"value {name}", (self.cards, len(self.colours)),
@@ -198,6 +205,13 @@ def encode(layout: Layout, form: Mapping[str, Any], seat: int,
     _seats(layout, form, rel, out)
     _cards(layout, form, rel, out)
     _tiles(layout, form, rel, out)
+    if layout.cells:
+        for cell, token in enumerate(form["board"]):
+            if token is not None:
+                out[at["board"].start + cell * len(layout.tokens) + layout.tokens.index(token)] = 1
+    if layout.bag:
+        for i, token in enumerate(layout.tokens):
+            out[at["bag"].start + i] = form["bag"][token]
     _choosing(layout, choosing, out)
     if layout.full:
         for name in layout.decks:
