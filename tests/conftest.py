@@ -6,6 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import engine_modules
 import pytest
 import sanitize
 
@@ -27,6 +28,18 @@ def engine_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     in a temporary folder for the session: no test writes the user's."""
     folder = tmp_path_factory.mktemp("engine-cache")
     os.environ[cache.FOLDER_VARIABLE] = str(folder)
+    return folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def native_builds(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder where tests' native engines are built once for the whole
+    run (tests/engine_modules.py): the run's temporary folder, which
+    pytest-xdist's workers share."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "native-builds"
+    folder.mkdir(exist_ok=True)
+    os.environ[engine_modules.SHARED_VARIABLE] = str(folder)
     return folder
 
 

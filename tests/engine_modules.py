@@ -11,11 +11,12 @@ into a package of their own (docs/testing.md, "Native engines").
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
-import itertools
 import os
 import random
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -95,26 +96,29 @@ def play_alike(
 
 _NATIVE: dict[str, list[tuple[m.Edition, Callable[[str], str] | None, ModuleType]]] = {}
 _NATIVE_KEPT = 8  # models kept per edition name (random editions are all "fuzz")
-_PACKAGES = itertools.count()
+_PLACEHOLDER = "native_package_to_be_named"
+SHARED_VARIABLE = "SPLENDOR_TESTS_NATIVE_BUILDS"  # set by conftest.py: one folder per run
 
 
 def native_engine_module(
     model: m.Edition, tmp_root: Path, mutation: Callable[[str], str] | None = None
 ) -> ModuleType:
-    """The native engine of a model: a fresh package under `tmp_root` that
-    holds the pure-Python engine (subpackage `py`, rendered as
-    engine_module does) and the native target's files (`<name>.c` compiled
-    into `_<name>`, quickly, and the engine module `<name>.py`), imported
-    as `<package>.<name>`; its `_py` is the Python engine it wraps.
+    """The native engine of a model: a package that holds the pure-Python
+    engine (subpackage `py`, rendered as engine_module does) and the native
+    target's files (`<name>.c` compiled into `_<name>`, quickly, and the
+    engine module `<name>.py`), imported as `<package>.<name>`; its `_py`
+    is the Python engine it wraps.
 
     The two engines' modules have the same name, so they live in two
     packages: python_package is `<package>.py`, native_package `<package>`.
-    Each build has a package name of its own (a process cannot load two
-    extension modules under one name). Cached per edition name for the
-    session (an equal model reuses the build). `mutation`, if given,
-    changes the C source before it is compiled (a planted fault). Skips the
-    test, with the reason, where no extension can be built (no C compiler or
-    headers)."""
+    The package is named by a hash of what it holds, so a process loads one
+    extension module per name and equal builds are one: built once per test
+    run in the folder all the run's processes share (pytest-xdist's workers
+    each built the variants and editions their files use), under `tmp_root`
+    when no run set one; cached per edition name in a process (an equal
+    model reuses the build). `mutation`, if given, changes the C source
+    before it is compiled (a planted fault). Skips the test, with the
+    reason, where no extension can be built (no C compiler or headers)."""
     reason = native_available()
     if reason is not None:
         pytest.skip(f"no native engine: {reason}")
@@ -122,26 +126,43 @@ def native_engine_module(
     for seen, changed, module in kept:
         if changed is mutation and (seen is model or seen == model):
             return module
-    package = f"native_{model.name}_{os.getpid()}_{next(_PACKAGES)}"
-    folder = tmp_root / package
-    (folder / "py").mkdir(parents=True)
-    (folder / "__init__.py").write_text('"""A native engine built by a test."""\n', "utf-8")
-    (folder / "py" / "__init__.py").write_text('"""Its pure-Python engine."""\n', "utf-8")
-    files = render_files(model, ROOT, python_package=f"{package}.py", native_package=package)
+    files = render_files(
+        model, ROOT, python_package=f"{_PLACEHOLDER}.py", native_package=_PLACEHOLDER
+    )
     name = next(n for n in files if n.endswith(".c"))[:-2]
     if mutation is not None:
         files[f"{name}.c"] = mutation(files[f"{name}.c"])
-    for file, text in files.items():
-        (folder / file).write_text(text, "utf-8")
-    (folder / "py" / f"{name}.py").write_text(render_source(model, ROOT), "utf-8")
-    compile_extension(
-        folder / f"{name}.c", f"{package}._{name}", folder, optimize=False, extra_flags=FLAGS
-    )
-    _import_package(package, folder)
+    files["py/__init__.py"] = '"""Its pure-Python engine."""\n'
+    files[f"py/{name}.py"] = render_source(model, ROOT)
+    files["__init__.py"] = '"""A native engine built by a test."""\n'
+    digest = hashlib.sha256(repr((sorted(files.items()), FLAGS)).encode()).hexdigest()[:24]
+    package = f"native_{model.name}_{digest}"
+    folder = Path(os.environ.get(SHARED_VARIABLE) or tmp_root) / package
+    if not folder.is_dir():
+        named = {file: text.replace(_PLACEHOLDER, package) for file, text in files.items()}
+        _build(folder, package, name, named)
+    if package not in sys.modules:
+        _import_package(package, folder)
     module = importlib.import_module(f"{package}.{name}")
     kept.append((model, mutation, module))
     del kept[:-_NATIVE_KEPT]
     return module
+
+
+def _build(folder: Path, package: str, name: str, files: dict[str, str]) -> None:
+    """The package written and compiled beside `folder`, then renamed to it
+    whole: a process that built the same package first keeps its own."""
+    building = folder.with_name(f"{folder.name}.{os.getpid()}.building")
+    (building / "py").mkdir(parents=True)
+    for file, text in files.items():
+        (building / file).write_text(text, "utf-8")
+    compile_extension(
+        building / f"{name}.c", f"{package}._{name}", building, optimize=False, extra_flags=FLAGS
+    )
+    try:
+        building.rename(folder)
+    except OSError:  # built by another process meanwhile: the same files
+        shutil.rmtree(building, ignore_errors=True)
 
 
 def _import_package(package: str, folder: Path) -> None:

@@ -57,7 +57,7 @@ class Definitions:
         card's definition once per colour)."""
         if self._state is not state:
             self._state, self._values = state, {}
-        key = (define.name, player, *arguments)
+        key: tuple[object, ...] | None = (define.name, player, *arguments)
         try:
             return self._values[key]
         except KeyError:
