@@ -236,6 +236,21 @@ static inline int set_has(const Set *s, V x)
 
 static inline void set_add(Set *s, V x) { s->v[s->n++] = x; }
 
+/* The cards a choice of several sources has offered: a bit per card and one
+ * per card as its deck's top (a value with DECK_TOP), so a card offered by
+ * two sources is found in one test, not by a search of those before it. */
+typedef struct { uint64_t w[(2 * NCARDS + 64) / 64]; } SeenCards;
+
+/* 1 if the card x was seen before, else 0, x seen from now on. */
+MAYBE_UNUSED static inline int card_seen(SeenCards *s, V x)
+{
+    int32_t bit = (int32_t)(x & VALUE_MASK) * 2 + ((x & DECK_TOP) != 0);
+    uint64_t mask = (uint64_t)1 << (bit & 63);
+    int known = (s->w[bit >> 6] & mask) != 0;
+    s->w[bit >> 6] |= mask;
+    return known;
+}
+
 static void set_remove(Set *s, V x)
 {
     int32_t kept = 0;
@@ -1423,15 +1438,14 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
         }
         for (int32_t t_i3 = 0; t_i3 < t_src4.n; t_i3++) {
             V t_x2 = t_src4.v[t_i3];
-            Set t_seen8;
-            t_seen8.n = 0;
+            SeenCards t_seen8;
+            memset(&t_seen8, 0, sizeof(t_seen8));
             Set t_src11 = d_pyramid_value;
             for (int32_t t_i10 = 0; t_i10 < t_src11.n; t_i10++) {
                 V t_x9 = t_src11.v[t_i10];
-                if (set_has(&t_seen8, t_x9)) {
+                if (card_seen(&t_seen8, t_x9)) {
                     continue;
                 }
-                set_add(&t_seen8, t_x9);
                 mv_begin(out, 3);
                 mv_put(out, t_x2);
                 mv_put(out, t_x9);
@@ -1441,10 +1455,9 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
             deck_tops_fill(&t_src13, g);
             for (int32_t t_i12 = 0; t_i12 < t_src13.n; t_i12++) {
                 V t_x9 = t_src13.v[t_i12];
-                if (set_has(&t_seen8, t_x9)) {
+                if (card_seen(&t_seen8, t_x9)) {
                     continue;
                 }
-                set_add(&t_seen8, t_x9);
                 mv_begin(out, 3);
                 mv_put(out, t_x2);
                 mv_put(out, t_x9);
@@ -1463,15 +1476,14 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     add_held(&t_means1, g, p);
     V t_reach2 = wild_held(g, p);
     uint64_t t_packed3 = means_packed(&t_means1);
-    Set t_seen4;
-    t_seen4.n = 0;
+    SeenCards t_seen4;
+    memset(&t_seen4, 0, sizeof(t_seen4));
     Set t_src7 = d_pyramid_value;
     for (int32_t t_i6 = 0; t_i6 < t_src7.n; t_i6++) {
         V t_x5 = t_src7.v[t_i6];
-        if (set_has(&t_seen4, t_x5)) {
+        if (card_seen(&t_seen4, t_x5)) {
             continue;
         }
-        set_add(&t_seen4, t_x5);
         V v_k = t_x5 & VALUE_MASK;
         if (shortfall_packed(CARD_cost_packed[t_x5 & VALUE_MASK], t_packed3) <= t_reach2) {
             if (CARD_kind[v_k] != 4 || (g->agg[p][0] > 0LL || g->agg[p][1] > 0LL || g->agg[p][2] > 0LL || g->agg[p][3] > 0LL || g->agg[p][4] > 0LL || g->agg[p][5] > 0LL)) {
@@ -1485,10 +1497,9 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     const int16_t * t_items9 = zone_view(g, 1, p);
     for (int32_t t_i8 = 0; t_i8 < g->zn[1][p]; t_i8++) {
         V t_x5 = t_items9[t_i8];
-        if (set_has(&t_seen4, t_x5)) {
+        if (card_seen(&t_seen4, t_x5)) {
             continue;
         }
-        set_add(&t_seen4, t_x5);
         V v_k = t_x5 & VALUE_MASK;
         if (shortfall_packed(CARD_cost_packed[t_x5 & VALUE_MASK], t_packed3) <= t_reach2) {
             if (CARD_kind[v_k] != 4 || (g->agg[p][0] > 0LL || g->agg[p][1] > 0LL || g->agg[p][2] > 0LL || g->agg[p][3] > 0LL || g->agg[p][4] > 0LL || g->agg[p][5] > 0LL)) {

@@ -233,6 +233,21 @@ static inline int set_has(const Set *s, V x)
 
 static inline void set_add(Set *s, V x) { s->v[s->n++] = x; }
 
+/* The cards a choice of several sources has offered: a bit per card and one
+ * per card as its deck's top (a value with DECK_TOP), so a card offered by
+ * two sources is found in one test, not by a search of those before it. */
+typedef struct { uint64_t w[(2 * NCARDS + 64) / 64]; } SeenCards;
+
+/* 1 if the card x was seen before, else 0, x seen from now on. */
+MAYBE_UNUSED static inline int card_seen(SeenCards *s, V x)
+{
+    int32_t bit = (int32_t)(x & VALUE_MASK) * 2 + ((x & DECK_TOP) != 0);
+    uint64_t mask = (uint64_t)1 << (bit & 63);
+    int known = (s->w[bit >> 6] & mask) != 0;
+    s->w[bit >> 6] |= mask;
+    return known;
+}
+
 static void set_remove(Set *s, V x)
 {
     int32_t kept = 0;
