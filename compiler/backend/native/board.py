@@ -60,7 +60,8 @@ class BoardPrinting:
         st = op.statement
         var = c.ident("v_", st.name)
         allowed, length, starts, word, left, bit, way = (
-            frame.temporary(n) for n in ("allowed", "length", "starts", "word", "left", "bit", "way")
+            frame.temporary(n)
+            for n in ("allowed", "length", "starts", "word", "left", "bit", "way")
         )
         src = self.emitter.source(st.source, frame, as_set=True)
         cells = c.Unary("&", c.name(allowed))
@@ -83,13 +84,19 @@ class BoardPrinting:
             c.if_(c.not_(found), [c.Raw("continue;")]),
             *inner,
         ]
-        first = c.binary(c.binary(c.name(word), "*", c.num(64)), "+", c.call("next_bit", c.Unary("&", c.name(left))))
+        first = c.binary(
+            c.binary(c.name(word), "*", c.num(64)),
+            "+",
+            c.call("next_bit", c.Unary("&", c.name(left))),
+        )
         each_start = [
             c.declare("int32_t", bit, first),
             c.for_(way, 0, c.name(ways), each_way),
         ]
         each_word = [
-            c.declare("uint64_t", left, c.call("line_any", c.Unary("&", c.name(starts)), c.name(word))),
+            c.declare(
+                "uint64_t", left, c.call("line_any", c.Unary("&", c.name(starts)), c.name(word))
+            ),
             c.While(c.name(left), each_start),
         ]
         each_length = [

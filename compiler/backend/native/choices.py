@@ -38,11 +38,22 @@ class Choices(Base):
         x = frame.temporary("x")
         inner: list[c.Stmt] = []
         # cards offered are kept as bits (`card_seen`), other values in a set
-        cards = all(s.type.element is not None and s.type.element.kind == "card" for s in st.sources)
+        cards = all(
+            s.type.element is not None and s.type.element.kind == "card" for s in st.sources
+        )
         bound: list[c.Stmt] = []
         if seen is not None and cards:
             body.append(c.declare("SeenCards", seen))
-            body.append(c.do(c.call("memset", c.Unary("&", c.name(seen)), c.num(0), c.call("sizeof", c.name(seen)))))
+            body.append(
+                c.do(
+                    c.call(
+                        "memset",
+                        c.Unary("&", c.name(seen)),
+                        c.num(0),
+                        c.call("sizeof", c.name(seen)),
+                    )
+                )
+            )
             known = c.call("card_seen", c.Unary("&", c.name(seen)), c.name(x))
             bound.append(c.if_(known, [c.Raw("continue;")]))
         elif seen is not None:
