@@ -1452,9 +1452,8 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
             V t_x2 = t_src4.v[t_i3];
             SeenCards t_seen8;
             memset(&t_seen8, 0, sizeof(t_seen8));
-            Set t_src11 = d_pyramid_value;
-            for (int32_t t_i10 = 0; t_i10 < t_src11.n; t_i10++) {
-                V t_x9 = t_src11.v[t_i10];
+            for (int32_t t_i10 = 0; t_i10 < d_pyramid_value.n; t_i10++) {
+                V t_x9 = d_pyramid_value.v[t_i10];
                 if (card_seen(&t_seen8, t_x9)) {
                     continue;
                 }
@@ -1463,10 +1462,10 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
                 mv_put(out, t_x9);
                 mv_end(out);
             }
-            Set t_src13;
-            deck_tops_fill(&t_src13, g);
-            for (int32_t t_i12 = 0; t_i12 < t_src13.n; t_i12++) {
-                V t_x9 = t_src13.v[t_i12];
+            Set t_src12;
+            deck_tops_fill(&t_src12, g);
+            for (int32_t t_i11 = 0; t_i11 < t_src12.n; t_i11++) {
+                V t_x9 = t_src12.v[t_i11];
                 if (card_seen(&t_seen8, t_x9)) {
                     continue;
                 }
@@ -1490,35 +1489,34 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     uint64_t t_packed3 = means_packed(&t_means1);
     SeenCards t_seen4;
     memset(&t_seen4, 0, sizeof(t_seen4));
-    Set t_src7 = d_pyramid_value;
-    for (int32_t t_i6 = 0; t_i6 < t_src7.n; t_i6++) {
-        V t_x5 = t_src7.v[t_i6];
+    for (int32_t t_i6 = 0; t_i6 < d_pyramid_value.n; t_i6++) {
+        V t_x5 = d_pyramid_value.v[t_i6];
         if (card_seen(&t_seen4, t_x5)) {
             continue;
         }
         V v_k = t_x5 & VALUE_MASK;
         if (shortfall_packed(CARD_cost_packed[t_x5 & VALUE_MASK], t_packed3) <= t_reach2) {
             if (CARD_kind[v_k] != 4 || (g->agg[p][0] > 0LL || g->agg[p][1] > 0LL || g->agg[p][2] > 0LL || g->agg[p][3] > 0LL || g->agg[p][4] > 0LL || g->agg[p][5] > 0LL)) {
-                Vec t_price11 = price_of(CARD_cost[v_k], d_bonus_value);
+                Vec t_price10 = price_of(CARD_cost[v_k], d_bonus_value);
                 mv_begin(out, 4);
                 mv_put(out, t_x5);
-                pay_moves(g, p, &t_price11, out);
+                pay_moves(g, p, &t_price10, out);
             }
         }
     }
-    const int16_t * t_items9 = zone_view(g, 1, p);
-    for (int32_t t_i8 = 0; t_i8 < g->zn[1][p]; t_i8++) {
-        V t_x5 = t_items9[t_i8];
+    const int16_t * t_items8 = zone_view(g, 1, p);
+    for (int32_t t_i7 = 0; t_i7 < g->zn[1][p]; t_i7++) {
+        V t_x5 = t_items8[t_i7];
         if (card_seen(&t_seen4, t_x5)) {
             continue;
         }
         V v_k = t_x5 & VALUE_MASK;
         if (shortfall_packed(CARD_cost_packed[t_x5 & VALUE_MASK], t_packed3) <= t_reach2) {
             if (CARD_kind[v_k] != 4 || (g->agg[p][0] > 0LL || g->agg[p][1] > 0LL || g->agg[p][2] > 0LL || g->agg[p][3] > 0LL || g->agg[p][4] > 0LL || g->agg[p][5] > 0LL)) {
-                Vec t_price11 = price_of(CARD_cost[v_k], d_bonus_value);
+                Vec t_price10 = price_of(CARD_cost[v_k], d_bonus_value);
                 mv_begin(out, 4);
                 mv_put(out, t_x5);
-                pay_moves(g, p, &t_price11, out);
+                pay_moves(g, p, &t_price10, out);
             }
         }
     }
