@@ -404,6 +404,37 @@ def test_the_native_engine_reads_the_bag_by_its_counts(tmp_path: Path) -> None:
     assert diagnostic.message.startswith("the native target does not print a use of the bag")
 
 
+def test_the_native_engine_finds_the_lines_of_a_board_past_a_word_of_bits(tmp_path: Path) -> None:
+    """A board of 9 rows by 8 columns: 81 bits with the native target's
+    padding column, two 64-bit words, so lines cross from one word to the
+    next (docs/native.md, "Lines of cells as bits"). On hand-made boards
+    with gaps, the native engine lists the interpreter's moves, in its
+    order."""
+    order = ", ".join(f"({r}, {c})" for r in range(9) for c in range(8))
+    wide = re.sub(
+        r"board 3 by 3, filled in order [^\n]*",
+        f"board 9 by 8, filled in order {order}",
+        RULES.read_text(encoding="utf-8"),
+    )
+    (tmp_path / "wide.rules").write_text(wide, encoding="utf-8")
+    compiled = compile_file(tmp_path / "wide.rules")
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    native = native_engine_module(compiled.model, tmp_path)
+    interpreted = InterpretedEngine(compiled.model)
+    rng = random.Random(22)
+    lines = 0
+    for _ in range(12):
+        data = interpreted.to_json(interpreted.new_game(2, 5))
+        full = rng.choice((0.5, 0.8, 1.0))
+        data["board"] = [rng.choice(KINDS) if rng.random() < full else None for _ in range(72)]
+        data["bag"] = {k: 0 for k in KINDS}
+        both = [native.from_json(data, complete=False), interpreted.from_json(data, complete=False)]
+        legal = interpreted.legal_actions(both[1])
+        assert native.legal_actions(both[0]) == legal
+        lines += sum(1 for a in legal if a[0] == "take_line")
+    assert lines > 1000
+
+
 # ------------------------------------------------------------ records
 
 

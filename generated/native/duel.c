@@ -236,6 +236,21 @@ static inline int set_has(const Set *s, V x)
 
 static inline void set_add(Set *s, V x) { s->v[s->n++] = x; }
 
+/* The cards a choice of several sources has offered: a bit per card and one
+ * per card as its deck's top (a value with DECK_TOP), so a card offered by
+ * two sources is found in one test, not by a search of those before it. */
+typedef struct { uint64_t w[(2 * NCARDS + 64) / 64]; } SeenCards;
+
+/* 1 if the card x was seen before, else 0, x seen from now on. */
+MAYBE_UNUSED static inline int card_seen(SeenCards *s, V x)
+{
+    int32_t bit = (int32_t)(x & VALUE_MASK) * 2 + ((x & DECK_TOP) != 0);
+    uint64_t mask = (uint64_t)1 << (bit & 63);
+    int known = (s->w[bit >> 6] & mask) != 0;
+    s->w[bit >> 6] |= mask;
+    return known;
+}
+
 static void set_remove(Set *s, V x)
 {
     int32_t kept = 0;
@@ -644,8 +659,22 @@ static const int32_t BAG[PMAX + 1][NK] = {
     { 4, 4, 4, 4, 4, 2, 3, 0 },
 };
 
-/* A set of cells: 1 at each cell of it (a line's cells are looked up here). */
-typedef struct { uint8_t at[NCELLS]; } Cells;
+/* A set of cells as bits of the board padded with one column that is never
+ * in a set: cell row * BOARD_COLUMNS + column is bit row * PADDED_COLUMNS +
+ * column. A line's cells are a fixed step apart in bits (PADDED_STEP), and
+ * a step past the board's right or left side lands in the padding, one
+ * past its bottom in no cell: so the first cells of all the lines of a
+ * length in a direction are the set ANDed with itself shifted by each step
+ * (line_starts), with no test of the board's sides. */
+#define PADDED_COLUMNS (BOARD_COLUMNS + 1)
+#define CELL_WORDS ((BOARD_ROWS * PADDED_COLUMNS + 63) / 64)
+typedef struct { uint64_t w[CELL_WORDS]; } Cells;
+/* per direction (along the row, down the column, down to the right, down
+ * to the left), in bits and in cell numbers */
+static const int32_t PADDED_STEP[4] = {1, PADDED_COLUMNS, PADDED_COLUMNS + 1, PADDED_COLUMNS - 1};
+static const int32_t CELL_STEP[4] = {1, BOARD_COLUMNS, BOARD_COLUMNS + 1, BOARD_COLUMNS - 1};
+/* the first cells of the lines of one length, a set per direction */
+typedef struct { Cells way[4]; } LineStarts;
 
 /* splitmix64: the bag's generator steps, and its output. */
 static inline uint64_t bag_draw(uint64_t *x)
@@ -692,27 +721,57 @@ static inline void board_fill(Set *s, const G *g)
     }
 }
 
-static inline void cells_allowed(Cells *allowed, const Set *cells)
+MAYBE_UNUSED static inline void cells_allowed(Cells *allowed, const Set *cells)
 {
-    memset(allowed->at, 0, sizeof(allowed->at));
+    memset(allowed->w, 0, sizeof(allowed->w));
     for (int32_t i = 0; i < cells->n; i++) {
-        allowed->at[cells->v[i]] = 1;
+        int32_t bit = (int32_t)cells->v[i] + (int32_t)cells->v[i] / BOARD_COLUMNS;
+        allowed->w[bit >> 6] |= (uint64_t)1 << (bit & 63);
     }
 }
 
-/* The line of `length` cells from `start` in direction `way` (0 along the
- * row, 1 down the column, 2 down to the right, 3 down to the left) into s,
- * if each of its cells is on the board and allowed: 1, else 0. */
-MAYBE_UNUSED static int line_fill(Set *s, const Cells *allowed, int32_t start, int32_t way, int32_t length)
+/* The first cells (bits) of the lines of `length` allowed cells, per
+ * direction: each allowed cell whose next length - 1 cells in the
+ * direction are allowed too. */
+MAYBE_UNUSED static inline void line_starts(LineStarts *starts, const Cells *allowed, int32_t length)
 {
-    static const int32_t DOWN[4] = {0, 1, 1, 1}, ACROSS[4] = {1, 0, 1, -1};
-    int32_t row = start / BOARD_COLUMNS, column = start % BOARD_COLUMNS;
-    for (int32_t i = 0; i < length; i++) {
-        int32_t r = row + i * DOWN[way], c = column + i * ACROSS[way];
-        if (r < 0 || r >= BOARD_ROWS || c < 0 || c >= BOARD_COLUMNS || !allowed->at[r * BOARD_COLUMNS + c]) {
-            return 0;
+    for (int32_t way = 0; way < 4; way++) {
+        starts->way[way] = *allowed;
+        for (int32_t i = 1; i < length; i++) {
+            int32_t shift = i * PADDED_STEP[way], words = shift >> 6, bits = shift & 63;
+            for (int32_t w = 0; w < CELL_WORDS; w++) {
+                uint64_t low = w + words < CELL_WORDS ? allowed->w[w + words] >> bits : 0;
+                uint64_t high = bits && w + words + 1 < CELL_WORDS ? allowed->w[w + words + 1] << (64 - bits) : 0;
+                starts->way[way].w[w] &= low | high;
+            }
         }
-        s->v[i] = r * BOARD_COLUMNS + c;
+    }
+}
+
+/* The first cells of word w of the lines in any direction. */
+MAYBE_UNUSED static inline uint64_t line_any(const LineStarts *starts, int32_t w)
+{
+    return starts->way[0].w[w] | starts->way[1].w[w] | starts->way[2].w[w] | starts->way[3].w[w];
+}
+
+/* The lowest bit of *left, cleared from it: its number. */
+MAYBE_UNUSED static inline int32_t next_bit(uint64_t *left)
+{
+    int32_t bit = __builtin_ctzll(*left);
+    *left &= *left - 1;
+    return bit;
+}
+
+/* The line of `length` cells from bit `start` in direction `way` into s, if
+ * its first cell starts such a line (line_starts): 1, else 0. */
+MAYBE_UNUSED static inline int line_fill(Set *s, const LineStarts *starts, int32_t start, int32_t way, int32_t length)
+{
+    if (!((starts->way[way].w[start >> 6] >> (start & 63)) & 1)) {
+        return 0;
+    }
+    int32_t cell = start - start / PADDED_COLUMNS;
+    for (int32_t i = 0; i < length; i++) {
+        s->v[i] = cell + i * CELL_STEP[way];
     }
     s->n = length;
     return 1;
@@ -975,24 +1034,37 @@ MAYBE_UNUSED static int32_t card_pay_moves(const G *g, int32_t p, const Vec *pri
     return ways_end(&s);
 }
 
-static void return_fill(MoveBuf *out, int32_t code, const int32_t *limits, const int32_t *room, int32_t *counts, int32_t kind, int32_t left)
+/* The ways to return `excess` tokens, kind k at most limits[k] (room[k]:
+ * the limits of kind k and after, summed), each written as a move of
+ * `code`, in the order of docs/engine.md: the counts of the kinds but the
+ * last rising like the digits of a number, the last kind taking the rest.
+ * Stepped like an odometer, not recursed: the deepest kind that can take
+ * one more does, and the kinds after it take the least they can. */
+static void return_fill(MoveBuf *out, int32_t code, const int32_t *limits, const int32_t *room, int32_t excess)
 {
-    if (kind == NK - 1) {
-        counts[kind] = left;
-        mv_begin(out, code);
-        for (int32_t k = 0; k < NK; k++) {
-            mv_put(out, counts[k]);
+    int32_t counts[NK], left[NK];
+    left[0] = excess;
+    int32_t k = 0;
+    for (;;) {
+        for (; k < NK - 1; k++) {
+            int32_t least = left[k] - room[k + 1];
+            counts[k] = least > 0 ? least : 0;
+            left[k + 1] = left[k] - counts[k];
         }
+        counts[NK - 1] = left[NK - 1];
+        mv_begin(out, code);  /* room for NK slots and more */
+        memcpy(out->data + out->used, counts, sizeof(counts));
+        out->used += NK;
         mv_end(out);
-        return;
+        for (k = NK - 2; k >= 0 && counts[k] >= (limits[k] < left[k] ? limits[k] : left[k]); k--) {
+        }
+        if (k < 0) {
+            return;
+        }
+        counts[k]++;
+        left[k + 1] = left[k] - counts[k];
+        k++;
     }
-    int32_t low = left - room[kind + 1];
-    int32_t high = limits[kind] < left ? limits[kind] : left;
-    for (int32_t count = low > 0 ? low : 0; count <= high; count++) {
-        counts[kind] = count;
-        return_fill(out, code, limits, room, counts, kind + 1, left - count);
-    }
-    counts[kind] = 0;
 }
 
 /* Every way to return tokens down to the limit (docs/engine.md), of the
@@ -1007,16 +1079,15 @@ static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, 
     if (excess <= 0) {
         return;
     }
-    int32_t limits[NK], room[NK + 1], counts[NK];
+    int32_t limits[NK], room[NK + 1];
     room[NK] = 0;
     for (int32_t k = NK - 1; k >= 0; k--) {
         limits[k] = RETURNABLE[k] && counted[k] ? g->held[p][k] : 0;
         room[k] = room[k + 1] + limits[k];
-        counts[k] = 0;
     }
     excess = imin(excess, room[0]);
     if (excess > 0) {
-        return_fill(out, code, limits, room, counts, 0, excess);
+        return_fill(out, code, limits, room, excess);
     }
 }
 
@@ -1326,31 +1397,34 @@ static void legal_take_tokens(const G * g, int32_t p, MoveBuf * out)
     (void)p;
     /* editions/duel.rules:149 D-3.3 */
     /* editions/duel.rules:150 D-3.3 */
-    Set t_src5;
-    t_src5.n = 0;
     Set t_src8;
-    board_fill(&t_src8, g);
-    for (int32_t t_i6 = 0; t_i6 < t_src8.n; t_i6++) {
-        V t_x7 = t_src8.v[t_i6];
-        t_src5.v[t_src5.n] = t_x7;
-        t_src5.n += g->board[t_x7] != 6;
+    t_src8.n = 0;
+    Set t_src11;
+    board_fill(&t_src11, g);
+    for (int32_t t_i9 = 0; t_i9 < t_src11.n; t_i9++) {
+        V t_x10 = t_src11.v[t_i9];
+        t_src8.v[t_src8.n] = t_x10;
+        t_src8.n += g->board[t_x10] != 6;
     }
     Cells t_allowed1;
-    cells_allowed(&t_allowed1, &t_src5);
+    cells_allowed(&t_allowed1, &t_src8);
     for (int32_t t_length2 = 1; t_length2 < 4; t_length2++) {
-        int32_t t_ways9 = t_length2 == 1 ? 1 : 4;
-        for (int32_t t_start3 = 0; t_start3 < NCELLS; t_start3++) {
-            if (!t_allowed1.at[t_start3]) {
-                continue;
-            }
-            for (int32_t t_way4 = 0; t_way4 < t_ways9; t_way4++) {
-                Set v_picked;
-                if (!line_fill(&v_picked, &t_allowed1, t_start3, t_way4, t_length2)) {
-                    continue;
+        int32_t t_ways12 = t_length2 == 1 ? 1 : 4;
+        LineStarts t_starts3;
+        line_starts(&t_starts3, &t_allowed1, t_length2);
+        for (int32_t t_word4 = 0; t_word4 < CELL_WORDS; t_word4++) {
+            uint64_t t_left5 = line_any(&t_starts3, t_word4);
+            while (t_left5) {
+                int32_t t_bit6 = t_word4 * 64 + next_bit(&t_left5);
+                for (int32_t t_way7 = 0; t_way7 < t_ways12; t_way7++) {
+                    Set v_picked;
+                    if (!line_fill(&v_picked, &t_starts3, t_bit6, t_way7, t_length2)) {
+                        continue;
+                    }
+                    mv_begin(out, 2);
+                    mv_put_set(out, &v_picked);
+                    mv_end(out);
                 }
-                mv_begin(out, 2);
-                mv_put_set(out, &v_picked);
-                mv_end(out);
             }
         }
     }
@@ -1376,28 +1450,25 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
         }
         for (int32_t t_i3 = 0; t_i3 < t_src4.n; t_i3++) {
             V t_x2 = t_src4.v[t_i3];
-            Set t_seen8;
-            t_seen8.n = 0;
-            Set t_src11 = d_pyramid_value;
-            for (int32_t t_i10 = 0; t_i10 < t_src11.n; t_i10++) {
-                V t_x9 = t_src11.v[t_i10];
-                if (set_has(&t_seen8, t_x9)) {
+            SeenCards t_seen8;
+            memset(&t_seen8, 0, sizeof(t_seen8));
+            for (int32_t t_i10 = 0; t_i10 < d_pyramid_value.n; t_i10++) {
+                V t_x9 = d_pyramid_value.v[t_i10];
+                if (card_seen(&t_seen8, t_x9)) {
                     continue;
                 }
-                set_add(&t_seen8, t_x9);
                 mv_begin(out, 3);
                 mv_put(out, t_x2);
                 mv_put(out, t_x9);
                 mv_end(out);
             }
-            Set t_src13;
-            deck_tops_fill(&t_src13, g);
-            for (int32_t t_i12 = 0; t_i12 < t_src13.n; t_i12++) {
-                V t_x9 = t_src13.v[t_i12];
-                if (set_has(&t_seen8, t_x9)) {
+            Set t_src12;
+            deck_tops_fill(&t_src12, g);
+            for (int32_t t_i11 = 0; t_i11 < t_src12.n; t_i11++) {
+                V t_x9 = t_src12.v[t_i11];
+                if (card_seen(&t_seen8, t_x9)) {
                     continue;
                 }
-                set_add(&t_seen8, t_x9);
                 mv_begin(out, 3);
                 mv_put(out, t_x2);
                 mv_put(out, t_x9);
@@ -1416,39 +1487,36 @@ static void legal_buy(const G * g, int32_t p, MoveBuf * out)
     add_held(&t_means1, g, p);
     V t_reach2 = wild_held(g, p);
     uint64_t t_packed3 = means_packed(&t_means1);
-    Set t_seen4;
-    t_seen4.n = 0;
-    Set t_src7 = d_pyramid_value;
-    for (int32_t t_i6 = 0; t_i6 < t_src7.n; t_i6++) {
-        V t_x5 = t_src7.v[t_i6];
-        if (set_has(&t_seen4, t_x5)) {
+    SeenCards t_seen4;
+    memset(&t_seen4, 0, sizeof(t_seen4));
+    for (int32_t t_i6 = 0; t_i6 < d_pyramid_value.n; t_i6++) {
+        V t_x5 = d_pyramid_value.v[t_i6];
+        if (card_seen(&t_seen4, t_x5)) {
             continue;
         }
-        set_add(&t_seen4, t_x5);
         V v_k = t_x5 & VALUE_MASK;
         if (shortfall_packed(CARD_cost_packed[t_x5 & VALUE_MASK], t_packed3) <= t_reach2) {
             if (CARD_kind[v_k] != 4 || (g->agg[p][0] > 0LL || g->agg[p][1] > 0LL || g->agg[p][2] > 0LL || g->agg[p][3] > 0LL || g->agg[p][4] > 0LL || g->agg[p][5] > 0LL)) {
-                Vec t_price11 = price_of(CARD_cost[v_k], d_bonus_value);
+                Vec t_price10 = price_of(CARD_cost[v_k], d_bonus_value);
                 mv_begin(out, 4);
                 mv_put(out, t_x5);
-                pay_moves(g, p, &t_price11, out);
+                pay_moves(g, p, &t_price10, out);
             }
         }
     }
-    const int16_t * t_items9 = zone_view(g, 1, p);
-    for (int32_t t_i8 = 0; t_i8 < g->zn[1][p]; t_i8++) {
-        V t_x5 = t_items9[t_i8];
-        if (set_has(&t_seen4, t_x5)) {
+    const int16_t * t_items8 = zone_view(g, 1, p);
+    for (int32_t t_i7 = 0; t_i7 < g->zn[1][p]; t_i7++) {
+        V t_x5 = t_items8[t_i7];
+        if (card_seen(&t_seen4, t_x5)) {
             continue;
         }
-        set_add(&t_seen4, t_x5);
         V v_k = t_x5 & VALUE_MASK;
         if (shortfall_packed(CARD_cost_packed[t_x5 & VALUE_MASK], t_packed3) <= t_reach2) {
             if (CARD_kind[v_k] != 4 || (g->agg[p][0] > 0LL || g->agg[p][1] > 0LL || g->agg[p][2] > 0LL || g->agg[p][3] > 0LL || g->agg[p][4] > 0LL || g->agg[p][5] > 0LL)) {
-                Vec t_price11 = price_of(CARD_cost[v_k], d_bonus_value);
+                Vec t_price10 = price_of(CARD_cost[v_k], d_bonus_value);
                 mv_begin(out, 4);
                 mv_put(out, t_x5);
-                pay_moves(g, p, &t_price11, out);
+                pay_moves(g, p, &t_price10, out);
             }
         }
     }

@@ -233,6 +233,21 @@ static inline int set_has(const Set *s, V x)
 
 static inline void set_add(Set *s, V x) { s->v[s->n++] = x; }
 
+/* The cards a choice of several sources has offered: a bit per card and one
+ * per card as its deck's top (a value with DECK_TOP), so a card offered by
+ * two sources is found in one test, not by a search of those before it. */
+typedef struct { uint64_t w[(2 * NCARDS + 64) / 64]; } SeenCards;
+
+/* 1 if the card x was seen before, else 0, x seen from now on. */
+MAYBE_UNUSED static inline int card_seen(SeenCards *s, V x)
+{
+    int32_t bit = (int32_t)(x & VALUE_MASK) * 2 + ((x & DECK_TOP) != 0);
+    uint64_t mask = (uint64_t)1 << (bit & 63);
+    int known = (s->w[bit >> 6] & mask) != 0;
+    s->w[bit >> 6] |= mask;
+    return known;
+}
+
 static void set_remove(Set *s, V x)
 {
     int32_t kept = 0;
@@ -833,24 +848,37 @@ MAYBE_UNUSED static int32_t card_pay_moves(const G *g, int32_t p, const Vec *pri
     return ways_end(&s);
 }
 
-static void return_fill(MoveBuf *out, int32_t code, const int32_t *limits, const int32_t *room, int32_t *counts, int32_t kind, int32_t left)
+/* The ways to return `excess` tokens, kind k at most limits[k] (room[k]:
+ * the limits of kind k and after, summed), each written as a move of
+ * `code`, in the order of docs/engine.md: the counts of the kinds but the
+ * last rising like the digits of a number, the last kind taking the rest.
+ * Stepped like an odometer, not recursed: the deepest kind that can take
+ * one more does, and the kinds after it take the least they can. */
+static void return_fill(MoveBuf *out, int32_t code, const int32_t *limits, const int32_t *room, int32_t excess)
 {
-    if (kind == NK - 1) {
-        counts[kind] = left;
-        mv_begin(out, code);
-        for (int32_t k = 0; k < NK; k++) {
-            mv_put(out, counts[k]);
+    int32_t counts[NK], left[NK];
+    left[0] = excess;
+    int32_t k = 0;
+    for (;;) {
+        for (; k < NK - 1; k++) {
+            int32_t least = left[k] - room[k + 1];
+            counts[k] = least > 0 ? least : 0;
+            left[k + 1] = left[k] - counts[k];
         }
+        counts[NK - 1] = left[NK - 1];
+        mv_begin(out, code);  /* room for NK slots and more */
+        memcpy(out->data + out->used, counts, sizeof(counts));
+        out->used += NK;
         mv_end(out);
-        return;
+        for (k = NK - 2; k >= 0 && counts[k] >= (limits[k] < left[k] ? limits[k] : left[k]); k--) {
+        }
+        if (k < 0) {
+            return;
+        }
+        counts[k]++;
+        left[k + 1] = left[k] - counts[k];
+        k++;
     }
-    int32_t low = left - room[kind + 1];
-    int32_t high = limits[kind] < left ? limits[kind] : left;
-    for (int32_t count = low > 0 ? low : 0; count <= high; count++) {
-        counts[kind] = count;
-        return_fill(out, code, limits, room, counts, kind + 1, left - count);
-    }
-    counts[kind] = 0;
 }
 
 /* Every way to return tokens down to the limit (docs/engine.md), of the
@@ -865,16 +893,15 @@ static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, 
     if (excess <= 0) {
         return;
     }
-    int32_t limits[NK], room[NK + 1], counts[NK];
+    int32_t limits[NK], room[NK + 1];
     room[NK] = 0;
     for (int32_t k = NK - 1; k >= 0; k--) {
         limits[k] = RETURNABLE[k] && counted[k] ? g->held[p][k] : 0;
         room[k] = room[k + 1] + limits[k];
-        counts[k] = 0;
     }
     excess = imin(excess, room[0]);
     if (excess > 0) {
-        return_fill(out, code, limits, room, counts, 0, excess);
+        return_fill(out, code, limits, room, excess);
     }
 }
 

@@ -53,11 +53,15 @@ class BoardPrinting:
 
     def visit_LineLoop(self, op: ops.LineLoop, frame: Frame, context: Any) -> Printed:
         """For each line of cells of the source: by length, first cell (by
-        number), then direction; a line of one cell once (docs/engine.md)."""
+        number), then direction; a line of one cell once (docs/engine.md).
+        The first cells of each length's lines are found for all directions
+        at once as sets of bits (`line_starts`, templates/board.c.j2), and
+        only the cells set in them are visited, in order."""
         st = op.statement
         var = c.ident("v_", st.name)
-        allowed, length, start, way = (
-            frame.temporary(n) for n in ("allowed", "length", "start", "way")
+        allowed, length, starts, word, left, bit, way = (
+            frame.temporary(n)
+            for n in ("allowed", "length", "starts", "word", "left", "bit", "way")
         )
         src = self.emitter.source(st.source, frame, as_set=True)
         cells = c.Unary("&", c.name(allowed))
@@ -67,8 +71,8 @@ class BoardPrinting:
         found = c.call(
             "line_fill",
             c.Unary("&", c.name(var)),
-            cells,
-            c.name(start),
+            c.Unary("&", c.name(starts)),
+            c.name(bit),
             c.name(way),
             c.name(length),
         )
@@ -80,14 +84,26 @@ class BoardPrinting:
             c.if_(c.not_(found), [c.Raw("continue;")]),
             *inner,
         ]
-        taken = c.index(c.dot(c.name(allowed), "at"), c.name(start))
+        first = c.binary(
+            c.binary(c.name(word), "*", c.num(64)),
+            "+",
+            c.call("next_bit", c.Unary("&", c.name(left))),
+        )
         each_start = [
-            c.if_(c.not_(taken), [c.Raw("continue;")]),
+            c.declare("int32_t", bit, first),
             c.for_(way, 0, c.name(ways), each_way),
+        ]
+        each_word = [
+            c.declare(
+                "uint64_t", left, c.call("line_any", c.Unary("&", c.name(starts)), c.name(word))
+            ),
+            c.While(c.name(left), each_start),
         ]
         each_length = [
             c.declare("int32_t", ways, one),
-            c.for_(start, 0, c.name("NCELLS"), each_start),
+            c.declare("LineStarts", starts),
+            c.do(c.call("line_starts", c.Unary("&", c.name(starts)), cells, c.name(length))),
+            c.for_(word, 0, c.name("CELL_WORDS"), each_word),
         ]
         low, high = max(st.low, 1), min(st.high, self.longest())
         out: list[c.Stmt] = [

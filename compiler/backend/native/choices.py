@@ -37,15 +37,32 @@ class Choices(Base):
         seen = frame.temporary("seen") if op.may_repeat else None
         x = frame.temporary("x")
         inner: list[c.Stmt] = []
-        if seen is not None:
+        # cards offered are kept as bits (`card_seen`), other values in a set
+        cards = all(
+            s.type.element is not None and s.type.element.kind == "card" for s in st.sources
+        )
+        bound: list[c.Stmt] = []
+        if seen is not None and cards:
+            body.append(c.declare("SeenCards", seen))
+            body.append(
+                c.do(
+                    c.call(
+                        "memset",
+                        c.Unary("&", c.name(seen)),
+                        c.num(0),
+                        c.call("sizeof", c.name(seen)),
+                    )
+                )
+            )
+            known = c.call("card_seen", c.Unary("&", c.name(seen)), c.name(x))
+            bound.append(c.if_(known, [c.Raw("continue;")]))
+        elif seen is not None:
             body.append(c.declare("Set", seen))
             body.append(c.assign(c.dot(c.name(seen), "n"), c.num(0)))
-        card = c.binary(c.name(x), "&", c.name("VALUE_MASK"))
-        bound: list[c.Stmt] = []
-        if seen is not None:
             known = c.call("set_has", c.Unary("&", c.name(seen)), c.name(x))
             bound.append(c.if_(known, [c.Raw("continue;")]))
             bound.append(c.do(c.call("set_add", c.Unary("&", c.name(seen)), c.name(x))))
+        card = c.binary(c.name(x), "&", c.name("VALUE_MASK"))
         if op.read_later:
             bound.append(c.declare("V", var, card))
         kept = [c.Seq(inner)] if test is None else [c.if_(test(card), [c.Seq(inner)])]

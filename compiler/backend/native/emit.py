@@ -162,6 +162,15 @@ class Emitter:
             value = frame.locals[e.name]
             if isinstance(value, c.Name):
                 return Source([], c.dot(value, "n"), c.dot(value, "v"), value.name)
+        if (
+            isinstance(e, m.Ref)
+            and e.kind == "define"
+            and e.name in frame.prebound
+            and e.type.kind in ("set", "list")
+        ):
+            # a definition read once at the top: its set looked at in place
+            read = c.name(frame.prebound[e.name])
+            return Source([], c.dot(read, "n"), c.dot(read, "v"), read.name)
         if isinstance(e, m.Ref) and e.kind == "zone" and not as_set:
             items = frame.temporary("items")
             zone = c.num(self.names.zone_index[e.name])
