@@ -57,16 +57,16 @@ class Definitions:
         card's definition once per colour)."""
         if self._state is not state:
             self._state, self._values = state, {}
-        key: tuple[object, ...] | None = (define.name, player, *arguments)
+        key = (define.name, player, *arguments)
         try:
             return self._values[key]
         except KeyError:
-            pass
+            kept = True
         except TypeError:  # an argument that is no key: read it each time
-            key = None
+            kept = False
         names = {name: value for (name, _), value in zip(define.parameters, arguments, strict=True)}
         found = Env(self, state, player, names).visit(define.value)
-        if key is not None:
+        if kept:
             self._values[key] = found
         return found
 
