@@ -1128,11 +1128,6 @@ def _occupied(s: State) -> tuple[int, ...]:
     return tuple(n for n, kind in enumerate(s.board) if kind >= 0)
 
 
-def _bag_tokens(s: State) -> tuple[int, ...]:
-    """The tokens in the bag, kind by kind in token order."""
-    return tuple(kind for kind, n in enumerate(s.bag) for _ in range(n))
-
-
 # Every line of cells of a length, with the mask of its cells (bit n: cell n).
 _BOARD_LINES: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
 
@@ -1616,7 +1611,7 @@ def _legal_replenish(s: State, p: int, out: list[Action]) -> None:
     if s.stage > 1:
         return
     # editions/duel.rules:139 D-3.1
-    if len(_bag_tokens(s)) > 0:
+    if sum(s.bag) > 0:
         out.append(('replenish',))
 
 
@@ -1627,7 +1622,7 @@ def _apply_replenish(s: State, p: int, action: Action) -> State:
     if len(action) != 1:
         raise IllegalAction('duel: replenish takes 0 values ()')
     # editions/duel.rules:139 D-3.1
-    if not len(_bag_tokens(s)) > 0:
+    if not sum(s.bag) > 0:
         raise IllegalAction('D-3.1: ' + 'the bag is empty')
     s2 = s._draft()
     _refill(s2)

@@ -349,7 +349,7 @@ def test_the_native_engine_deals_and_reads_states_as_the_others(native: Any) -> 
         with pytest.raises(ValueError, match=re.escape(words)):
             native._c._import({**parts, key.strip(): value})
     assert native._c._import(parts) == state
-    # a bag of many tokens (the Python engines list them all to read it:
+    # a bag of many tokens (the interpreter lists them all to read it:
     # hand-made, not huge), the board empty: refills and playouts draw alike
     data = native.to_json(state)
     data["board"] = [None] * 9
@@ -402,6 +402,77 @@ def test_the_native_engine_reads_the_bag_by_its_counts(tmp_path: Path) -> None:
         NativeTarget().render_engine(compiled.model, ROOT)
     (diagnostic,) = refused.value.diagnostics
     assert diagnostic.message.startswith("the native target does not print a use of the bag")
+
+
+def bag_reads(tmp_path: Path) -> Any:
+    """The board's rule file with the bag counted with a condition and
+    looked over by `any` and `sum`, checked."""
+    reads = (
+        RULES.read_text(encoding="utf-8")
+        .replace(
+            "  define pearls_on_board",
+            "  define bag_golds = count(t in bag where t == gold)\n"
+            "  define bag_pearl = any(t in bag: t == pearl)\n"
+            "  define bag_weight = sum(t in bag where t != gold: 2)\n"
+            "  define pearls_on_board",
+        )
+        .replace(
+            'require count(bag) > 0 else "the bag is empty;',
+            "require count(bag) > 1 and bag_golds < 2 + bag_weight and bag_pearl else"
+            ' "the bag is empty;',
+        )
+    )
+    (tmp_path / "reads.rules").write_text(reads, encoding="utf-8")
+    compiled = compile_file(tmp_path / "reads.rules")
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    return compiled.model
+
+
+def test_the_python_engine_reads_the_bag_by_its_counts(tmp_path: Path) -> None:
+    """`count(bag)`, a count with a condition, `any` and `sum` over the bag
+    are read from its counts in the generated Python engine, never the bag
+    listed token by token: the same moves as the interpreter on small bags,
+    and a hand-made bag holding a kind's most tokens is read at once."""
+    model = bag_reads(tmp_path)
+    generated = rendered_engine(model, ROOT, register=False)
+    assert not hasattr(generated, "_bag_tokens")  # written only for a use but the counts
+    interpreted = InterpretedEngine(model)
+    data = interpreted.to_json(interpreted.new_game(2, 3))
+    data["board"] = [None] * 9
+    draw = random.Random(5)
+    for _ in range(40):
+        data["bag"] = {k: draw.choice((0, 0, 1, 2)) for k in KINDS}
+        both = [e.from_json(data, complete=False) for e in (generated, interpreted)]
+        legal = generated.legal_actions(both[0])
+        assert legal == interpreted.legal_actions(both[1])
+        assert (("replenish",) in legal) == (
+            sum(data["bag"].values()) > 1
+            and data["bag"]["gold"] < 2 + 2 * (sum(data["bag"].values()) - data["bag"]["gold"])
+            and data["bag"]["pearl"] > 0
+        )
+    most = 2**31 - 1 - data["supply"]["white"]  # a state counts at most 2**31 - 1 of a kind
+    data["bag"] = dict.fromkeys(KINDS, 0) | {"white": most, "pearl": 1}
+    huge = generated.from_json(data, complete=False)
+    assert ("replenish",) in generated.legal_actions(huge)
+
+
+def test_a_count_of_the_bag_is_bounded_by_a_count_per_token_kind() -> None:
+    """The bag may hold a count of a state of each kind (payments add to
+    it; a hand-made state may hold that many): a number computed from
+    its count is bounded by that, not by the most cards, and reported
+    where it may pass 64 bits."""
+    text = RULES.read_text(encoding="utf-8").replace(
+        "  define pearls_on_board",
+        "  define squared = count(bag) * count(t in bag where t != gold)\n"
+        "  define weighed = sum(t in bag: 3) * 1000\n"
+        "  define pearls_on_board",
+    )
+    text = text.replace("require count(bag) > 0", "require squared > 0 or weighed > 0")
+    compiled = compile_file(RULES, texts={RULES: text})
+    beyond = [d for d in compiled.diagnostics if "beyond the whole numbers" in d.message]
+    assert len(beyond) == 1, compiled.diagnostics
+    line = text.splitlines()[beyond[0].span.line - 1]
+    assert "define squared" in line
 
 
 # ------------------------------------------------------------ records

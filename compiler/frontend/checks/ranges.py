@@ -5,7 +5,8 @@ Python's: an expression that could pass 64 bits would be played differently
 by the engines. So each number an edition computes is bounded here, from
 what bounds its parts (a literal is itself, a data column its least and
 greatest cell, a count of tokens or of turns a count of a state, a count of
-a collection the most elements one may hold, a card value of numbers its
+the bag's tokens a count of a state per token kind, a count of a collection
+the most elements one may hold, a card value of numbers its
 declared range), by interval arithmetic; an expression whose bounds pass 64
 bits is reported where it is written, the innermost such. The bounds are
 conservative: a name bound in several places (a `let`, a parameter) has
@@ -45,6 +46,10 @@ class Ranges(Visitor):
         tiles = identities.tile_numbering(edition).count
         # the most elements any collection holds: cards, tiles, colours, seats
         self.most = max(len(edition.cards.rows), tiles, len(edition.tokens), edition.players[1], 1)
+        # the most tokens the bag holds: a count of a state per kind, not its
+        # contents at setup (payments and returns add to it, and a state made
+        # by hand may hold more)
+        self.bag = len(edition.tokens) * lim.COUNT.high
         self.columns: dict[str, Bound] = {}
         for table in (edition.cards, *edition.tile_sets):
             for column in table.columns:
@@ -127,7 +132,10 @@ class Ranges(Visitor):
         parts = [self.bound(a) for a in e.arguments]
         if e.function in ("supply", "tokens"):
             return 0, lim.COUNT.high
-        if e.function == "count":
+        if e.function == "count" and e.arguments:
+            counted = e.arguments[0]
+            if _is_bag(counted.source if isinstance(counted, m.Filter) else counted):
+                return 0, self.bag
             return 0, self.most
         if e.function == "sum":
             return _times(parts[0], (0, self.most))
@@ -175,7 +183,12 @@ class Ranges(Visitor):
         self.bound(e.source)
         if e.condition is not None:
             self.bound(e.condition)
-        return _times(self.bound(e.body), (0, self.most))
+        elements = self.bag if _is_bag(e.source) else self.most
+        return _times(self.bound(e.body), (0, elements))
+
+
+def _is_bag(e: m.Expr | None) -> bool:
+    return isinstance(e, m.Ref) and e.kind == "bag"
 
 
 def _binders(edition: m.Edition) -> Iterator[tuple[str, list[m.Expr]]]:
