@@ -1396,16 +1396,6 @@ def _token_combinations(values: tuple[int, ...], count: int) -> list[tuple[Any, 
     ]
 
 
-def _unique(pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    seen = set()
-    kept = []
-    for pair in pairs:
-        if pair[1] not in seen:
-            seen.add(pair[1])
-            kept.append(pair)
-    return kept
-
-
 # What == between a value given as a move's and an option may raise: a
 # value of another library (a numpy array) may answer == with something
 # that is no truth value. Such a value is no option.
@@ -1587,8 +1577,8 @@ def _legal_use_privilege(s: State, p: int, out: list[Action]) -> None:
     if s.stage > 0:
         return
     if s.held[p][K_privilege] > 0:
-        for _v_x, a_x in [(x, x) for x in tuple(_y1 for _y1 in _occupied(s) if s.board[_y1] != K_gold)]:
-            out.append(('use_privilege', a_x))
+        for v_x in tuple(_y1 for _y1 in _occupied(s) if s.board[_y1] != K_gold):
+            out.append(('use_privilege', v_x))
 
 
 def _apply_use_privilege(s: State, p: int, action: Action) -> State:
@@ -1599,7 +1589,9 @@ def _apply_use_privilege(s: State, p: int, action: Action) -> State:
         raise IllegalAction('D-3.1: use_privilege takes 1 value (x)')
     if not s.held[p][K_privilege] > 0:
         raise IllegalAction('D-3.1: ' + 'you hold no privilege')
-    v_x = _pick([(x, x) for x in tuple(_y1 for _y1 in _occupied(s) if s.board[_y1] != K_gold)], action[1], 'D-3.1', 'x')
+    v_x = action[1]
+    if type(v_x) is not int or v_x not in tuple(_y1 for _y1 in _occupied(s) if s.board[_y1] != K_gold):
+        _not_a_choice(v_x, 'D-3.1', 'x')
     s2 = s._draft()
     _transfer(s2, p, -1, K_privilege, 1)
     _take_cells(s2, p, (v_x,))
@@ -1658,9 +1650,9 @@ def _legal_reserve(s: State, p: int, out: list[Action]) -> None:
     # editions/duel.rules:166 D-3.4
     d_pyramid = _define_pyramid(s, p)
     if len(s.zones[Z_reserved][p]) < 3:
-        for _v_g, a_g in [(x, x) for x in tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] == K_gold)]:
-            for _v_k, a_k in _unique([(x, x) for x in d_pyramid] + _deck_tops(s)):
-                out.append(('reserve', a_g, a_k))
+        for v_g in tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] == K_gold):
+            for _v_k, a_k in [(x, x) for x in d_pyramid] + _deck_tops(s):
+                out.append(('reserve', v_g, a_k))
 
 
 def _apply_reserve(s: State, p: int, action: Action) -> State:
@@ -1669,8 +1661,10 @@ def _apply_reserve(s: State, p: int, action: Action) -> State:
         raise IllegalAction('D-3.4: reserve takes 2 values (g, k)')
     if not len(s.zones[Z_reserved][p]) < 3:
         raise IllegalAction('D-3.4: ' + 'a player holds at most 3 reserved cards; you hold ' + _show(len(s.zones[Z_reserved][p]), 'int'))
-    v_g = _pick([(x, x) for x in tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] == K_gold)], action[1], 'D-3.4', 'g')
-    v_k = _pick(_unique([(x, x) for x in _define_pyramid(s, p)] + _deck_tops(s)), action[2], 'D-3.4', 'k')
+    v_g = action[1]
+    if type(v_g) is not int or v_g not in tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] == K_gold):
+        _not_a_choice(v_g, 'D-3.4', 'g')
+    v_k = _pick([(x, x) for x in _define_pyramid(s, p)] + _deck_tops(s), action[2], 'D-3.4', 'k')
     s2 = s._draft()
     _take_cells(s2, p, (v_g,))
     _move(s2, p, v_k, Z_reserved)
@@ -1690,21 +1684,23 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
     means3 = held[3] + discount[3]
     means4 = held[4] + discount[4]
     means5 = held[5] + discount[5]
-    for v_k, a_k in _unique([(x, x) for x in d_pyramid] + [(x, x) for x in s.zones[Z_reserved][p]]):
+    for v_k in d_pyramid + s.zones[Z_reserved][p]:
         # editions/duel.rules:177 D-4.5
         if CARD_kind[v_k] != 'joker' or (d_bonus[0] > 0 or d_bonus[1] > 0 or d_bonus[2] > 0 or d_bonus[3] > 0 or d_bonus[4] > 0 or d_bonus[5] > 0):
             cost = CARD_cost[v_k]
             cost0, cost1, cost2, cost3, cost4, cost5 = cost
             if (cost0 <= means0 and cost1 <= means1 and cost2 <= means2 and cost3 <= means3 and cost4 <= means4 and cost5 <= means5) or (wild and (cost0 - means0 if cost0 > means0 else 0) + (cost1 - means1 if cost1 > means1 else 0) + (cost2 - means2 if cost2 > means2 else 0) + (cost3 - means3 if cost3 > means3 else 0) + (cost4 - means4 if cost4 > means4 else 0) + (cost5 - means5 if cost5 > means5 else 0) <= wild):
                 for v_pay in _payments(held, _price(cost, discount)) if wild else ((cost0 - discount[0] if cost0 > discount[0] else 0, cost1 - discount[1] if cost1 > discount[1] else 0, cost2 - discount[2] if cost2 > discount[2] else 0, cost3 - discount[3] if cost3 > discount[3] else 0, cost4 - discount[4] if cost4 > discount[4] else 0, cost5 - discount[5] if cost5 > discount[5] else 0, 0, 0),):
-                    out.append(('buy', a_k, v_pay))
+                    out.append(('buy', v_k, v_pay))
 
 
 def _apply_buy(s: State, p: int, action: Action) -> State:
     # editions/duel.rules:175 D-3.5
     if len(action) != 3:
         raise IllegalAction('D-3.5: buy takes 2 values (k, payment)')
-    v_k = _pick(_unique([(x, x) for x in _define_pyramid(s, p)] + [(x, x) for x in s.zones[Z_reserved][p]]), action[1], 'D-3.5', 'k')
+    v_k = action[1]
+    if type(v_k) is not int or v_k not in _define_pyramid(s, p) + s.zones[Z_reserved][p]:
+        _not_a_choice(v_k, 'D-3.5', 'k')
     # editions/duel.rules:177 D-4.5
     if not (CARD_kind[v_k] != 'joker' or (_define_bonus(s, p)[0] > 0 or _define_bonus(s, p)[1] > 0 or _define_bonus(s, p)[2] > 0 or _define_bonus(s, p)[3] > 0 or _define_bonus(s, p)[4] > 0 or _define_bonus(s, p)[5] > 0)):
         raise IllegalAction('D-4.5, D-3.5: ' + 'a joker copies the colour of a card you own; you own no card with a bonus')
