@@ -1128,38 +1128,61 @@ def _occupied(s: State) -> tuple[int, ...]:
     return tuple(n for n, kind in enumerate(s.board) if kind >= 0)
 
 
-# Every line of cells of a length, with the mask of its cells (bit n: cell n).
-_BOARD_LINES: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+# The lines of cells of each length, by direction in order (along a row,
+# down a column, down right, down left): the step from a cell of a line to
+# the next, the mask of the cells a line may start at (bit n: cell n), and
+# the line from each of them.
+_LINE_WAYS: dict[int, tuple[tuple[int, int, dict[int, tuple[int, ...]]], ...]] = {}
 
 
-def _board_lines(length: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Every line of that many cells on the board, by first cell, then
-    direction (along a row, down a column, down right, down left), each with
-    its mask; made once per length, so that a move's lines are a filter."""
-    found = _BOARD_LINES.get(length)
+def _line_ways(length: int) -> tuple[tuple[int, int, dict[int, tuple[int, ...]]], ...]:
+    """The lines of that many cells on the board (`_LINE_WAYS`), made once per length."""
+    found = _LINE_WAYS.get(length)
     if found is None:
         directions = ((0, 1), (1, 0), (1, 1), (1, -1))[: 1 if length == 1 else 4]
-        lines = []
-        for start in range(_BOARD_ROWS * _BOARD_COLUMNS):
-            row, column = _CELL_ROW[start], _CELL_COLUMN[start]
-            for dr, dc in directions:
-                r, c = row + (length - 1) * dr, column + (length - 1) * dc
+        ways = []
+        for dr, dc in directions:
+            step = dr * _BOARD_COLUMNS + dc
+            starts = 0
+            lines: dict[int, tuple[int, ...]] = {}
+            for start in range(_BOARD_ROWS * _BOARD_COLUMNS):
+                r = _CELL_ROW[start] + (length - 1) * dr
+                c = _CELL_COLUMN[start] + (length - 1) * dc
                 if 0 <= r < _BOARD_ROWS and 0 <= c < _BOARD_COLUMNS:
-                    line = tuple(start + k * (dr * _BOARD_COLUMNS + dc) for k in range(length))
-                    lines.append((sum(1 << n for n in line), line))
-        found = _BOARD_LINES[length] = tuple(lines)
+                    starts |= 1 << start
+                    lines[start] = tuple(start + k * step for k in range(length))
+            ways.append((step, starts, lines))
+        found = _LINE_WAYS[length] = tuple(ways)
     return found
 
 
 def _lines(cells: tuple[int, ...], low: int, high: int) -> list[tuple[int, ...]]:
     """Every line of `low` to `high` of the cells: by length, first cell,
-    then direction (along a row, down a column, down right, down left)."""
+    then direction (along a row, down a column, down right, down left).
+    The starts of each direction's lines are found at once, on the cells'
+    mask (a start whose next cells along it are all cells), then read
+    lowest first: the work goes with the lines found, not the board's."""
     allowed = 0
     for n in cells:
         allowed |= 1 << n
     found: list[tuple[int, ...]] = []
     for length in range(max(low, 1), min(high, max(_BOARD_ROWS, _BOARD_COLUMNS)) + 1):
-        found += [line for mask, line in _board_lines(length) if mask & allowed == mask]
+        ways = []
+        starts = 0
+        for step, first, lines in _line_ways(length):
+            ok = allowed & first
+            for k in range(1, length):
+                ok &= allowed >> k * step
+            if ok:
+                ways.append((ok, lines))
+                starts |= ok
+        while starts:
+            bit = starts & -starts
+            start = bit.bit_length() - 1
+            for ok, lines in ways:
+                if ok & bit:
+                    found.append(lines[start])
+            starts ^= bit
     return found
 
 
@@ -1171,7 +1194,7 @@ def _pick_line(
     if (
         whole
         and max(low, 1) <= len(given) <= min(high, max(_BOARD_ROWS, _BOARD_COLUMNS))
-        and any(line == given for _, line in _board_lines(len(given)))
+        and any(lines.get(given[0]) == given for _, _, lines in _line_ways(len(given)))
         and set(cells).issuperset(given)
     ):
         return given  # type: ignore[no-any-return]

@@ -190,6 +190,43 @@ def test_lines_are_listed_by_length_then_first_cell_then_direction() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("rows", "columns"), [(3, 3), (2, 4), (4, 2), (1, 5), (5, 5)], ids=lambda n: str(n)
+)
+def test_the_python_engine_lists_lines_as_the_interpreter(
+    rows: int, columns: int, tmp_path: Path
+) -> None:
+    """The generated engine finds lines on the cells' mask, a direction at
+    once: the same lines in the same order as the interpreter's walk from
+    each cell, on boards of several shapes and random sets of cells; a line
+    given back is taken, any other sequence of cells refused."""
+    order = ", ".join(f"({r}, {c})" for r in range(rows) for c in range(columns))
+    text = RULES.read_text(encoding="utf-8").replace(
+        "board 3 by 3, filled in order (1, 1), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0), (0, 0),"
+        " (0, 1), (0, 2)",
+        f"board {rows} by {columns}, filled in order {order}",
+    )
+    (tmp_path / "shaped.rules").write_text(text, encoding="utf-8")
+    compiled = compile_file(tmp_path / "shaped.rules")
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    board = compiled.model.board
+    assert board is not None and (board.rows, board.columns) == (rows, columns)
+    generated = rendered_engine(compiled.model, ROOT, register=False)
+    draw = random.Random(rows * 10 + columns)
+    count = rows * columns
+    for _ in range(60):
+        chosen = tuple(sorted(draw.sample(range(count), draw.randint(0, count))))
+        low, high = sorted((draw.randint(0, 3), draw.randint(1, 4)))
+        found = generated._lines(chosen, low, high)
+        assert found == cells.lines(board, chosen, low, min(high, max(rows, columns)))
+        for line in found:
+            assert generated._pick_line(chosen, line, low, high, "D-3.3") == line
+        wrong = tuple(draw.sample(range(count), min(count, draw.randint(1, 3))))
+        if wrong not in found:
+            with pytest.raises(generated.IllegalAction, match="is not a line"):
+                generated._pick_line(chosen, wrong, low, high, "D-3.3")
+
+
 # ------------------------------------------------------------- D-3.4, D-3.5
 
 
