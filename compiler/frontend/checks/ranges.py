@@ -61,6 +61,16 @@ class Ranges(Visitor):
             self.columns["points"] = _hull(self.columns["points"], (majority.points,) * 2)
         self.defines = {d.name: d for d in edition.defines}
         self.binders = dict(_binders(edition))
+        # a definition's parameter is a name of its own, apart from a rule's
+        # local of the same name (whose value an argument may read)
+        self.parameters: dict[int, str] = {
+            id(node): _parameter(d.name, node.name)
+            for d in edition.defines
+            for node in walk(d.value)
+            if isinstance(node, m.Ref)
+            and node.kind == "variable"
+            and any(node.name == p for p, _ in d.parameters)
+        }
         self.known: dict[int, Bound] = {}
         self.names: dict[str, Bound] = {}
         self.busy: set[str] = set()
@@ -117,7 +127,7 @@ class Ranges(Visitor):
         if e.kind == "score":
             return self.bound(self.edition.score.value)
         if e.kind == "variable" and e.type.kind in ("int", "vector", "list", "set"):
-            return self.name(e.name)
+            return self.name(self.parameters.get(id(e), e.name))
         return CONDITION
 
     def visit_Attr(self, e: m.Attr) -> Bound:
@@ -191,9 +201,15 @@ def _is_bag(e: m.Expr | None) -> bool:
     return isinstance(e, m.Ref) and e.kind == "bag"
 
 
+def _parameter(define: str, name: str) -> str:
+    """The key a definition's parameter is bound under: no local's name."""
+    return f"{define}({name})"
+
+
 def _binders(edition: m.Edition) -> Iterator[tuple[str, list[m.Expr]]]:
     """Each name a rule binds to numbers, with every expression binding it
-    (a let's value, a choice's or filter's source, a parameter's arguments)."""
+    (a let's value, a choice's or filter's source, a parameter's arguments:
+    a parameter under its definition's key, `_parameter`)."""
     found: dict[str, list[m.Expr]] = {}
     parameters = {d.name: [p for p, _ in d.parameters] for d in edition.defines}
     for node in walk(edition):
@@ -207,7 +223,7 @@ def _binders(edition: m.Edition) -> Iterator[tuple[str, list[m.Expr]]]:
             found.setdefault(node.variable or "", []).append(node.source)
         elif isinstance(node, m.Apply):
             for parameter, argument in zip(parameters[node.name], node.arguments, strict=False):
-                found.setdefault(parameter, []).append(argument)
+                found.setdefault(_parameter(node.name, parameter), []).append(argument)
     yield from found.items()
 
 
