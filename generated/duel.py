@@ -1600,7 +1600,7 @@ def _legal_use_privilege(s: State, p: int, out: list[Action]) -> None:
     if s.stage > 0:
         return
     if s.held[p][K_privilege] > 0:
-        for v_x in tuple(_y1 for _y1 in _occupied(s) if s.board[_y1] != K_gold):
+        for v_x in tuple(_y1 for _y1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 != K_gold):
             out.append(('use_privilege', v_x))
 
 
@@ -1613,7 +1613,7 @@ def _apply_use_privilege(s: State, p: int, action: Action) -> State:
     if not s.held[p][K_privilege] > 0:
         raise IllegalAction('D-3.1: ' + 'you hold no privilege')
     v_x = action[1]
-    if type(v_x) is not int or v_x not in tuple(_y1 for _y1 in _occupied(s) if s.board[_y1] != K_gold):
+    if type(v_x) is not int or v_x not in tuple(_y1 for _y1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 != K_gold):
         _not_a_choice(v_x, 'D-3.1', 'x')
     s2 = s._draft()
     _transfer(s2, p, -1, K_privilege, 1)
@@ -1650,7 +1650,7 @@ def _apply_replenish(s: State, p: int, action: Action) -> State:
 
 def _legal_take_tokens(s: State, p: int, out: list[Action]) -> None:
     # editions/duel.rules:149 D-3.3
-    for v_picked in _lines(tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] != K_gold), 1, 3):
+    for v_picked in _lines(tuple(_x1 for _x1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 != K_gold), 1, 3):
         out.append(('take_tokens', v_picked))
 
 
@@ -1658,9 +1658,9 @@ def _apply_take_tokens(s: State, p: int, action: Action) -> State:
     # editions/duel.rules:149 D-3.3
     if len(action) != 2:
         raise IllegalAction('D-3.3: take_tokens takes 1 value (picked)')
-    v_picked = _pick_line(tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] != K_gold), action[1], 1, 3, 'D-3.3')
+    v_picked = _pick_line(tuple(_x1 for _x1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 != K_gold), action[1], 1, 3, 'D-3.3')
     s2 = s._draft()
-    if (len(tuple(_x2 for _x2 in v_picked if s2.board[_x2] == 0)) == 3 or len(tuple(_x3 for _x3 in v_picked if s2.board[_x3] == 1)) == 3 or len(tuple(_x4 for _x4 in v_picked if s2.board[_x4] == 2)) == 3 or len(tuple(_x5 for _x5 in v_picked if s2.board[_x5] == 3)) == 3 or len(tuple(_x6 for _x6 in v_picked if s2.board[_x6] == 4)) == 3 or len(tuple(_x7 for _x7 in v_picked if s2.board[_x7] == 5)) == 3) or len(tuple(_x8 for _x8 in v_picked if s2.board[_x8] == K_pearl)) == 2:
+    if (len(tuple(_x3 for _x3 in v_picked if s2.board[_x3] == 0)) == 3 or len(tuple(_x4 for _x4 in v_picked if s2.board[_x4] == 1)) == 3 or len(tuple(_x5 for _x5 in v_picked if s2.board[_x5] == 2)) == 3 or len(tuple(_x6 for _x6 in v_picked if s2.board[_x6] == 3)) == 3 or len(tuple(_x7 for _x7 in v_picked if s2.board[_x7] == 4)) == 3 or len(tuple(_x8 for _x8 in v_picked if s2.board[_x8] == 5)) == 3) or len(tuple(_x9 for _x9 in v_picked if s2.board[_x9] == K_pearl)) == 2:
         if s2.supply[K_privilege] == 0:
             _transfer(s2, p, (p + 1) % s2.players, K_privilege, 1)
         if s2.supply[K_privilege] > 0:
@@ -1673,7 +1673,7 @@ def _legal_reserve(s: State, p: int, out: list[Action]) -> None:
     # editions/duel.rules:166 D-3.4
     d_pyramid = _define_pyramid(s, p)
     if len(s.zones[Z_reserved][p]) < 3:
-        for v_g in tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] == K_gold):
+        for v_g in tuple(_x1 for _x1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 == K_gold):
             for _v_k, a_k in [(x, x) for x in d_pyramid] + _deck_tops(s):
                 out.append(('reserve', v_g, a_k))
 
@@ -1685,7 +1685,7 @@ def _apply_reserve(s: State, p: int, action: Action) -> State:
     if not len(s.zones[Z_reserved][p]) < 3:
         raise IllegalAction('D-3.4: ' + 'a player holds at most 3 reserved cards; you hold ' + _show(len(s.zones[Z_reserved][p]), 'int'))
     v_g = action[1]
-    if type(v_g) is not int or v_g not in tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] == K_gold):
+    if type(v_g) is not int or v_g not in tuple(_x1 for _x1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 == K_gold):
         _not_a_choice(v_g, 'D-3.4', 'g')
     v_k = _pick([(x, x) for x in _define_pyramid(s, p)] + _deck_tops(s), action[2], 'D-3.4', 'k')
     s2 = s._draft()
@@ -1876,7 +1876,7 @@ def _skip1_royal_card_r(s: State, p: int, bound: tuple[Any, ...]) -> None:
 def _options2_token_ability_x(s: State, p: int, bound: tuple[Any, ...]) -> list[tuple[Any, Any]]:
     # editions/duel.rules:211
     v_k = bound[0]
-    return [(x, x) for x in tuple(_y1 for _y1 in _occupied(s) if s.board[_y1] == (s.values[V_taken][v_k] if CARD_kind[v_k] == 'joker' else CARD_bonus[v_k]))]
+    return [(x, x) for x in tuple(_y1 for _y1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 == (s.values[V_taken][v_k] if CARD_kind[v_k] == 'joker' else CARD_bonus[v_k]))]
 
 
 def _follow2_token_ability_x(s: State, p: int, bound: tuple[Any, ...], v_x: Any) -> None:

@@ -97,6 +97,13 @@ class _Emission(Visitor):
         if e.source == "value":  # held by the state: s.values[V_name][card]
             values = py.attr(self.frame.state, "values")
             column = py.item(values, self.names.card_value(e.attribute))
+        elif (
+            e.attribute == "token"
+            and isinstance(e.subject, m.Ref)
+            and e.subject.kind == "variable"
+            and e.subject.name in self.frame.cell_tokens
+        ):  # a cell's token, held by a local
+            return py.name(self.frame.cell_tokens[e.subject.name])
         elif element(e.subject.type) == m.CELL:  # a cell's token (-1: none), row or column
             cells = {"token": py.attr(self.frame.state, "board"), "row": py.name("_CELL_ROW")}
             column = cells.get(e.attribute, py.name("_CELL_COLUMN"))
@@ -141,6 +148,15 @@ class _Emission(Visitor):
 
     def visit_Filter(self, e: m.Filter) -> ast.expr:
         var = self.frame.temporary(e.variable)
+        if isinstance(e.source, m.Ref) and e.source.kind == "board":
+            # the cells that hold a token and pass: one pass over the board,
+            # each cell's token read once
+            token = self.frame.temporary("t")
+            inner = self.frame.bind_cell(e.variable, var, token)
+            held = py.binary(py.name(token), ">=", py.const(0))
+            test = py.logic("and", [held, self.within(e.condition, inner)])
+            cells = py.call("enumerate", py.attr(self.frame.state, "board"))
+            return py.call("tuple", py.generator(py.name(var), (var, token), cells, test))
         condition = self.within(e.condition, self.frame.bind(e.variable, var))
         return py.call("tuple", py.generator(py.name(var), var, self.expr(e.source), condition))
 
