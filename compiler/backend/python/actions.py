@@ -28,6 +28,26 @@ Printed = tuple[list[ast.stmt], Frame]
 SHOWN_AS_THEMSELVES = ("card", "cell", "tile")
 
 
+def apart(sources: tuple[m.Expr, ...], edition: m.Edition) -> bool:
+    """Can no two of the sources hold one value (analysis.apart)?"""
+    return analysis.apart(sources, {d.name: d for d in edition.defines})
+
+
+def plain(op: ops.ChoiceLoop | ops.Pick, edition: m.Edition) -> bool:
+    """Is each value of the choice its own value in the move, with none
+    offered twice? Cards of the market or of zones (the plan's `plain`),
+    and numbers shown as themselves (cards, cells, tiles) from one source
+    or from sources apart from one another (a filter of the market beside
+    a zone): no pairs to build, none to make unique."""
+    st = op.statement
+    if op.plain:
+        return True
+    itself = all((s.type.element or m.ERROR).kind in SHOWN_AS_THEMSELVES for s in st.sources)
+    no_tops = not any(isinstance(s, m.DeckTops) for s in st.sources)
+    one = len(st.sources) == 1 or apart(st.sources, edition)
+    return itself and no_tops and one
+
+
 def illegal(message: ast.expr) -> ast.Raise:
     return py.raise_(py.call("IllegalAction", message))
 
@@ -53,7 +73,6 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, Several
     ) -> None:
         super().__init__(edition, source, emitter)
         self.plan = plan
-        self.defines = {d.name: d for d in edition.defines}
 
     def functions(self) -> list[py.Function]:
         found = []
@@ -100,23 +119,9 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, Several
             shown = py.item(py.name("TOKENS"), x) if element.kind in ("colour", "token") else x
             parts.append(py.list_of(py.tuple_([x, shown]), "x", code))
         joined = py.chain("+", parts)
-        if disjoint or len(parts) == 1 or analysis.apart(sources, self.defines):
+        if disjoint or len(parts) == 1 or apart(sources, self.edition):
             return joined
         return py.call(self.emitter.helper("_unique"), joined)
-
-    def plain(self, op: ops.ChoiceLoop | ops.Pick) -> bool:
-        """Is each value of the choice its own value in the move, with none
-        offered twice? Cards of the market or of zones (the plan's `plain`),
-        and numbers shown as themselves (cards, cells, tiles) from one source
-        or from sources apart from one another (a filter of the market beside
-        a zone): no pairs to build, none to make unique."""
-        st = op.statement
-        if op.plain:
-            return True
-        itself = all((s.type.element or m.ERROR).kind in SHOWN_AS_THEMSELVES for s in st.sources)
-        no_tops = not any(isinstance(s, m.DeckTops) for s in st.sources)
-        one = len(st.sources) == 1 or analysis.apart(st.sources, self.defines)
-        return itself and no_tops and one
 
     def distinct_pairs(self, st: m.ChooseDistinct, frame: Frame) -> ast.expr:
         """The (engine value, action value) pairs of each combination of a
@@ -172,7 +177,7 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, Several
     def visit_ChoiceLoop(self, op: ops.ChoiceLoop, frame: Frame, context: Context) -> Printed:
         st = op.statement
         target: str | tuple[str, str]
-        if self.plain(op):
+        if plain(op, self.edition):
             var = public = ident("v_", st.name)
             values, target = self.plain_values(st, frame), var
         else:
@@ -279,7 +284,7 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, Several
         var = ident("v_", st.name)
         given = py.item(py.name("action"), op.position)
         out = self.comment(st, op.own)
-        if self.plain(op):
+        if plain(op, self.edition):
             refuse = py.call(
                 "_not_a_choice", py.name(var), py.const(self.ids(st)), py.const(st.name)
             )
