@@ -1129,43 +1129,61 @@ def _occupied(s: State) -> tuple[int, ...]:
     return tuple(n for n, kind in enumerate(s.board) if kind >= 0)
 
 
-def _bag_tokens(s: State) -> tuple[int, ...]:
-    """The tokens in the bag, kind by kind in token order."""
-    return tuple(kind for kind, n in enumerate(s.bag) for _ in range(n))
+# The lines of cells of each length, by direction in order (along a row,
+# down a column, down right, down left): the step from a cell of a line to
+# the next, the mask of the cells a line may start at (bit n: cell n), and
+# the line from each of them.
+_LINE_WAYS: dict[int, tuple[tuple[int, int, dict[int, tuple[int, ...]]], ...]] = {}
 
 
-# Every line of cells of a length, with the mask of its cells (bit n: cell n).
-_BOARD_LINES: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
-
-
-def _board_lines(length: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Every line of that many cells on the board, by first cell, then
-    direction (along a row, down a column, down right, down left), each with
-    its mask; made once per length, so that a move's lines are a filter."""
-    found = _BOARD_LINES.get(length)
+def _line_ways(length: int) -> tuple[tuple[int, int, dict[int, tuple[int, ...]]], ...]:
+    """The lines of that many cells on the board (`_LINE_WAYS`), made once per length."""
+    found = _LINE_WAYS.get(length)
     if found is None:
         directions = ((0, 1), (1, 0), (1, 1), (1, -1))[: 1 if length == 1 else 4]
-        lines = []
-        for start in range(_BOARD_ROWS * _BOARD_COLUMNS):
-            row, column = _CELL_ROW[start], _CELL_COLUMN[start]
-            for dr, dc in directions:
-                r, c = row + (length - 1) * dr, column + (length - 1) * dc
+        ways = []
+        for dr, dc in directions:
+            step = dr * _BOARD_COLUMNS + dc
+            starts = 0
+            lines: dict[int, tuple[int, ...]] = {}
+            for start in range(_BOARD_ROWS * _BOARD_COLUMNS):
+                r = _CELL_ROW[start] + (length - 1) * dr
+                c = _CELL_COLUMN[start] + (length - 1) * dc
                 if 0 <= r < _BOARD_ROWS and 0 <= c < _BOARD_COLUMNS:
-                    line = tuple(start + k * (dr * _BOARD_COLUMNS + dc) for k in range(length))
-                    lines.append((sum(1 << n for n in line), line))
-        found = _BOARD_LINES[length] = tuple(lines)
+                    starts |= 1 << start
+                    lines[start] = tuple(start + k * step for k in range(length))
+            ways.append((step, starts, lines))
+        found = _LINE_WAYS[length] = tuple(ways)
     return found
 
 
 def _lines(cells: tuple[int, ...], low: int, high: int) -> list[tuple[int, ...]]:
     """Every line of `low` to `high` of the cells: by length, first cell,
-    then direction (along a row, down a column, down right, down left)."""
+    then direction (along a row, down a column, down right, down left).
+    The starts of each direction's lines are found at once, on the cells'
+    mask (a start whose next cells along it are all cells), then read
+    lowest first: the work goes with the lines found, not the board's."""
     allowed = 0
     for n in cells:
         allowed |= 1 << n
     found: list[tuple[int, ...]] = []
     for length in range(max(low, 1), min(high, max(_BOARD_ROWS, _BOARD_COLUMNS)) + 1):
-        found += [line for mask, line in _board_lines(length) if mask & allowed == mask]
+        ways = []
+        starts = 0
+        for step, first, lines in _line_ways(length):
+            ok = allowed & first
+            for k in range(1, length):
+                ok &= allowed >> k * step
+            if ok:
+                ways.append((ok, lines))
+                starts |= ok
+        while starts:
+            bit = starts & -starts
+            start = bit.bit_length() - 1
+            for ok, lines in ways:
+                if ok & bit:
+                    found.append(lines[start])
+            starts ^= bit
     return found
 
 
@@ -1177,7 +1195,7 @@ def _pick_line(
     if (
         whole
         and max(low, 1) <= len(given) <= min(high, max(_BOARD_ROWS, _BOARD_COLUMNS))
-        and any(line == given for _, line in _board_lines(len(given)))
+        and any(lines.get(given[0]) == given for _, _, lines in _line_ways(len(given)))
         and set(cells).issuperset(given)
     ):
         return given  # type: ignore[no-any-return]
@@ -1402,16 +1420,6 @@ def _token_combinations(values: tuple[int, ...], count: int) -> list[tuple[Any, 
     ]
 
 
-def _unique(pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
-    seen = set()
-    kept = []
-    for pair in pairs:
-        if pair[1] not in seen:
-            seen.add(pair[1])
-            kept.append(pair)
-    return kept
-
-
 # What == between a value given as a move's and an option may raise: a
 # value of another library (a numpy array) may answer == with something
 # that is no truth value. Such a value is no option.
@@ -1593,8 +1601,8 @@ def _legal_use_privilege(s: State, p: int, out: list[Action]) -> None:
     if s.stage > 0:
         return
     if s.held[p][K_privilege] > 0:
-        for _v_x, a_x in [(x, x) for x in tuple(_y1 for _y1 in _occupied(s) if s.board[_y1] != K_gold)]:
-            out.append(('use_privilege', a_x))
+        for v_x in tuple(_y1 for _y1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 != K_gold):
+            out.append(('use_privilege', v_x))
 
 
 def _apply_use_privilege(s: State, p: int, action: Action) -> State:
@@ -1605,7 +1613,9 @@ def _apply_use_privilege(s: State, p: int, action: Action) -> State:
         raise IllegalAction('D-3.1: use_privilege takes 1 value (x)')
     if not s.held[p][K_privilege] > 0:
         raise IllegalAction('D-3.1: ' + 'you hold no privilege')
-    v_x = _pick([(x, x) for x in tuple(_y1 for _y1 in _occupied(s) if s.board[_y1] != K_gold)], action[1], 'D-3.1', 'x')
+    v_x = action[1]
+    if type(v_x) is not int or v_x not in tuple(_y1 for _y1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 != K_gold):
+        _not_a_choice(v_x, 'D-3.1', 'x')
     s2 = s._draft()
     _transfer(s2, p, -1, K_privilege, 1)
     _take_cells(s2, p, (v_x,))
@@ -1617,7 +1627,7 @@ def _legal_replenish(s: State, p: int, out: list[Action]) -> None:
     if s.stage > 1:
         return
     # editions/duel.rules:139 D-3.1
-    if len(_bag_tokens(s)) > 0:
+    if sum(s.bag) > 0:
         out.append(('replenish',))
 
 
@@ -1628,7 +1638,7 @@ def _apply_replenish(s: State, p: int, action: Action) -> State:
     if len(action) != 1:
         raise IllegalAction('duel: replenish takes 0 values ()')
     # editions/duel.rules:139 D-3.1
-    if not len(_bag_tokens(s)) > 0:
+    if not sum(s.bag) > 0:
         raise IllegalAction('D-3.1: ' + 'the bag is empty')
     s2 = s._draft()
     _refill(s2)
@@ -1641,7 +1651,7 @@ def _apply_replenish(s: State, p: int, action: Action) -> State:
 
 def _legal_take_tokens(s: State, p: int, out: list[Action]) -> None:
     # editions/duel.rules:149 D-3.3
-    for v_picked in _lines(tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] != K_gold), 1, 3):
+    for v_picked in _lines(tuple(_x1 for _x1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 != K_gold), 1, 3):
         out.append(('take_tokens', v_picked))
 
 
@@ -1649,9 +1659,9 @@ def _apply_take_tokens(s: State, p: int, action: Action) -> State:
     # editions/duel.rules:149 D-3.3
     if len(action) != 2:
         raise IllegalAction('D-3.3: take_tokens takes 1 value (picked)')
-    v_picked = _pick_line(tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] != K_gold), action[1], 1, 3, 'D-3.3')
+    v_picked = _pick_line(tuple(_x1 for _x1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 != K_gold), action[1], 1, 3, 'D-3.3')
     s2 = s._draft()
-    if (len(tuple(_x2 for _x2 in v_picked if s2.board[_x2] == 0)) == 3 or len(tuple(_x3 for _x3 in v_picked if s2.board[_x3] == 1)) == 3 or len(tuple(_x4 for _x4 in v_picked if s2.board[_x4] == 2)) == 3 or len(tuple(_x5 for _x5 in v_picked if s2.board[_x5] == 3)) == 3 or len(tuple(_x6 for _x6 in v_picked if s2.board[_x6] == 4)) == 3 or len(tuple(_x7 for _x7 in v_picked if s2.board[_x7] == 5)) == 3) or len(tuple(_x8 for _x8 in v_picked if s2.board[_x8] == K_pearl)) == 2:
+    if (len(tuple(_x3 for _x3 in v_picked if s2.board[_x3] == 0)) == 3 or len(tuple(_x4 for _x4 in v_picked if s2.board[_x4] == 1)) == 3 or len(tuple(_x5 for _x5 in v_picked if s2.board[_x5] == 2)) == 3 or len(tuple(_x6 for _x6 in v_picked if s2.board[_x6] == 3)) == 3 or len(tuple(_x7 for _x7 in v_picked if s2.board[_x7] == 4)) == 3 or len(tuple(_x8 for _x8 in v_picked if s2.board[_x8] == 5)) == 3) or len(tuple(_x9 for _x9 in v_picked if s2.board[_x9] == K_pearl)) == 2:
         if s2.supply[K_privilege] == 0:
             _transfer(s2, p, (p + 1) % s2.players, K_privilege, 1)
         if s2.supply[K_privilege] > 0:
@@ -1664,9 +1674,9 @@ def _legal_reserve(s: State, p: int, out: list[Action]) -> None:
     # editions/duel.rules:166 D-3.4
     d_pyramid = _define_pyramid(s, p)
     if len(s.zones[Z_reserved][p]) < 3:
-        for _v_g, a_g in [(x, x) for x in tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] == K_gold)]:
-            for _v_k, a_k in _unique([(x, x) for x in d_pyramid] + _deck_tops(s)):
-                out.append(('reserve', a_g, a_k))
+        for v_g in tuple(_x1 for _x1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 == K_gold):
+            for _v_k, a_k in [(x, x) for x in d_pyramid] + _deck_tops(s):
+                out.append(('reserve', v_g, a_k))
 
 
 def _apply_reserve(s: State, p: int, action: Action) -> State:
@@ -1675,8 +1685,10 @@ def _apply_reserve(s: State, p: int, action: Action) -> State:
         raise IllegalAction('D-3.4: reserve takes 2 values (g, k)')
     if not len(s.zones[Z_reserved][p]) < 3:
         raise IllegalAction('D-3.4: ' + 'a player holds at most 3 reserved cards; you hold ' + _show(len(s.zones[Z_reserved][p]), 'int'))
-    v_g = _pick([(x, x) for x in tuple(_x1 for _x1 in _occupied(s) if s.board[_x1] == K_gold)], action[1], 'D-3.4', 'g')
-    v_k = _pick(_unique([(x, x) for x in _define_pyramid(s, p)] + _deck_tops(s)), action[2], 'D-3.4', 'k')
+    v_g = action[1]
+    if type(v_g) is not int or v_g not in tuple(_x1 for _x1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 == K_gold):
+        _not_a_choice(v_g, 'D-3.4', 'g')
+    v_k = _pick([(x, x) for x in _define_pyramid(s, p)] + _deck_tops(s), action[2], 'D-3.4', 'k')
     s2 = s._draft()
     _take_cells(s2, p, (v_g,))
     _move(s2, p, v_k, Z_reserved)
@@ -1696,21 +1708,23 @@ def _legal_buy(s: State, p: int, out: list[Action]) -> None:
     means3 = held[3] + discount[3]
     means4 = held[4] + discount[4]
     means5 = held[5] + discount[5]
-    for v_k, a_k in _unique([(x, x) for x in d_pyramid] + [(x, x) for x in s.zones[Z_reserved][p]]):
+    for v_k in d_pyramid + s.zones[Z_reserved][p]:
         # editions/duel.rules:177 D-4.5
         if CARD_kind[v_k] != 'joker' or (d_bonus[0] > 0 or d_bonus[1] > 0 or d_bonus[2] > 0 or d_bonus[3] > 0 or d_bonus[4] > 0 or d_bonus[5] > 0):
             cost = CARD_cost[v_k]
             cost0, cost1, cost2, cost3, cost4, cost5 = cost
             if (cost0 <= means0 and cost1 <= means1 and cost2 <= means2 and cost3 <= means3 and cost4 <= means4 and cost5 <= means5) or (wild and (cost0 - means0 if cost0 > means0 else 0) + (cost1 - means1 if cost1 > means1 else 0) + (cost2 - means2 if cost2 > means2 else 0) + (cost3 - means3 if cost3 > means3 else 0) + (cost4 - means4 if cost4 > means4 else 0) + (cost5 - means5 if cost5 > means5 else 0) <= wild):
                 for v_pay in _payments(held, _price(cost, discount)) if wild else ((cost0 - discount[0] if cost0 > discount[0] else 0, cost1 - discount[1] if cost1 > discount[1] else 0, cost2 - discount[2] if cost2 > discount[2] else 0, cost3 - discount[3] if cost3 > discount[3] else 0, cost4 - discount[4] if cost4 > discount[4] else 0, cost5 - discount[5] if cost5 > discount[5] else 0, 0, 0),):
-                    out.append(('buy', a_k, v_pay))
+                    out.append(('buy', v_k, v_pay))
 
 
 def _apply_buy(s: State, p: int, action: Action) -> State:
     # editions/duel.rules:175 D-3.5
     if len(action) != 3:
         raise IllegalAction('D-3.5: buy takes 2 values (k, payment)')
-    v_k = _pick(_unique([(x, x) for x in _define_pyramid(s, p)] + [(x, x) for x in s.zones[Z_reserved][p]]), action[1], 'D-3.5', 'k')
+    v_k = action[1]
+    if type(v_k) is not int or v_k not in _define_pyramid(s, p) + s.zones[Z_reserved][p]:
+        _not_a_choice(v_k, 'D-3.5', 'k')
     # editions/duel.rules:177 D-4.5
     if not (CARD_kind[v_k] != 'joker' or (_define_bonus(s, p)[0] > 0 or _define_bonus(s, p)[1] > 0 or _define_bonus(s, p)[2] > 0 or _define_bonus(s, p)[3] > 0 or _define_bonus(s, p)[4] > 0 or _define_bonus(s, p)[5] > 0)):
         raise IllegalAction('D-4.5, D-3.5: ' + 'a joker copies the colour of a card you own; you own no card with a bonus')
@@ -1863,7 +1877,7 @@ def _skip1_royal_card_r(s: State, p: int, bound: tuple[Any, ...]) -> None:
 def _options2_token_ability_x(s: State, p: int, bound: tuple[Any, ...]) -> list[tuple[Any, Any]]:
     # editions/duel.rules:211
     v_k = bound[0]
-    return [(x, x) for x in tuple(_y1 for _y1 in _occupied(s) if s.board[_y1] == (s.values[V_taken][v_k] if CARD_kind[v_k] == 'joker' else CARD_bonus[v_k]))]
+    return [(x, x) for x in tuple(_y1 for _y1, _t2 in enumerate(s.board) if _t2 >= 0 and _t2 == (s.values[V_taken][v_k] if CARD_kind[v_k] == 'joker' else CARD_bonus[v_k]))]
 
 
 def _follow2_token_ability_x(s: State, p: int, bound: tuple[Any, ...], v_x: Any) -> None:

@@ -190,6 +190,43 @@ def test_lines_are_listed_by_length_then_first_cell_then_direction() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("rows", "columns"), [(3, 3), (2, 4), (4, 2), (1, 5), (5, 5)], ids=lambda n: str(n)
+)
+def test_the_python_engine_lists_lines_as_the_interpreter(
+    rows: int, columns: int, tmp_path: Path
+) -> None:
+    """The generated engine finds lines on the cells' mask, a direction at
+    once: the same lines in the same order as the interpreter's walk from
+    each cell, on boards of several shapes and random sets of cells; a line
+    given back is taken, any other sequence of cells refused."""
+    order = ", ".join(f"({r}, {c})" for r in range(rows) for c in range(columns))
+    text = RULES.read_text(encoding="utf-8").replace(
+        "board 3 by 3, filled in order (1, 1), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0), (0, 0),"
+        " (0, 1), (0, 2)",
+        f"board {rows} by {columns}, filled in order {order}",
+    )
+    (tmp_path / "shaped.rules").write_text(text, encoding="utf-8")
+    compiled = compile_file(tmp_path / "shaped.rules")
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    board = compiled.model.board
+    assert board is not None and (board.rows, board.columns) == (rows, columns)
+    generated = rendered_engine(compiled.model, ROOT, register=False)
+    draw = random.Random(rows * 10 + columns)
+    count = rows * columns
+    for _ in range(60):
+        chosen = tuple(sorted(draw.sample(range(count), draw.randint(0, count))))
+        low, high = sorted((draw.randint(0, 3), draw.randint(1, 4)))
+        found = generated._lines(chosen, low, high)
+        assert found == cells.lines(board, chosen, low, min(high, max(rows, columns)))
+        for line in found:
+            assert generated._pick_line(chosen, line, low, high, "D-3.3") == line
+        wrong = tuple(draw.sample(range(count), min(count, draw.randint(1, 3))))
+        if wrong not in found:
+            with pytest.raises(generated.IllegalAction, match="is not a line"):
+                generated._pick_line(chosen, wrong, low, high, "D-3.3")
+
+
 # ------------------------------------------------------------- D-3.4, D-3.5
 
 
@@ -349,7 +386,7 @@ def test_the_native_engine_deals_and_reads_states_as_the_others(native: Any) -> 
         with pytest.raises(ValueError, match=re.escape(words)):
             native._c._import({**parts, key.strip(): value})
     assert native._c._import(parts) == state
-    # a bag of many tokens (the Python engines list them all to read it:
+    # a bag of many tokens (the interpreter lists them all to read it:
     # hand-made, not huge), the board empty: refills and playouts draw alike
     data = native.to_json(state)
     data["board"] = [None] * 9
@@ -433,6 +470,77 @@ def test_the_native_engine_finds_the_lines_of_a_board_past_a_word_of_bits(tmp_pa
         assert native.legal_actions(both[0]) == legal
         lines += sum(1 for a in legal if a[0] == "take_line")
     assert lines > 1000
+
+
+def bag_reads(tmp_path: Path) -> Any:
+    """The board's rule file with the bag counted with a condition and
+    looked over by `any` and `sum`, checked."""
+    reads = (
+        RULES.read_text(encoding="utf-8")
+        .replace(
+            "  define pearls_on_board",
+            "  define bag_golds = count(t in bag where t == gold)\n"
+            "  define bag_pearl = any(t in bag: t == pearl)\n"
+            "  define bag_weight = sum(t in bag where t != gold: 2)\n"
+            "  define pearls_on_board",
+        )
+        .replace(
+            'require count(bag) > 0 else "the bag is empty;',
+            "require count(bag) > 1 and bag_golds < 2 + bag_weight and bag_pearl else"
+            ' "the bag is empty;',
+        )
+    )
+    (tmp_path / "reads.rules").write_text(reads, encoding="utf-8")
+    compiled = compile_file(tmp_path / "reads.rules")
+    assert compiled.ok and compiled.model is not None, compiled.diagnostics
+    return compiled.model
+
+
+def test_the_python_engine_reads_the_bag_by_its_counts(tmp_path: Path) -> None:
+    """`count(bag)`, a count with a condition, `any` and `sum` over the bag
+    are read from its counts in the generated Python engine, never the bag
+    listed token by token: the same moves as the interpreter on small bags,
+    and a hand-made bag holding a kind's most tokens is read at once."""
+    model = bag_reads(tmp_path)
+    generated = rendered_engine(model, ROOT, register=False)
+    assert not hasattr(generated, "_bag_tokens")  # written only for a use but the counts
+    interpreted = InterpretedEngine(model)
+    data = interpreted.to_json(interpreted.new_game(2, 3))
+    data["board"] = [None] * 9
+    draw = random.Random(5)
+    for _ in range(40):
+        data["bag"] = {k: draw.choice((0, 0, 1, 2)) for k in KINDS}
+        both = [e.from_json(data, complete=False) for e in (generated, interpreted)]
+        legal = generated.legal_actions(both[0])
+        assert legal == interpreted.legal_actions(both[1])
+        assert (("replenish",) in legal) == (
+            sum(data["bag"].values()) > 1
+            and data["bag"]["gold"] < 2 + 2 * (sum(data["bag"].values()) - data["bag"]["gold"])
+            and data["bag"]["pearl"] > 0
+        )
+    most = 2**31 - 1 - data["supply"]["white"]  # a state counts at most 2**31 - 1 of a kind
+    data["bag"] = dict.fromkeys(KINDS, 0) | {"white": most, "pearl": 1}
+    huge = generated.from_json(data, complete=False)
+    assert ("replenish",) in generated.legal_actions(huge)
+
+
+def test_a_count_of_the_bag_is_bounded_by_a_count_per_token_kind() -> None:
+    """The bag may hold a count of a state of each kind (payments add to
+    it; a hand-made state may hold that many): a number computed from
+    its count is bounded by that, not by the most cards, and reported
+    where it may pass 64 bits."""
+    text = RULES.read_text(encoding="utf-8").replace(
+        "  define pearls_on_board",
+        "  define squared = count(bag) * count(t in bag where t != gold)\n"
+        "  define weighed = sum(t in bag: 3) * 1000\n"
+        "  define pearls_on_board",
+    )
+    text = text.replace("require count(bag) > 0", "require squared > 0 or weighed > 0")
+    compiled = compile_file(RULES, texts={RULES: text})
+    beyond = [d for d in compiled.diagnostics if "beyond the whole numbers" in d.message]
+    assert len(beyond) == 1, compiled.diagnostics
+    line = text.splitlines()[beyond[0].span.line - 1]
+    assert "define squared" in line
 
 
 # ------------------------------------------------------------ records

@@ -292,6 +292,35 @@ def wild_token(edition: m.Edition) -> int:
     return next((i for i, t in enumerate(edition.tokens) if t.role == "wild"), -1)
 
 
+def place_of(source: m.Expr, defines: Mapping[str, m.Define]) -> str | None:
+    """The place a source's cards are in, when it is one or a part of one
+    (a filter of it, a definition without parameters that is one): "deck
+    tops", "market" or "zone NAME" (the player's in context); None for any
+    other source."""
+    if isinstance(source, m.DeckTops):
+        return "deck tops"
+    if isinstance(source, m.Filter):
+        return place_of(source.source, defines)
+    if not isinstance(source, m.Ref):
+        return None
+    if source.kind == "market":
+        return "market"
+    if source.kind == "zone":
+        return f"zone {source.name}"
+    define = defines.get(source.name) if source.kind == "define" else None
+    if define is not None and not define.parameters:
+        return place_of(define.value, defines)
+    return None
+
+
+def apart(sources: tuple[m.Expr, ...], defines: Mapping[str, m.Define]) -> bool:
+    """Can no two of a choice's sources hold one value? So when each is a
+    place a card is in or a part of one, and no two are of one place: a
+    card is in one place at a time."""
+    places = [place_of(source, defines) for source in sources]
+    return None not in places and len(set(places)) == len(places)
+
+
 def choice_part(action: m.Action) -> list[m.Statement]:
     """The statements of an action that decide whether (and how) it is legal:
     its locals, choices, requirements and payment, in order."""

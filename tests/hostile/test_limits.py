@@ -275,6 +275,32 @@ def test_a_value_that_may_pass_64_bits(tmp_path: Path, score: str, fine: bool) -
         assert re.search(r"product\.rules:2:2[89]: error: this value may be anywhere from", shown)
 
 
+@needs_classic
+@pytest.mark.parametrize(
+    ("argument", "fine"),
+    [("m + 1", True), ("m * 100000 * 100000", True), ("tokens(gold) * tokens(gold) * m", False)],
+)
+def test_a_parameter_is_bounded_apart_from_a_local_of_its_name(
+    tmp_path: Path, argument: str, fine: bool
+) -> None:
+    """A random edition's `define worth(m: int)` called as `worth(m + 1)`
+    where a local is named `m` too: the parameter's bound comes from its
+    arguments, the local's from its `let`; read as one name they made a
+    cycle, bounded as every number, and a false report of passing 64 bits."""
+    body = (
+        "  define worth(m: int) = m * 2\n"
+        '  action bump "bump" {\n'
+        "    let m = count(bought)\n"
+        f'    require worth({argument}) >= 0 else "never"\n'
+        "    gain 1 gold\n"
+        "  }\n"
+    )
+    compiled, shown = checked(tmp_path, "worth", body)
+    assert compiled.ok is fine, shown
+    if not fine:  # the product in the argument, then the parameter's double
+        assert re.search(r"worth\.rules:5:19: error: this value may be anywhere from", shown)
+
+
 CARD_VALUE_BODY = """  card value hits: int
   trigger hit: after card k enters bought {
     set k.hits = k.hits + 1

@@ -10,6 +10,7 @@ import ast
 
 from attrs import define, field
 
+from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.plan import ops
 from splendor_rules.compiler.backend.plan.printer import PlanPrinter
 from splendor_rules.compiler.backend.python import nodes as py
@@ -23,6 +24,28 @@ from splendor_rules.compiler.backend.python.several import SeveralPrinting
 from splendor_rules.compiler.frontend import model as m
 
 Printed = tuple[list[ast.stmt], Frame]
+# The kinds of value a move shows as the engine's number itself.
+SHOWN_AS_THEMSELVES = ("card", "cell", "tile")
+
+
+def apart(sources: tuple[m.Expr, ...], edition: m.Edition) -> bool:
+    """Can no two of the sources hold one value (analysis.apart)?"""
+    return analysis.apart(sources, {d.name: d for d in edition.defines})
+
+
+def plain(op: ops.ChoiceLoop | ops.Pick, edition: m.Edition) -> bool:
+    """Is each value of the choice its own value in the move, with none
+    offered twice? Cards of the market or of zones (the plan's `plain`),
+    and numbers shown as themselves (cards, cells, tiles) from one source
+    or from sources apart from one another (a filter of the market beside
+    a zone): no pairs to build, none to make unique."""
+    st = op.statement
+    if op.plain:
+        return True
+    itself = all((s.type.element or m.ERROR).kind in SHOWN_AS_THEMSELVES for s in st.sources)
+    no_tops = not any(isinstance(s, m.DeckTops) for s in st.sources)
+    one = len(st.sources) == 1 or apart(st.sources, edition)
+    return itself and no_tops and one
 
 
 def illegal(message: ast.expr) -> ast.Raise:
@@ -96,7 +119,7 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, Several
             shown = py.item(py.name("TOKENS"), x) if element.kind in ("colour", "token") else x
             parts.append(py.list_of(py.tuple_([x, shown]), "x", code))
         joined = py.chain("+", parts)
-        if disjoint or len(parts) == 1:
+        if disjoint or len(parts) == 1 or apart(sources, self.edition):
             return joined
         return py.call(self.emitter.helper("_unique"), joined)
 
@@ -154,7 +177,7 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, Several
     def visit_ChoiceLoop(self, op: ops.ChoiceLoop, frame: Frame, context: Context) -> Printed:
         st = op.statement
         target: str | tuple[str, str]
-        if op.plain:
+        if plain(op, self.edition):
             var = public = ident("v_", st.name)
             values, target = self.plain_values(st, frame), var
         else:
@@ -261,7 +284,7 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, Several
         var = ident("v_", st.name)
         given = py.item(py.name("action"), op.position)
         out = self.comment(st, op.own)
-        if op.plain:
+        if plain(op, self.edition):
             refuse = py.call(
                 "_not_a_choice", py.name(var), py.const(self.ids(st)), py.const(st.name)
             )

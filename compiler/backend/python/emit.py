@@ -22,7 +22,19 @@ from splendor_rules.dsl.visitor import Visitor
 
 # The engine functions that only some editions need: the template writes one
 # when the lowering reports it used (`ExprEmitter.helpers`).
-OPTIONAL_HELPERS = ("_tally", "_totals", "_plain_combinations", "_unique", "_transfer")
+OPTIONAL_HELPERS = (
+    "_tally",
+    "_totals",
+    "_plain_combinations",
+    "_unique",
+    "_transfer",
+    "_bag_tokens",
+)
+
+
+def is_bag(e: m.Expr | None) -> bool:
+    """Is the expression the board's bag itself?"""
+    return isinstance(e, m.Ref) and e.kind == "bag"
 
 
 def element(t: m.Type) -> m.Type:
@@ -85,6 +97,13 @@ class _Emission(Visitor):
         if e.source == "value":  # held by the state: s.values[V_name][card]
             values = py.attr(self.frame.state, "values")
             column = py.item(values, self.names.card_value(e.attribute))
+        elif (
+            e.attribute == "token"
+            and isinstance(e.subject, m.Ref)
+            and e.subject.kind == "variable"
+            and e.subject.name in self.frame.cell_tokens
+        ):  # a cell's token, held by a local
+            return py.name(self.frame.cell_tokens[e.subject.name])
         elif element(e.subject.type) == m.CELL:  # a cell's token (-1: none), row or column
             cells = {"token": py.attr(self.frame.state, "board"), "row": py.name("_CELL_ROW")}
             column = cells.get(e.attribute, py.name("_CELL_COLUMN"))
@@ -129,6 +148,15 @@ class _Emission(Visitor):
 
     def visit_Filter(self, e: m.Filter) -> ast.expr:
         var = self.frame.temporary(e.variable)
+        if isinstance(e.source, m.Ref) and e.source.kind == "board":
+            # the cells that hold a token and pass: one pass over the board,
+            # each cell's token read once
+            token = self.frame.temporary("t")
+            inner = self.frame.bind_cell(e.variable, var, token)
+            held = py.binary(py.name(token), ">=", py.const(0))
+            test = py.logic("and", [held, self.within(e.condition, inner)])
+            cells = py.call("enumerate", py.attr(self.frame.state, "board"))
+            return py.call("tuple", py.generator(py.name(var), (var, token), cells, test))
         condition = self.within(e.condition, self.frame.bind(e.variable, var))
         return py.call("tuple", py.generator(py.name(var), var, self.expr(e.source), condition))
 
@@ -164,11 +192,35 @@ class _Emission(Visitor):
             colours = range(len(self.names.edition.colours))
             bodies = [self.within(e.body, self.frame.bind(e.variable, c)) for c in colours]
             return py.logic("and" if e.op == "all" else "or", bodies)
+        if is_bag(e.source):  # each kind the bag holds
+            return py.call(e.op, self.bag_counts(e.variable, e.body, None, weighed=False))
         var = self.frame.temporary(e.variable)
         body = self.within(e.body, self.frame.bind(e.variable, var))
         return py.call(e.op, py.generator(body, var, self.expr(e.source)))
 
+    def bag_counts(
+        self, variable: str, body: m.Expr | None, condition: m.Expr | None, weighed: bool = True
+    ) -> ast.GeneratorExp:
+        """`(element for kind, n in enumerate(s.bag) if test)`: the bag read
+        kind by kind from its counts, never listed token by token (it may
+        hold any number). Weighed (a count, a sum): the element is `n`, or
+        `n` times `body`, for each kind that passes `condition`; not weighed
+        (`any`, `all`): `body` for each kind the bag holds."""
+        kind, held = self.frame.temporary(variable), self.frame.temporary("n")
+        inner = self.frame.bind(variable, kind)
+        count = py.name(held)
+        element = count if body is None else self.within(body, inner)
+        test: ast.expr | None = count  # n > 0
+        if weighed:
+            if body is not None:
+                element = py.binary(count, "*", element)
+            test = self.within(condition, inner) if condition is not None else None
+        pairs = py.call("enumerate", py.attr(self.frame.state, "bag"))
+        return py.generator(element, (kind, held), pairs, test)
+
     def visit_Total(self, e: m.Total) -> ast.expr:
+        if is_bag(e.source):  # each kind, times its count
+            return py.call("sum", self.bag_counts(e.variable, e.body, e.condition))
         var = self.frame.temporary(e.variable)
         inner = self.frame.bind(e.variable, var)
         body = self.within(e.body, inner)
@@ -223,7 +275,7 @@ class _Emission(Visitor):
         if e.kind == "board":
             return py.call("_occupied", py.name(state))
         if e.kind == "bag":
-            return py.call("_bag_tokens", py.name(state))
+            return py.call(self.emitter.helper("_bag_tokens"), py.name(state))
         raise AssertionError(f"cannot emit a reference to a {e.kind}")
 
     def visit_Call(self, e: m.Call) -> ast.expr:
@@ -248,6 +300,11 @@ class _Emission(Visitor):
             return self.unless_none(
                 arguments[0], lambda kind: py.item(held, self.frame.player, kind)
             )
+        if e.function == "count" and is_bag(arguments[0]):  # the bag's counts
+            return py.call("sum", py.attr(state, "bag"))
+        counted = arguments[0] if e.function == "count" else None
+        if isinstance(counted, m.Filter) and is_bag(counted.source):
+            return py.call("sum", self.bag_counts(counted.variable, None, counted.condition))
         parts = [self.expr(a) for a in arguments]
         if e.function == "count":
             return py.call("len", parts[0])

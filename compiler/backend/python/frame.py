@@ -34,8 +34,9 @@ class Frame:
 
     `state` is the Python name of the state read, `player` the player in
     context (a name, or a seat number known when generating), `locals` maps
-    the rule's local names to what stands for them, and `prebound` the
-    definitions already read into locals for this state and player.
+    the rule's local names to what stands for them, `prebound` the
+    definitions already read into locals for this state and player, and
+    `cell_tokens` the local cells whose token a local holds.
     """
 
     state: str = "s"
@@ -43,9 +44,22 @@ class Frame:
     locals: Mapping[str, Value] = field(factory=dict)
     prebound: Mapping[str, str] = field(factory=dict)
     temporaries: Temporaries = field(factory=Temporaries, eq=False)
+    cell_tokens: Mapping[str, str] = field(factory=dict)
+
+    def bind_cell(self, local: str, stands_for: str, token: str) -> Frame:
+        """The frame with a local name bound to a cell whose token a local
+        already holds (a pass over the board)."""
+        return evolve(
+            self,
+            locals={**self.locals, local: stands_for},
+            cell_tokens={**self.cell_tokens, local: token},
+        )
 
     def bind(self, local: str, stands_for: Value) -> Frame:
         """The frame with a local name bound."""
+        if local in self.cell_tokens:
+            tokens = {k: v for k, v in self.cell_tokens.items() if k != local}
+            return evolve(self, locals={**self.locals, local: stands_for}, cell_tokens=tokens)
         return evolve(self, locals={**self.locals, local: stands_for})
 
     def prebind(self, definition: str, local: str) -> Frame:
@@ -60,7 +74,7 @@ class Frame:
         """The frame reading another state (its definitions are not prebound)."""
         if state == self.state:
             return self
-        return evolve(self, state=state, prebound={})
+        return evolve(self, state=state, prebound={}, cell_tokens={})
 
     def temporary(self, hint: str) -> str:
         """A fresh name for a loop variable of a comprehension."""

@@ -192,7 +192,10 @@ def _loop(
 
 
 def generator(
-    element: ast.expr, target: str, over: ast.expr, condition: ast.expr | None = None
+    element: ast.expr,
+    target: str | Sequence[str],
+    over: ast.expr,
+    condition: ast.expr | None = None,
 ) -> ast.GeneratorExp:
     """(element for target in over if condition)"""
     return ast.GeneratorExp(elt=element, generators=[_loop(target, over, condition)])

@@ -5,7 +5,8 @@ Python's: an expression that could pass 64 bits would be played differently
 by the engines. So each number an edition computes is bounded here, from
 what bounds its parts (a literal is itself, a data column its least and
 greatest cell, a count of tokens or of turns a count of a state, a count of
-a collection the most elements one may hold, a card value of numbers its
+the bag's tokens a count of a state per token kind, a count of a collection
+the most elements one may hold, a card value of numbers its
 declared range), by interval arithmetic; an expression whose bounds pass 64
 bits is reported where it is written, the innermost such. The bounds are
 conservative: a name bound in several places (a `let`, a parameter) has
@@ -45,6 +46,10 @@ class Ranges(Visitor):
         tiles = identities.tile_numbering(edition).count
         # the most elements any collection holds: cards, tiles, colours, seats
         self.most = max(len(edition.cards.rows), tiles, len(edition.tokens), edition.players[1], 1)
+        # the most tokens the bag holds: a count of a state per kind, not its
+        # contents at setup (payments and returns add to it, and a state made
+        # by hand may hold more)
+        self.bag = len(edition.tokens) * lim.COUNT.high
         self.columns: dict[str, Bound] = {}
         for table in (edition.cards, *edition.tile_sets):
             for column in table.columns:
@@ -56,6 +61,16 @@ class Ranges(Visitor):
             self.columns["points"] = _hull(self.columns["points"], (majority.points,) * 2)
         self.defines = {d.name: d for d in edition.defines}
         self.binders = dict(_binders(edition))
+        # a definition's parameter is a name of its own, apart from a rule's
+        # local of the same name (whose value an argument may read)
+        self.parameters: dict[int, str] = {
+            id(node): _parameter(d.name, node.name)
+            for d in edition.defines
+            for node in walk(d.value)
+            if isinstance(node, m.Ref)
+            and node.kind == "variable"
+            and any(node.name == p for p, _ in d.parameters)
+        }
         self.known: dict[int, Bound] = {}
         self.names: dict[str, Bound] = {}
         self.busy: set[str] = set()
@@ -112,7 +127,7 @@ class Ranges(Visitor):
         if e.kind == "score":
             return self.bound(self.edition.score.value)
         if e.kind == "variable" and e.type.kind in ("int", "vector", "list", "set"):
-            return self.name(e.name)
+            return self.name(self.parameters.get(id(e), e.name))
         return CONDITION
 
     def visit_Attr(self, e: m.Attr) -> Bound:
@@ -127,7 +142,10 @@ class Ranges(Visitor):
         parts = [self.bound(a) for a in e.arguments]
         if e.function in ("supply", "tokens"):
             return 0, lim.COUNT.high
-        if e.function == "count":
+        if e.function == "count" and e.arguments:
+            counted = e.arguments[0]
+            if _is_bag(counted.source if isinstance(counted, m.Filter) else counted):
+                return 0, self.bag
             return 0, self.most
         if e.function == "sum":
             return _times(parts[0], (0, self.most))
@@ -175,12 +193,23 @@ class Ranges(Visitor):
         self.bound(e.source)
         if e.condition is not None:
             self.bound(e.condition)
-        return _times(self.bound(e.body), (0, self.most))
+        elements = self.bag if _is_bag(e.source) else self.most
+        return _times(self.bound(e.body), (0, elements))
+
+
+def _is_bag(e: m.Expr | None) -> bool:
+    return isinstance(e, m.Ref) and e.kind == "bag"
+
+
+def _parameter(define: str, name: str) -> str:
+    """The key a definition's parameter is bound under: no local's name."""
+    return f"{define}({name})"
 
 
 def _binders(edition: m.Edition) -> Iterator[tuple[str, list[m.Expr]]]:
     """Each name a rule binds to numbers, with every expression binding it
-    (a let's value, a choice's or filter's source, a parameter's arguments)."""
+    (a let's value, a choice's or filter's source, a parameter's arguments:
+    a parameter under its definition's key, `_parameter`)."""
     found: dict[str, list[m.Expr]] = {}
     parameters = {d.name: [p for p, _ in d.parameters] for d in edition.defines}
     for node in walk(edition):
@@ -194,7 +223,7 @@ def _binders(edition: m.Edition) -> Iterator[tuple[str, list[m.Expr]]]:
             found.setdefault(node.variable or "", []).append(node.source)
         elif isinstance(node, m.Apply):
             for parameter, argument in zip(parameters[node.name], node.arguments, strict=False):
-                found.setdefault(parameter, []).append(argument)
+                found.setdefault(_parameter(node.name, parameter), []).append(argument)
     yield from found.items()
 
 
