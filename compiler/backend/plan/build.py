@@ -123,7 +123,7 @@ class _Legal(Visitor):
         self.part = tuple(analysis.choice_part(action))
         self.body = action.body or ()
         self.prechecks = analysis.tally_prechecks(action)
-        self.early = early_cost(self.part)
+        self.early = early_cost(self.part, facts.worth)
         self.bound: list[str] = []  # names bound so far (lets and choices)
 
     def rest(self, index: int) -> ops.Block:
@@ -222,7 +222,9 @@ def payment_of(part: tuple[m.Statement, ...]) -> m.Pay | None:
     return next((st for st in part if isinstance(st, m.Pay)), None)
 
 
-def early_cost(part: tuple[m.Statement, ...]) -> ops.Early | None:
+def early_cost(
+    part: tuple[m.Statement, ...], worth: m.TokenKind | None = None
+) -> ops.Early | None:
     """The payment, and the choice right after which its cost can be tested
     against the means (before the requirements that follow the choice): the
     cost is a card column of the card chosen, and nothing in the part
@@ -242,7 +244,7 @@ def early_cost(part: tuple[m.Statement, ...]) -> ops.Early | None:
     read = (pay.discount,) if pay.wild_cards is None else (pay.discount, pay.wild_cards.cards)
     if any(analysis.uses(read, name) for name in bound):
         return None
-    return ops.Early(pay, subject.name)
+    return ops.Early(pay, subject.name, worth)
 
 
 class _Reads(Visitor):

@@ -138,10 +138,11 @@ class Emit(Op):
 class Early:
     """The payment whose cost is tested right after the choice of the card
     it reads (a card column), before the requirements that follow: nothing
-    in the choice part changes the means."""
+    in the choice part changes the means. `worth`: as for `Payment`."""
 
     pay: m.Pay
     choice: str
+    worth: m.TokenKind | None = None
 
 
 @frozen
