@@ -388,6 +388,7 @@ def renamed(world: World, r: Any) -> World:
             for k, (parameters, value) in world.applied.items()
         },
         shared=[r(k) for k in world.shared],
+        worth=world.worth,
     )
 
 
