@@ -165,3 +165,37 @@ def test_the_variant_s_record_holds(kind: str) -> None:
     record, eng = load_record(read_json(path), str(path), kind, rules=str(VARIANT))
     failure = replay_record(record, eng)
     assert failure is None, f"step {failure.step}: {failure.problems}"
+
+
+
+HOARD = """\
+edition hoard "Gold hoarded, each worth the most a count holds" extends classic {
+  override token gold "gold": wild, counts as 2147483647 in payments where true
+  override [C-2.2] supply {
+    each colour: 4
+    gold: 2147483647
+  }
+}
+"""
+
+
+def test_the_bounds_pay_alike_in_the_three_engines(tmp_path: Path) -> None:
+    """Near the language's bounds: each gold token worth the most a count
+    holds (32 bits), and a million of them held (the most the Python
+    engine reads for a kind without a cap). The native engine's reach (gold
+    times worth) stays within 64 bits, and the ways to pay are the few the
+    price allows (a token for each colour it pays, or none), alike in the
+    three engines."""
+    path = tmp_path / "hoard.rules"
+    path.write_text(HOARD, encoding="utf-8")
+    model = checked_model(path)
+    engines = three_engines(model, tmp_path)
+    found = {}
+    for kind, engine in engines.items():
+        data = engine.to_json(engine.new_game(2, 1))
+        k = next(k for row in data["market"].values() for k in row if k is not None)
+        data["supply"]["gold"] = 2**31 - 1 - 10**6
+        data["seats"][0]["tokens"]["gold"] = 10**6
+        found[kind] = payments(engine, engine.from_json(data), k)
+    assert found["generated"] == found["interpreter"] == found["native"]
+    assert found["interpreter"] and all(set(way) == {"gold"} for way in found["interpreter"])
