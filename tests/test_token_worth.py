@@ -167,7 +167,6 @@ def test_the_variant_s_record_holds(kind: str) -> None:
     assert failure is None, f"step {failure.step}: {failure.problems}"
 
 
-
 HOARD = """\
 edition hoard "Gold hoarded, each worth the most a count holds" extends classic {
   override token gold "gold": wild, counts as 2147483647 in payments where true

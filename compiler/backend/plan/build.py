@@ -222,9 +222,7 @@ def payment_of(part: tuple[m.Statement, ...]) -> m.Pay | None:
     return next((st for st in part if isinstance(st, m.Pay)), None)
 
 
-def early_cost(
-    part: tuple[m.Statement, ...], worth: m.TokenKind | None = None
-) -> ops.Early | None:
+def early_cost(part: tuple[m.Statement, ...], worth: m.TokenKind | None = None) -> ops.Early | None:
     """The payment, and the choice right after which its cost can be tested
     against the means (before the requirements that follow the choice): the
     cost is a card column of the card chosen, and nothing in the part

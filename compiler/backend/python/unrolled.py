@@ -151,7 +151,9 @@ class Unrolled(LoweringPart):
             "colour: colour c takes w{c} wild tokens, from the fewest its own tokens",
             "leave necessary up to enough for its whole price; its tokens pay the rest.",
         )
-        needs = [py.assign(f"need{c}", tokens_for(_at("price", c))) for c in self.colours()]
+        needs: list[ast.stmt] = [
+            py.assign(f"need{c}", tokens_for(_at("price", c))) for c in self.colours()
+        ]
         body = self.splits(docstring, lacking, lambda c: py.name(f"need{c}"), paid, needs)
         parameters = (("held", TOKENS), ("price", TOKENS), ("worth", "int"))
         return py.Function("_worth_payments", parameters, f"list[{TOKENS}]", body)

@@ -2,9 +2,9 @@
 
 Each limit is reported at the declaration that passes it: a number written
 in the rule file past 64 bits, a count (a supply amount, a cap, a token's
-worth in payments, a token limit) past 32, the action past the last that has a bit, the card table or
-tile set past the last 16-bit number, the zone or card value past the bytes
-a state may take. Runs on the model once everything else checks, so the
+worth in payments, a token limit) past 32, the action past the last that
+has a bit, the card table or tile set past the last 16-bit number, the zone
+or card value past the bytes a state may take. Runs on the model once everything else checks, so the
 counts it reads (cards, tiles, actions, after inheritance) are final.
 """
 
