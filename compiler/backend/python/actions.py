@@ -18,7 +18,7 @@ from splendor_rules.compiler.backend.python.board import BoardPrinting
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import ident
-from splendor_rules.compiler.backend.python.payments import LegalPayments, worth_of
+from splendor_rules.compiler.backend.python.payments import LegalPayments, token_pick
 from splendor_rules.compiler.backend.python.several import SeveralPrinting
 from splendor_rules.compiler.frontend import model as m
 
@@ -301,12 +301,7 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, Several
         rule = py.const(self.ids(st))
         if st.wild_cards is None:
             given = py.item(py.name("action"), op.position)
-            price = self.price(st, frame)
-            if op.worth is not None:  # a wild token may count as more than one
-                worth = worth_of(self, op.worth, frame)
-                pick = py.call("_pick_worth_payment", held, price, worth, given, rule)
-            else:
-                pick = py.call("_pick_payment", held, price, given, rule)
+            pick = token_pick(self, op.worth, frame, [held, self.price(st, frame)], given, rule)
             return [py.assign("v_pay", pick)], frame
         # a payment that may spend cards, and the cards
         payments = LegalPayments(self, st, frame, False, False)

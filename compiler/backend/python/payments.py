@@ -185,3 +185,19 @@ def worth_of(lowering: LoweringPart, worth: m.TokenKind, frame: Frame) -> ast.ex
     assert worth.worth_condition is not None
     condition = lowering.expr(worth.worth_condition, frame)
     return py.if_expression(condition, py.const(worth.worth), py.const(1))
+
+
+def token_pick(
+    lowering: LoweringPart,
+    worth: m.TokenKind | None,
+    frame: Frame,
+    means: list[ast.expr],
+    given: ast.expr,
+    rule: ast.expr,
+) -> ast.expr:
+    """The payment read from a move, of tokens only (`means`: what the
+    player holds and the price), refused unless it is a way to pay; where
+    a wild token may count as more than one, at its worth for the player."""
+    if worth is None:
+        return py.call("_pick_payment", *means, given, rule)
+    return py.call("_pick_worth_payment", *means, worth_of(lowering, worth, frame), given, rule)
