@@ -107,7 +107,8 @@ class Payments(Base):
         if worth is not None:  # each wild token pays up to `worth` units of a colour
             assert worth.worth_condition is not None
             worth_local = frame.temporary("worth")
-            condition = self.expr(worth.worth_condition, frame)
+            # read only where some wild token is held (else its worth is never read)
+            condition = c.logic("&&", [room, self.expr(worth.worth_condition, frame)])
             value = c.Conditional(condition, c.num(worth.worth), c.num(1))
             hoisted.append(c.comment(self.source.place(worth, worth.worth_ids)))
             hoisted.append(c.declare("V", worth_local, value))

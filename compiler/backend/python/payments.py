@@ -67,7 +67,9 @@ class LegalPayments:
         ]
         if self.worth is not None:  # read for the player paying, before the move
             statements.append(self.lowering.where(self.worth, self.worth.worth_ids))
-            statements.append(py.assign("worth", worth_of(self.lowering, self.worth, self.frame)))
+            held_wild = py.name("wild")  # (with none held, its worth is never read)
+            worth = worth_of(self.lowering, self.worth, self.frame, held_wild)
+            statements.append(py.assign("worth", worth))
         if self.st.wild_cards is not None and not self.cards_vary:
             statements.append(self.spendable())
         return statements if self.varies else statements + self.means()
@@ -179,11 +181,16 @@ class LegalPayments:
         return affordable, ways
 
 
-def worth_of(lowering: LoweringPart, worth: m.TokenKind, frame: Frame) -> ast.expr:
+def worth_of(
+    lowering: LoweringPart, worth: m.TokenKind, frame: Frame, held: ast.expr | None = None
+) -> ast.expr:
     """What a wild token pays of one colour for the player in the frame:
-    its worth where its condition holds, else 1."""
+    its worth where its condition holds, else 1 (`held`: the wild tokens
+    held, the condition read only when there are some)."""
     assert worth.worth_condition is not None
     condition = lowering.expr(worth.worth_condition, frame)
+    if held is not None:
+        condition = py.logic("and", [held, condition])
     return py.if_expression(condition, py.const(worth.worth), py.const(1))
 
 
