@@ -736,6 +736,7 @@ class Drawn:
     build: list[float] = field(default_factory=list)
     lengths: Lengths = field(default_factory=Lengths)
     several: int = 0  # editions with actions before the main one or extra turns
+    worth: int = 0  # editions with a wild token worth more than one in payments
 
 
 DRAWN = Drawn()
@@ -838,6 +839,7 @@ def test_random_editions_agree(native_root: Path, drawn: DrawnEdition, game: Gam
     play_drawn(drawn, model, native, game)
     DRAWN.editions += 1
     DRAWN.several += drawn.several
+    DRAWN.worth += "token worth" in drawn.shapes
     DRAWN.seconds += time.perf_counter() - start
 
 
@@ -848,7 +850,8 @@ def test_random_editions_summary(capsys: pytest.CaptureFixture[str]) -> None:
     build = sum(DRAWN.build) / len(DRAWN.build)
     with capsys.disabled():
         print(f"\nnative random editions: {DRAWN.editions} editions ({DRAWN.several} with "
-              f"several actions a turn), {DRAWN.games} games, "
+              f"several actions a turn, {DRAWN.worth} with a token worth more than one "
+              f"in payments), {DRAWN.games} games, "
               f"{DRAWN.plies} actions, {DRAWN.probes} illegal actions refused alike; "
               f"{DRAWN.seconds:.1f} s ({build:.2f} s per edition to build)\n"
               f"{DRAWN.lengths.summary()}")

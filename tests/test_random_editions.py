@@ -91,6 +91,7 @@ class Tally:
     kinds: dict[str, int] = field(default_factory=dict)
     lengths: Lengths = field(default_factory=Lengths)
     several: int = 0  # editions with actions before the main one or extra turns
+    worth: int = 0  # editions with a wild token worth more than one in payments
 
     def add(self, drawn: DrawnEdition, played: list[Any]) -> None:
         self.editions += 1
@@ -100,6 +101,7 @@ class Tally:
         kind = kind_of(drawn)
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
         self.several += drawn.several
+        self.worth += "token worth" in drawn.shapes
         for game in played:
             self.lengths.add(game.plies, drawn.long, game.ending)
 
@@ -107,7 +109,8 @@ class Tally:
         """The run's summary line: what it played, and how long its games were."""
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.kinds.items()))
         return (
-            f"{self.editions} editions ({kinds}; {self.several} with several actions a turn), "
+            f"{self.editions} editions ({kinds}; {self.several} with several actions a turn, "
+            f"{self.worth} with a token worth more than one in payments), "
             f"{self.games} games, {self.plies} actions, "
             f"{self.probes} illegal actions refused alike: all agreed and ended; {seconds:.0f} s\n"
             f"{self.lengths.summary()}"

@@ -321,6 +321,13 @@ def apart(sources: tuple[m.Expr, ...], defines: Mapping[str, m.Define]) -> bool:
     return None not in places and len(set(places)) == len(places)
 
 
+def worth_token(edition: m.Edition) -> m.TokenKind | None:
+    """The wild token that counts as more than one in payments where its
+    condition holds (`counts as N in payments where COND`; only a wild
+    token may), if any."""
+    return next((t for t in edition.tokens if t.worth > 1), None)
+
+
 def choice_part(action: m.Action) -> list[m.Statement]:
     """The statements of an action that decide whether (and how) it is legal:
     its locals, choices, requirements and payment, in order."""

@@ -2,9 +2,8 @@
 
 The interpreter plays them; a target asked for an edition that uses one
 refuses it, located at each use, rather than generate an engine that plays
-another game (docs/language.md names them). A wild token that counts as
-more than one in payments is printed by neither target yet; the native
-target reads a board's bag only as counts (`native_bag_uses`).
+another game (docs/language.md names them). The native target reads a
+board's bag only as counts (`native_bag_uses`).
 """
 
 from __future__ import annotations
@@ -35,11 +34,7 @@ def refuse_unprinted(edition: m.Edition, target: str) -> None:
 
 def unprinted(edition: m.Edition, target: str) -> list[Diagnostic]:
     """A located error at each use of a construct the target does not print."""
-    found = [
-        msgs.not_printed(t.span, target, "a token that counts as more than one in payments")
-        for t in edition.tokens
-        if t.worth > 1
-    ]
+    found: list[Diagnostic] = []
     if target == "native":
         found += [
             msgs.not_printed(ref.span, target, "a use of the bag but a count, any, all or sum")

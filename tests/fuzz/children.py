@@ -196,6 +196,8 @@ class Children(Editions):
             # expressions may read more)
             majorities = [n for n in MAJORITIES if n not in world.majorities][: self.index(2)]
             world.majorities += majorities
+        if parent.name == "classic" and self.flip():  # its gold worth more in payments
+            self.token_worth(edition, r("gold"), x)
         self.child_definitions(edition, x)
         stmts = Statements(self, x, edition.clock)
         stmts.extra_turns = self.flip(3)  # `play another turn` in its actions and triggers
@@ -238,6 +240,17 @@ class Children(Editions):
         inherited = "setup {" in parent.text  # its places may pass a new player count
         if (inherited and edition.players != parent.players) or self.flip(6):
             self.seat_setup(edition, override="override " if inherited else "")
+
+    def token_worth(self, edition: Edition, wild: str, x: Expressions) -> None:
+        """Classic's wild token overridden to count as 2 or 3 in payments
+        where a drawn condition holds (classic spends no card in a payment,
+        and no action of the child will)."""
+        self.shape("token worth")
+        edition.world.worth = True
+        condition = x.expr("bool", Scope(), 1).text
+        worth = f"counts as {self.number(2, 3)} in payments where {condition}"
+        text = f'override {self.tag()}token {wild} "gold": wild, {self.tag()}{worth}'
+        edition.add(f"token {wild}", text)
 
     def plan_actions(self, edition: Edition, parent: Parent, r: Any) -> Any:
         """Decide which actions are kept, overridden, removed and added (the
@@ -388,6 +401,7 @@ def renamed(world: World, r: Any) -> World:
             for k, (parameters, value) in world.applied.items()
         },
         shared=[r(k) for k in world.shared],
+        worth=world.worth,
     )
 
 

@@ -108,6 +108,9 @@ class World:
         """The tile zones a tile of type `item` may be moved or claimed into."""
         return [z for z in self.tile_zones if self.zone_sets.get(z, element(item)) == element(item)]
     board: bool = False  # a board of cells (fuzz/board.py): tokens may go into its bag
+    # the wild token counts as more than one in payments where a condition
+    # holds: no payment may spend cards (`using`)
+    worth: bool = False
     bag_kinds: list[str] = field(default_factory=list)  # the kinds its bag may hold
 
     def columns(self, item: str) -> dict[str, str]:

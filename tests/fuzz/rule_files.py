@@ -6,7 +6,9 @@ the CSV files they read, to be written into a folder of their own (data paths
 are relative to the rule file; an edition may extend `classic`, found in the
 shipped editions folder, or a generated parent written beside it).
 
-What is drawn (docs/language.md): player counts; colours; a wild token and
+What is drawn (docs/language.md): player counts; colours; a wild token (in
+one base in two, and in one child of classic in two, worth 2 or 3 in
+payments for a player meeting a condition) and
 special ones (never returned, at most N per player); the supply, by player
 count or not; cards from CSV with typed columns (int, ranges, bool, text,
 colour with a value map, per colour with a column map, `from` sources);
@@ -292,6 +294,12 @@ class Editions(Generator):
             options = ["wild"]
             if self.flip(4):
                 options.append(f"{self.tag()}at most {self.number(1, 3)} per player")
+            if self.flip():  # worth more than one in payments, for a player meeting COND
+                self.shape("token worth")
+                edition.world.worth = True
+                condition = Expressions(self.draw, edition.world).expr("bool", Scope(), 1).text
+                worth = f"counts as {self.number(2, 3)} in payments where {condition}"
+                options.append(self.tag() + worth)
             declared.append((wild, f"token {wild}{self.title()}: {', '.join(options)}"))
         for special in specials:
             options = ["special"]

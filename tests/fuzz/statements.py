@@ -283,7 +283,7 @@ class Statements:
         """Now and then, the cards a payment may spend:
         `, using x in ZONE where COND as N wild each`."""
         g, x = self.gen, self.x
-        if not x.world.card_zones or not g.flip(3):
+        if not x.world.card_zones or x.world.worth or not g.flip(3):
             return ""
         card = x.fresh(scope)
         condition = x.expr("bool", scope.bind(card, "card"), 1).text

@@ -42,13 +42,17 @@ def shown_code(kind: str) -> int:
 class Means:
     """The locals of what a player can pay with: per colour (tokens and
     discount), beyond it (wild tokens and the cards that may be spent), and,
-    for a cost with a packed twin (its C name), the means packed."""
+    for a cost with a packed twin (its C name), the means packed; `worth`:
+    what a wild token pays of one colour for the player, where a wild token
+    may count as more than one (docs/language.md, "A token's worth in
+    payments")."""
 
     means: str
     reach: str
     spendable: str | None
     packed: str | None
     word: str | None
+    worth: str | None = None
 
 
 class Base:

@@ -507,6 +507,7 @@ class Lowering(FollowUps):
             "rank_count": len(e.winners.keys),
             "shown": self.shown_codes(),
             "board": board_context(e),
+            "worth": analysis.worth_token(e) is not None,
         }
 
     def counted(self, step: ops.Step) -> tuple[int, ...]:

@@ -37,7 +37,7 @@ class Payments(Base):
         st = op.statement
         price = frame.temporary("price")
         found = checked or self.payment_means(
-            st, frame, body, hoisted, op.discount_varies, op.cards_vary
+            st, frame, body, hoisted, op.discount_varies, op.cards_vary, op.worth
         )
         value = self.expr(st.cost, frame)
         if checked is None:
@@ -54,7 +54,9 @@ class Payments(Base):
         priced = c.Unary("&", c.name(price))
         wild = st.wild_cards
         paid: tuple[c.Expr, ...]
-        if wild is None or found.spendable is None:
+        if found.worth is not None:  # a wild token may pay more than one unit
+            kind, paid = "worth_pay", (priced, c.name(found.worth))
+        elif wild is None or found.spendable is None:
             kind, paid = "pay", (priced,)
         else:
             cards: c.Expr = c.Unary("&", c.name(found.spendable))
@@ -86,11 +88,14 @@ class Payments(Base):
         hoisted: list[c.Stmt],
         varies: bool,
         cards_vary: bool,
+        worth: m.TokenKind | None = None,
     ) -> Means:
         """Declare what the player can pay with per colour (tokens and
         discount), and beyond it (wild tokens, cards): in `hoisted`, found
         once, unless a choice changes the discount (`varies`) or the cards
-        (`cards_vary`; then in `body`)."""
+        (`cards_vary`; then in `body`). `worth`: the wild token that may
+        count as more than one, its worth for the player found once (its
+        condition reads no choice)."""
         means, reach = frame.temporary("means"), frame.temporary("reach")
         (body if varies else hoisted).extend(self.emitter.declare(means, st.discount, frame))
         (body if varies else hoisted).append(
@@ -98,6 +103,16 @@ class Payments(Base):
         )
         wild = st.wild_cards
         room: c.Expr = c.call("wild_held", c.name("g"), c.name("p"))
+        worth_local = None
+        if worth is not None:  # each wild token pays up to `worth` units of a colour
+            assert worth.worth_condition is not None
+            worth_local = frame.temporary("worth")
+            # read only where some wild token is held (else its worth is never read)
+            condition = c.logic("&&", [room, self.expr(worth.worth_condition, frame)])
+            value = c.Conditional(condition, c.num(worth.worth), c.num(1))
+            hoisted.append(c.comment(self.source.place(worth, worth.worth_ids)))
+            hoisted.append(c.declare("V", worth_local, value))
+            room = c.binary(room, "*", c.name(worth_local))
         room_varies = False
         spendable = None
         if wild is not None:
@@ -115,7 +130,7 @@ class Payments(Base):
             word = frame.temporary("packed")
             read = c.call("means_packed", c.Unary("&", c.name(means)))
             (body if varies else hoisted).append(c.declare("uint64_t", word, read))
-        return Means(means, reach, spendable, packed, word)
+        return Means(means, reach, spendable, packed, word, worth_local)
 
     @staticmethod
     def affordable(found: Means, cost: c.Expr) -> c.Expr:

@@ -66,7 +66,7 @@ class Statements(Payments, Choices, PlanPrinter[c.Stmt, Frame], BoardPrinting):
         early = plan.early
         if early is not None and self.packed_cost(early.pay.cost) is not None:
             pay = early.pay
-            means = self.payment_means(pay, frame, hoisted, hoisted, False, False)
+            means = self.payment_means(pay, frame, hoisted, hoisted, False, False, early.worth)
             context.means = means
             context.cost_test = lambda name, at: self.cost_test(pay, means, name, at)
         body, _ = self.block(plan.body, frame, context)

@@ -38,6 +38,7 @@ class Facts:
     decks: identities.Decks
     tiles: identities.TileNumbering
     by_mode: dict[str, tuple[m.Ending, ...]]  # the endings of each mode, in order
+    worth: m.TokenKind | None  # the wild token that may count as more than one in payments
 
     @staticmethod
     def of(edition: m.Edition) -> Facts:
@@ -56,6 +57,7 @@ class Facts:
                 mode: tuple(e for e in edition.endings if e.mode == mode)
                 for mode in ("once", "at_round_end", "at_turn_end")
             },
+            worth=analysis.worth_token(edition),
         )
 
     def keeps(self, e: m.Expr) -> bool:
@@ -121,7 +123,7 @@ class _Legal(Visitor):
         self.part = tuple(analysis.choice_part(action))
         self.body = action.body or ()
         self.prechecks = analysis.tally_prechecks(action)
-        self.early = early_cost(self.part)
+        self.early = early_cost(self.part, facts.worth)
         self.bound: list[str] = []  # names bound so far (lets and choices)
 
     def rest(self, index: int) -> ops.Block:
@@ -195,7 +197,8 @@ class _Legal(Visitor):
         if wild is not None:
             spendable = tuple(n for n in wild.chosen if may_be_spendable(self.part, n, wild.cards))
         own = own_ids(st, self.action)
-        return (ops.Payment(st, own, varies, cards_vary, spendable, self.rest(index + 1)),)
+        body = self.rest(index + 1)
+        return (ops.Payment(st, own, varies, cards_vary, spendable, body, self.facts.worth),)
 
 
 def may_be_spendable(part: tuple[m.Statement, ...], name: str, cards: m.Filter) -> bool:
@@ -219,7 +222,7 @@ def payment_of(part: tuple[m.Statement, ...]) -> m.Pay | None:
     return next((st for st in part if isinstance(st, m.Pay)), None)
 
 
-def early_cost(part: tuple[m.Statement, ...]) -> ops.Early | None:
+def early_cost(part: tuple[m.Statement, ...], worth: m.TokenKind | None = None) -> ops.Early | None:
     """The payment, and the choice right after which its cost can be tested
     against the means (before the requirements that follow the choice): the
     cost is a card column of the card chosen, and nothing in the part
@@ -239,14 +242,15 @@ def early_cost(part: tuple[m.Statement, ...]) -> ops.Early | None:
     read = (pay.discount,) if pay.wild_cards is None else (pay.discount, pay.wild_cards.cards)
     if any(analysis.uses(read, name) for name in bound):
         return None
-    return ops.Early(pay, subject.name)
+    return ops.Early(pay, subject.name, worth)
 
 
 class _Reads(Visitor):
     """An action's statements -> what its apply reads and checks of a move."""
 
-    def __init__(self, action: m.Action) -> None:
+    def __init__(self, action: m.Action, worth: m.TokenKind | None = None) -> None:
         self.action = action
+        self.worth = worth
         self.body = action.body or ()
         self.position = 1  # the move's value after the action's name
 
@@ -273,7 +277,7 @@ class _Reads(Visitor):
         return (ops.Check(st, own_ids(st, self.action)),)
 
     def visit_Pay(self, st: m.Pay, index: int) -> ops.Block:
-        return (ops.PickPayment(st, self.position),)
+        return (ops.PickPayment(st, self.position, self.worth),)
 
 
 class _Effects(Visitor):
@@ -383,7 +387,7 @@ def legal(facts: Facts, action: m.Action, index: int) -> ops.Legal:
 
 def apply(facts: Facts, action: m.Action, index: int) -> ops.Apply:
     statements = action.body or ()
-    reads = _Reads(action)
+    reads = _Reads(action, facts.worth)
     read = tuple(op for i, st in enumerate(statements) for op in reads.visit(st, i))
     picks = ops.Pick | ops.PickSet | ops.PickLine
     choices = [op.statement.name for op in read if isinstance(op, picks)]

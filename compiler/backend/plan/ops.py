@@ -114,7 +114,9 @@ class Payment(Op):
     `discount_varies` / `cards_vary`: a choice or local changes the
     discount / the cards that may be spent (else they are found once, before
     the loops); `spendable_choices`: the cards the action chose that may be
-    among those the payment may spend (never spent)."""
+    among those the payment may spend (never spent); `worth`: the wild
+    token that counts as more than one in payments for a player meeting its
+    condition (`counts as N in payments where COND`), or None."""
 
     statement: m.Pay
     own: tuple[str, ...]
@@ -122,6 +124,7 @@ class Payment(Op):
     cards_vary: bool
     spendable_choices: tuple[str, ...]
     body: Block
+    worth: m.TokenKind | None = None
 
 
 @frozen
@@ -135,10 +138,11 @@ class Emit(Op):
 class Early:
     """The payment whose cost is tested right after the choice of the card
     it reads (a card column), before the requirements that follow: nothing
-    in the choice part changes the means."""
+    in the choice part changes the means. `worth`: as for `Payment`."""
 
     pay: m.Pay
     choice: str
+    worth: m.TokenKind | None = None
 
 
 @frozen
@@ -200,10 +204,12 @@ class PickLine(Op):
 
 @frozen
 class PickPayment(Op):
-    """Read a payment (and, spending cards, the cards) from the move."""
+    """Read a payment (and, spending cards, the cards) from the move;
+    `worth` as for `Payment`."""
 
     statement: m.Pay
     position: int
+    worth: m.TokenKind | None = None
 
 
 @frozen

@@ -19,7 +19,7 @@ from splendor_rules.compiler.backend.python.board import BoardPrinting
 from splendor_rules.compiler.backend.python.emit import ExprEmitter
 from splendor_rules.compiler.backend.python.frame import Frame
 from splendor_rules.compiler.backend.python.names import ident
-from splendor_rules.compiler.backend.python.payments import LegalPayments
+from splendor_rules.compiler.backend.python.payments import LegalPayments, token_pick
 from splendor_rules.compiler.backend.python.several import SeveralPrinting
 from splendor_rules.compiler.frontend import model as m
 
@@ -220,7 +220,7 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, Several
 
     def visit_Payment(self, op: ops.Payment, frame: Frame, context: Context) -> Printed:
         st = op.statement
-        payments = LegalPayments(self, st, frame, op.discount_varies, op.cards_vary)
+        payments = LegalPayments(self, st, frame, op.discount_varies, op.cards_vary, op.worth)
         context.hoisted.extend(payments.hoisted())
         body = self.comment(st, op.own)
         loop = payments.loops(body)
@@ -324,7 +324,7 @@ class Actions(LoweringPart, PlanPrinter[ast.stmt, Frame], BoardPrinting, Several
         rule = py.const(self.ids(st))
         if st.wild_cards is None:
             given = py.item(py.name("action"), op.position)
-            pick = py.call("_pick_payment", held, self.price(st, frame), given, rule)
+            pick = token_pick(self, op.worth, frame, [held, self.price(st, frame)], given, rule)
             return [py.assign("v_pay", pick)], frame
         # a payment that may spend cards, and the cards
         payments = LegalPayments(self, st, frame, False, False)

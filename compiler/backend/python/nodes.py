@@ -131,6 +131,7 @@ _BINARY: dict[str, type[ast.operator]] = {
     "-": ast.Sub,
     "*": ast.Mult,
     "%": ast.Mod,
+    "//": ast.FloorDiv,
     "&": ast.BitAnd,
     "<<": ast.LShift,
 }

@@ -25,7 +25,13 @@ class LegalPayments:
     """The payment of one action's `pay` statement, for its enumerator."""
 
     def __init__(
-        self, lowering: LoweringPart, st: m.Pay, frame: Frame, varies: bool, cards_vary: bool
+        self,
+        lowering: LoweringPart,
+        st: m.Pay,
+        frame: Frame,
+        varies: bool,
+        cards_vary: bool,
+        worth: m.TokenKind | None = None,
     ) -> None:
         self.lowering = lowering
         self.st = st
@@ -36,6 +42,8 @@ class LegalPayments:
         # (the plan's Payment says); so do the cards that may be spent.
         self.varies = varies
         self.cards_vary = cards_vary
+        # a wild token that counts as more than one where its condition holds
+        self.worth = worth
 
     def means(self) -> list[ast.stmt]:
         """The discount, and what the player can pay with in each colour."""
@@ -57,6 +65,11 @@ class LegalPayments:
             py.assign("held", py.item(py.attr("s", "held"), "p")),
             py.assign("wild", wild),
         ]
+        if self.worth is not None:  # read for the player paying, before the move
+            statements.append(self.lowering.where(self.worth, self.worth.worth_ids))
+            held_wild = py.name("wild")  # (with none held, its worth is never read)
+            worth = worth_of(self.lowering, self.worth, self.frame, held_wild)
+            statements.append(py.assign("worth", worth))
         if self.st.wild_cards is not None and not self.cards_vary:
             statements.append(self.spendable())
         return statements if self.varies else statements + self.means()
@@ -143,8 +156,11 @@ class LegalPayments:
         # Within the means colour by colour is a quick yes; without wild
         # tokens nothing else is; only then is the shortfall summed.
         wild = py.name("wild")
+        reach: ast.expr = wild
+        if self.worth is not None:  # each wild token pays up to `worth` units
+            reach = py.binary(wild, "*", py.name("worth"))
         affordable = py.logic(
-            "or", [within, py.logic("and", [wild, py.binary(shortfall, "<=", wild)])]
+            "or", [within, py.logic("and", [wild, py.binary(shortfall, "<=", reach)])]
         )
         self.within, self.shortfall = within, shortfall
         # Without wild tokens there is one way to pay: the price itself.
@@ -158,7 +174,37 @@ class LegalPayments:
             py.const(0),
         )
         price = py.call("_price", py.name("cost"), discount)
-        ways = py.if_expression(
-            wild, py.call("_payments", py.name("held"), price), py.tuple_([exact])
-        )
+        splits = py.call("_payments", py.name("held"), price)
+        if self.worth is not None:
+            splits = py.call("_worth_payments", py.name("held"), price, py.name("worth"))
+        ways = py.if_expression(wild, splits, py.tuple_([exact]))
         return affordable, ways
+
+
+def worth_of(
+    lowering: LoweringPart, worth: m.TokenKind, frame: Frame, held: ast.expr | None = None
+) -> ast.expr:
+    """What a wild token pays of one colour for the player in the frame:
+    its worth where its condition holds, else 1 (`held`: the wild tokens
+    held, the condition read only when there are some)."""
+    assert worth.worth_condition is not None
+    condition = lowering.expr(worth.worth_condition, frame)
+    if held is not None:
+        condition = py.logic("and", [held, condition])
+    return py.if_expression(condition, py.const(worth.worth), py.const(1))
+
+
+def token_pick(
+    lowering: LoweringPart,
+    worth: m.TokenKind | None,
+    frame: Frame,
+    means: list[ast.expr],
+    given: ast.expr,
+    rule: ast.expr,
+) -> ast.expr:
+    """The payment read from a move, of tokens only (`means`: what the
+    player holds and the price), refused unless it is a way to pay; where
+    a wild token may count as more than one, at its worth for the player."""
+    if worth is None:
+        return py.call("_pick_payment", *means, given, rule)
+    return py.call("_pick_worth_payment", *means, worth_of(lowering, worth, frame), given, rule)

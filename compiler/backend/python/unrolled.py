@@ -10,6 +10,7 @@ so the template holds no loop that writes code.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from splendor_rules.compiler.backend import analysis
 from splendor_rules.compiler.backend.literals import WIDTH
@@ -51,7 +52,11 @@ class Unrolled(LoweringPart):
             "payments": self.payments(),
             "is_payment": self.is_payment(),
         }
-        return {name: function.text(WIDTH) for name, function in functions.items()}
+        if analysis.worth_token(self.edition) is not None:
+            functions["worth_payments"] = self.worth_payments()
+        found = {name: function.text(WIDTH) for name, function in functions.items()}
+        found.setdefault("worth_payments", "")
+        return found
 
     def market(self) -> py.Function:
         decks = len(identities.decks(self.edition).tiers)
@@ -107,15 +112,70 @@ class Unrolled(LoweringPart):
     def payments(self) -> py.Function:
         """Every way to pay with colour and wild tokens: a loop per colour
         over the wild tokens it takes, each bounded by what is left."""
+        docstring = py.Docstring(
+            "Every way to pay the price with colour tokens and wild tokens: colour",
+            "c takes w{c} wild tokens, from what the colour lacks up to its price.",
+        )
+        body = self.splits(
+            docstring,
+            lambda c: _above(_at("price", c), _at("held", c)),
+            lambda c: _at("price", c),
+            lambda c: py.binary(_at("price", c), "-", py.name(f"w{c}")),
+        )
+        return py.Function(
+            "_payments", (("held", TOKENS), ("price", TOKENS)), f"list[{TOKENS}]", body
+        )
+
+    def worth_payments(self) -> py.Function:
+        """Every way to pay where a wild token pays up to `worth` units of
+        one colour (docs/language.md, "A token's worth in payments"): per
+        colour, from the fewest wild tokens its own tokens leave necessary
+        up to enough for its whole price; its tokens pay the rest."""
+        worth = py.name("worth")
+
+        def tokens_for(units: ast.expr) -> ast.expr:
+            """The wild tokens that pay `units` (at least 0), rounded up."""
+            return py.binary(py.binary(units, "+", py.binary(worth, "-", py.const(1))), "//", worth)
+
+        def lacking(c: int) -> ast.expr:
+            short = py.binary(_at("price", c), "-", _at("held", c))
+            return py.if_expression(
+                py.binary(_at("price", c), ">", _at("held", c)), tokens_for(short), py.const(0)
+            )
+
+        def paid(c: int) -> ast.expr:
+            return _above(_at("price", c), py.binary(worth, "*", py.name(f"w{c}")))
+
+        docstring = py.Docstring(
+            "Every way to pay the price when a wild token pays up to `worth` of one",
+            "colour: colour c takes w{c} wild tokens, from the fewest its own tokens",
+            "leave necessary up to enough for its whole price; its tokens pay the rest.",
+        )
+        needs: list[ast.stmt] = [
+            py.assign(f"need{c}", tokens_for(_at("price", c))) for c in self.colours()
+        ]
+        body = self.splits(docstring, lacking, lambda c: py.name(f"need{c}"), paid, needs)
+        parameters = (("held", TOKENS), ("price", TOKENS), ("worth", "int"))
+        return py.Function("_worth_payments", parameters, f"list[{TOKENS}]", body)
+
+    def splits(
+        self,
+        docstring: py.Docstring,
+        least: Callable[[int], ast.expr],
+        most: Callable[[int], ast.expr],
+        paid: Callable[[int], ast.expr],
+        before_loops: list[ast.stmt] | None = None,
+    ) -> list[ast.stmt]:
+        """The body of a function of the ways to pay: per colour c a loop
+        over w{c}, the wild tokens it takes, from `least(c)` to `most(c)`,
+        bounded by the wild tokens left; `paid(c)`: what its tokens pay;
+        `before_loops`: statements run once some wild token is held."""
         colours = list(self.colours())
         low = [f"low{c}" for c in colours]
         wild = analysis.wild_token(self.edition)
         body: list[ast.stmt] = [
-            py.Docstring(
-                "Every way to pay the price with colour tokens and wild tokens: colour",
-                "c takes w{c} wild tokens, from what the colour lacks up to its price.",
-            ),
-            *(py.assign(low[c], _above(_at("price", c), _at("held", c))) for c in colours),
+            docstring,
+            *(py.assign(low[c], least(c)) for c in colours),
             py.assign("short", py.chain("+", [py.name(n) for n in low])),
             py.assign("wild", _at("held", wild) if wild >= 0 else py.const(0)),
             py.if_(py.binary(py.name("short"), ">", py.name("wild")), [py.return_(py.list_([]))]),
@@ -124,11 +184,9 @@ class Unrolled(LoweringPart):
                 [py.return_(py.list_([self.payment(lambda c: _at("price", c), py.const(0))]))],
             ),
             py.declare("options", py.annotation(f"list[{TOKENS}]"), py.list_([])),
+            *(before_loops or []),
         ]
-        split = self.payment(
-            lambda c: py.binary(_at("price", c), "-", py.name(f"w{c}")),
-            py.chain("+", [py.name(f"w{c}") for c in colours]),
-        )
+        split = self.payment(paid, py.chain("+", [py.name(f"w{c}") for c in colours]))
         innermost: list[ast.stmt] = [
             py.do(py.call(py.attr("options", "append"), split)),
         ]
@@ -138,14 +196,12 @@ class Unrolled(LoweringPart):
             over = py.call("range", py.name(low[c]), py.binary(py.name(top), "+", py.const(1)))
             innermost = [
                 py.assign(spare, _minus(py.name("wild"), taken)),
-                py.assign(top, _least(_at("price", c), py.name(spare))),
+                py.assign(top, _least(most(c), py.name(spare))),
                 py.for_(f"w{c}", over, innermost),
             ]
         body.extend(innermost)
         body.append(py.return_(py.name("options")))
-        return py.Function(
-            "_payments", (("held", TOKENS), ("price", TOKENS)), f"list[{TOKENS}]", body
-        )
+        return body
 
     def is_payment(self) -> py.Function:
         """Whether a value given as a payment is one of the ways to pay: each

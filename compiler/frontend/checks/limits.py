@@ -1,10 +1,10 @@
 """The limits of the language (compiler/frontend/limits.py), checked.
 
 Each limit is reported at the declaration that passes it: a number written
-in the rule file past 64 bits, a count (a supply amount, a cap, a token
-limit) past 32, the action past the last that has a bit, the card table or
-tile set past the last 16-bit number, the zone or card value past the bytes
-a state may take. Runs on the model once everything else checks, so the
+in the rule file past 64 bits, a count (a supply amount, a cap, a token's
+worth in payments, a token limit) past 32, the action past the last that
+has a bit, the card table or tile set past the last 16-bit number, the zone
+or card value past the bytes a state may take. Runs on the model once everything else checks, so the
 counts it reads (cards, tiles, actions, after inheritance) are final.
 """
 
@@ -72,7 +72,11 @@ def _counts(context: Context) -> None:
                 )
                 found.extend(("tokens in the supply", n) for n in amounts)
             elif isinstance(node, s.TokenProperty) and node.amount is not None:
-                found.append(("tokens per player", node.amount))
+                # a cap, or what a wild token pays of a colour (the native
+                # engine multiplies it by the tokens held, in 64 bits)
+                counted = node.kind == "counts_as"
+                what = "units a token counts as in payments" if counted else "tokens per player"
+                found.append((what, node.amount))
             elif isinstance(node, s.StepLimit):
                 found.append(("tokens a player may keep", node.limit))
             for what, value in found:
