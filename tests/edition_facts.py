@@ -22,6 +22,7 @@ from splendor_rules.compiler.runtime.loading import (
     EngineUnavailable,
     load_engine,
 )
+from splendor_rules.compiler.tools.rl.actions import refusal
 
 EDITIONS: tuple[str, ...] = tuple(path.stem for path in edition_files())
 # The engine kinds the API tests run on: generated, interpreted and native
@@ -100,6 +101,8 @@ def read_csv(name: str) -> list[dict[str, str]]:
 
 
 def rl_editions(names: list[str]) -> list[str]:
-    """The editions of `names` the research interface encodes: every one,
-    a board of cells included (docs/rl.md)."""
-    return list(names)
+    """The editions of `names` the research interface encodes: every one
+    but one whose moves hold a value it has no encoding for, which it
+    refuses, saying so (docs/rl.md; the refusal is tested in
+    tests/test_rl_dtype.py)."""
+    return [name for name in names if refusal(load_engine(name).DESCRIPTION) is None]

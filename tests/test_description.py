@@ -196,6 +196,8 @@ def _fits(kind: str, value: Any, description: Json) -> bool:
         return type(value) is int and 0 <= value < description["tiles"]["count"]
     if kind in ("pay", "tokens"):  # an amount per token kind
         return isinstance(value, tuple) and len(value) == len(tokens)
+    if kind == "player":  # a seat chosen by a move (docs/engine.md, "Actions")
+        return type(value) is int and 0 <= value < description["players"]["max"]
     if kind == "cell":  # a cell of the board, by number (docs/engine.md, "The board")
         board = description["board"]
         return type(value) is int and 0 <= value < board["rows"] * board["columns"]

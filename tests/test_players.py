@@ -398,3 +398,68 @@ def test_a_player_carried_past_the_seats_is_refused_alike(seat: int) -> None:
     for each in engines:
         with pytest.raises(ValueError, match="is not a player"):
             each.from_json(hostile)
+
+
+# ------------------------------------------------ a move that chooses a player
+
+VARIANT = ROOT / "tests" / "variants" / "players.rules"
+
+
+@pytest.fixture(scope="module")
+def robbers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The variant's three engines: the interpreter, the generated and the
+    native one (`rob`: `choose p from q in other players where …`)."""
+    from engine_modules import checked_model, three_engines
+
+    return three_engines(checked_model(VARIANT), tmp_path_factory.mktemp("rob"))
+
+
+@pytest.fixture(params=["interpreter", "generated", "native"])
+def robber(request: pytest.FixtureRequest, robbers: dict[str, Any]) -> Engine:
+    return robbers[request.param]
+
+
+def test_a_move_chooses_the_player_it_robs(robber: Engine) -> None:
+    """`choose p from q in other players where tokens(favour) of q > 0`: with
+    4 players, seat 0 may rob seats 1 and 3 (who hold a favour), of a token
+    each holds, not seat 2; the move holds the seat, in turn order from the
+    next player, and the tokens move from the seat chosen."""
+    seats = [{}, {"red": 1, "favour": 1}, {"red": 2}, {"green": 2, "favour": 1}]
+    state = position(robber, 4, {}, seats)
+    robs = [a for a in robber.legal_actions(state) if a[0] == "rob"]
+    assert robs == [("rob", 1, "red"), ("rob", 3, "green")]
+    assert robber.action_to_json(("rob", 3, "green")) == {"action": "rob", "p": 3, "c": "green"}
+    _, after = tokens(robber, play(robber, state, "rob", 3, "green"))
+    assert after == [{"green": 1, "favour": 1}, seats[1], seats[2], {"green": 1}]
+
+
+@pytest.mark.parametrize(
+    ("move", "refusal"),
+    [
+        (("rob", 2, "red"), r"2 is not "),  # holds no favour
+        (("rob", 0, "red"), r"0 is not "),  # yourself: not among the other players
+        (("rob", 4, "red"), r"4 is not "),  # no such seat
+        (("rob", 1, "blue"), r"seat 1 holds no blue$"),
+    ],
+)
+def test_a_player_the_move_may_not_choose_is_refused(
+    robber: Engine, move: tuple[Any, ...], refusal: str
+) -> None:
+    """A seat outside the choice's set, or a requirement failed for the seat
+    chosen: refused, the state unchanged."""
+    seats = [{"blue": 1}, {"red": 1, "favour": 1}, {"red": 2}, {}]
+    state = position(robber, 4, {}, seats)
+    before = robber.to_json(state)
+    with pytest.raises(robber.IllegalAction, match=refusal):
+        robber.apply(state, move)
+    assert robber.to_json(state) == before
+
+
+def test_the_move_shape_holds_a_player(robbers: dict[str, Any]) -> None:
+    """The description names the choice's kind `player` (a seat number), the
+    same in every engine."""
+    shapes = [
+        next(s for s in e.DESCRIPTION["moves"] if s["name"] == "rob") for e in robbers.values()
+    ]
+    assert shapes[0]["choices"] == [["p", "player"], ["c", "token"]]
+    assert all(shape == shapes[0] for shape in shapes)

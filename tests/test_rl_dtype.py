@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import random
+import re
 from array import array
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from splendor_rules.compiler.runtime.loading import (
     native_editions,
     native_extension,
 )
+from splendor_rules.compiler.tools.rl.actions import refusal
 from splendor_rules.compiler.tools.rl.batch import HEADER, table
 from splendor_rules.compiler.tools.rl.game import Game
 from splendor_rules.compiler.tools.rl.observation import TYPES, Layout, encode
@@ -43,6 +45,13 @@ def test_every_entry_s_bounds_fit_the_smallest_type_that_holds_them(path: Path) 
     compiled = compile_file(path)
     assert compiled.ok and compiled.model is not None, compiled.diagnostics
     d = describe(compiled.model)
+    refused = refusal(d)  # a move value with no encoding: refused, saying so
+    if refused is not None:
+        with pytest.raises(ValueError, match=re.escape(refused)):
+            Layout(d, d["players"]["min"])
+        with pytest.raises(ValueError, match=re.escape(refused)):
+            table(d, d["players"]["min"])
+        return
     for players in range(d["players"]["min"], d["players"]["max"] + 1):
         for full in (False, True):
             layout = Layout(d, players, full=full)

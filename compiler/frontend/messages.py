@@ -956,6 +956,9 @@ def expected_type(span: Span, expected: m.Type, actual: m.Type) -> Diagnostic:
 
 def expected_collection(span: Span, actual: m.Type, sets_only: bool) -> Diagnostic:
     what = "a set" if sets_only else "a set or list"
+    if actual.kind == "player":  # `choose p from next player`
+        hint = "a move chooses from a set of players: other players, x in other players where ..."
+        return _error(f"expected {what}, found a {actual}", span, hint)
     return _error(f"expected {what}, found a {actual}", span)
 
 
@@ -1185,14 +1188,6 @@ def transfer_to_itself(span: Span) -> Diagnostic:
         "tokens taken from a player and given to the same player move nowhere",
         span,
         "'take' gives to you, 'give' takes from you unless it says 'from'",
-    )
-
-
-def player_choice(span: Span) -> Diagnostic:
-    return _error(
-        "a move cannot choose a player yet",
-        span,
-        "name the player (opponent, next player), or read every one: any(p in other players: ...)",
     )
 
 

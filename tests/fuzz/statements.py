@@ -67,6 +67,8 @@ class Statements:
         g, x = self.gen, self.x
         element_type = g.pick(self.elements(scope))
         name = x.fresh(scope)
+        if element_type == "player":
+            return self.player_choice(name, scope, distinct)
         if distinct:
             source = x.value(f"set:{element_type}", scope)
             count = g.pick(["1", "2", "min(2, count(SET))", "EXPR", "0", "3"])
@@ -87,9 +89,25 @@ class Statements:
             self.fresh_cards.add(name)
         return f"choose {name} from {', '.join(sources)}", scope.bind(name, element_type)
 
+    def player_choice(self, name: str, scope: Scope, distinct: bool) -> tuple[str, Scope]:
+        """`choose p from other players [where …]` (the move holds a seat),
+        or `choose ps: N distinct from other players`; transfers read the
+        player chosen (docs/language.md, "A move that chooses a player")."""
+        g, x = self.gen, self.x
+        source = "other players"
+        if g.flip(2):
+            each, kind = x.fresh(scope.bind(name, "player")), g.pick(x.world.colours)
+            test = g.pick([f"tokens({kind}) of {each} > 0", f"{each} != next player"])
+            source = f"{each} in other players where {test}"
+        if distinct:
+            return f"choose {name}: {g.pick(['1', '2'])} distinct from {source}", scope.bind(
+                name, "set:player"
+            )
+        return f"choose {name} from {source}", scope.bind(name, "player")
+
     def elements(self, scope: Scope) -> list[str]:
         w = self.x.world
-        found = ["colour", "card"]
+        found = ["colour", "card", "player"]
         found += [f"tile:{t}" for t in w.tile_sets]
         if w.any_tile_zones():
             found.append("tile:*")
@@ -360,7 +378,7 @@ class Statements:
         """Tokens moved between the players and the supply."""
         g, x = self.gen, self.x
         kind = g.pick([*x.world.colours, *scope.of("colour")])
-        return _transfer_text(g.pick, kind, g.pick(["1", "2"]))
+        return _transfer_text(g.pick, kind, g.pick(["1", "2"]), tuple(scope.of("player")))
 
     def block(
         self, scope: Scope, depth: int, trigger: bool = False, before: bool = False
@@ -484,16 +502,18 @@ TEMPLATES = ("take distinct", "take two", "reserve", "buy", "collect")
 HOLDERS = ("next player", "previous player", "the supply", "you")
 
 
-def _transfer_text(draw: Callable[[list[str]], str], kind: str, amount: str) -> str:
+def _transfer_text(
+    draw: Callable[[list[str]], str], kind: str, amount: str, chosen: tuple[str, ...] = ()
+) -> str:
     """`take`/`give` between two different holders (docs/language.md,
-    "Players as values")."""
+    "Players as values"); `chosen`: the players the move chose (never you)."""
     form = draw(["take", "give", "give from"])
     if form == "take":
-        return f"take {amount} {kind} from {draw(list(HOLDERS[:3]))}"
+        return f"take {amount} {kind} from {draw([*HOLDERS[:3], *chosen])}"
     if form == "give":
-        return f"give {amount} {kind} to {draw(list(HOLDERS[:3]))}"
-    source = draw(list(HOLDERS))
-    players = [h for h in HOLDERS if h != source and "the supply" not in (h, source)]
+        return f"give {amount} {kind} to {draw([*HOLDERS[:3], *chosen])}"
+    source = draw([*HOLDERS, *chosen])
+    players = [h for h in (*HOLDERS, *chosen) if h != source and "the supply" not in (h, source)]
     target = draw(players or ["you"])
     return f"give {amount} {kind} from {source} to {target}"
 

@@ -122,12 +122,6 @@ def _from_another(value: m.Expr) -> bool:
     return False
 
 
-def no_player_choice(context: Context, element: Type, span: s.Span) -> None:
-    """A move's choices are cards, tiles, colours and tokens: not players."""
-    if element == PLAYER:
-        context.report(msgs.player_choice(span))
-
-
 # ------------------------------------------------------------ hidden cards
 
 

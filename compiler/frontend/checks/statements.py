@@ -17,7 +17,6 @@ from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.checks.expressions import ExpressionChecker
 from splendor_rules.compiler.frontend.checks.players import (
     check_transfer,
-    no_player_choice,
     not_of_another,
 )
 from splendor_rules.compiler.frontend.checks.scopes import Scope, bind
@@ -83,7 +82,6 @@ class StatementChecker(Visitor):
     def visit_Choose(self, st: s.Choose, scope: Scope, ids: Ids) -> m.Statement:
         sources = tuple(self.expressions.check(source, scope) for source in st.sources)
         element = self.common_element(sources, st)
-        no_player_choice(self.context, element, st.span)
         for source, written in zip(sources, st.sources, strict=True):
             not_of_another(self.context, source, written.span)
         bind(self.context, scope, st.name, element)
@@ -108,7 +106,6 @@ class StatementChecker(Visitor):
         count = self.expressions.expect(st.count, scope, INT)
         source = self.expressions.check(st.source, scope)
         element = self.expressions.element_of(source, st.source.span, sets_only=True)
-        no_player_choice(self.context, element, st.span)
         not_of_another(self.context, source, st.source.span)
         bind(self.context, scope, st.name, m.set_of(element))
         self.held[st.name.text] = self.held_by_player(source)

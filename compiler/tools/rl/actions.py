@@ -26,6 +26,22 @@ VECTORS = ("pay", "tokens")
 CARD_SETS = ("set:card",)
 
 
+def refusal(description: Mapping[str, Any]) -> str | None:
+    """Why the research interface cannot encode an edition, or None: a move
+    holding a kind of value that has no block of indices (docs/rl.md). Read
+    from the description alone, so a construct that adds a kind of move
+    value is refused, saying so, until it is given an encoding."""
+    d = description
+    held = {kind for move in d["moves"] for _, kind in move["choices"]}
+    unknown = sorted(held - {*SCALARS, *VECTORS, *CARD_SETS})
+    if unknown:
+        return (
+            f"{d['edition']} has moves holding {', '.join(unknown)}, which the research "
+            "interface does not encode yet (docs/rl.md)"
+        )
+    return None
+
+
 @dataclass(frozen=True)
 class Block:
     """A run of indices and what each means."""
@@ -43,6 +59,9 @@ class ActionSpace:
     """The action space of one edition: blocks of indices and each move's atoms."""
 
     def __init__(self, description: Mapping[str, Any]) -> None:
+        refused = refusal(description)
+        if refused is not None:
+            raise ValueError(refused)
         self.edition: str = description["edition"]
         self.tokens: tuple[str, ...] = tuple(t["name"] for t in description["tokens"])
         self.decks: tuple[Hashable, ...] = tuple(d["name"] for d in description["decks"])

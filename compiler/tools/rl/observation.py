@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
-from splendor_rules.compiler.tools.rl.actions import ActionSpace, most_tokens
+from splendor_rules.compiler.tools.rl.actions import ActionSpace, most_tokens, refusal
 
 # The element types a tensor may have, smallest first: numpy's name, the
 # `array` module's type code, bytes.
@@ -49,6 +49,9 @@ class Layout:
 
     def __init__(self, description: Mapping[str, Any], players: int, *, full: bool = False):
         d = description
+        refused = refusal(d)  # a board, or moves holding a value with no encoding
+        if refused is not None:
+            raise ValueError(refused)
         if not d["players"]["min"] <= players <= d["players"]["max"]:
             raise ValueError(f"{d['edition']} is played by {d['players']['min']} to "
                              f"{d['players']['max']} players, not {players}")
