@@ -49,7 +49,7 @@ class Layout:
 
     def __init__(self, description: Mapping[str, Any], players: int, *, full: bool = False):
         d = description
-        refused = refusal(d)  # a board, or moves holding a value with no encoding
+        refused = refusal(d)  # moves holding a value with no encoding
         if refused is not None:
             raise ValueError(refused)
         if not d["players"]["min"] <= players <= d["players"]["max"]:
