@@ -404,26 +404,11 @@ def test_the_native_engine_reads_the_bag_by_its_counts(tmp_path: Path) -> None:
     """The bag counted with a condition, and looked over by `any` and
     `sum`, in the native engine as in the interpreter; any other use of it
     (a list the native engine would have to build) is refused, located."""
-    reads = (
-        RULES.read_text(encoding="utf-8")
-        .replace(
-            "  define pearls_on_board",
-            "  define bag_golds = count(t in bag where t == gold)\n"
-            "  define bag_pearl = any(t in bag: t == pearl)\n"
-            "  define bag_weight = sum(t in bag where t != gold: 2)\n"
-            "  define pearls_on_board",
-        )
-        .replace(
-            'require count(bag) > 0 else "the bag is empty;',
-            "require count(bag) > 0 and bag_golds + bag_weight >= 0 and (bag_pearl or true) else"
-            ' "the bag is empty;',
-        )
-    )
-    (tmp_path / "reads.rules").write_text(reads, encoding="utf-8")
-    compiled = compile_file(tmp_path / "reads.rules")
-    assert compiled.ok and compiled.model is not None, compiled.diagnostics
-    native = native_engine_module(compiled.model, tmp_path)
-    interpreted = InterpretedEngine(compiled.model)
+    requirement = "count(bag) > 0 and bag_golds + bag_weight >= 0 and (bag_pearl or true)"
+    compiled_model = bag_reads(tmp_path, requirement)
+    reads = bag_rules(requirement)
+    native = native_engine_module(compiled_model, tmp_path)
+    interpreted = InterpretedEngine(compiled_model)
     state = interpreted.new_game(2, 3)
     data = interpreted.to_json(state)
     data["board"] = [None] * 9
@@ -472,10 +457,11 @@ def test_the_native_engine_finds_the_lines_of_a_board_past_a_word_of_bits(tmp_pa
     assert lines > 1000
 
 
-def bag_reads(tmp_path: Path) -> Any:
+def bag_rules(requirement: str) -> str:
     """The board's rule file with the bag counted with a condition and
-    looked over by `any` and `sum`, checked."""
-    reads = (
+    looked over by `any` and `sum`, in definitions the replenish's
+    `requirement` reads."""
+    return (
         RULES.read_text(encoding="utf-8")
         .replace(
             "  define pearls_on_board",
@@ -486,11 +472,14 @@ def bag_reads(tmp_path: Path) -> Any:
         )
         .replace(
             'require count(bag) > 0 else "the bag is empty;',
-            "require count(bag) > 1 and bag_golds < 2 + bag_weight and bag_pearl else"
-            ' "the bag is empty;',
+            f'require {requirement} else "the bag is empty;',
         )
     )
-    (tmp_path / "reads.rules").write_text(reads, encoding="utf-8")
+
+
+def bag_reads(tmp_path: Path, requirement: str) -> Any:
+    """bag_rules(requirement), checked."""
+    (tmp_path / "reads.rules").write_text(bag_rules(requirement), encoding="utf-8")
     compiled = compile_file(tmp_path / "reads.rules")
     assert compiled.ok and compiled.model is not None, compiled.diagnostics
     return compiled.model
@@ -501,7 +490,7 @@ def test_the_python_engine_reads_the_bag_by_its_counts(tmp_path: Path) -> None:
     are read from its counts in the generated Python engine, never the bag
     listed token by token: the same moves as the interpreter on small bags,
     and a hand-made bag holding a kind's most tokens is read at once."""
-    model = bag_reads(tmp_path)
+    model = bag_reads(tmp_path, "count(bag) > 1 and bag_golds < 2 + bag_weight and bag_pearl")
     generated = rendered_engine(model, ROOT, register=False)
     assert not hasattr(generated, "_bag_tokens")  # written only for a use but the counts
     interpreted = InterpretedEngine(model)
