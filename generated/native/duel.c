@@ -3851,7 +3851,7 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
 #endif
 
 #define BATCH_PREFIX 256  /* atoms of one move, at most */
-#define MEMO_MOVES 192    /* a board's lines: Duel has 148 moves on a full board, 171 at most seen */
+#define MEMO_MOVES 192    /* a board's lines: a 5 by 5 board with lines of 1 to 3 cells has 145 lines and 171 moves at most seen */
 #define MEMO_DATA 1536
 
 /* What a game keeps from the mask that showed its options to the step that
