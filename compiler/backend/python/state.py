@@ -25,6 +25,13 @@ def _s(attribute: str) -> ast.expr:
     return py.attr("s", attribute)
 
 
+def _where(where: str, entry: str) -> str:
+    """An entry's name in a refusal, as a format of the seat: the entry's own
+    name written in (its braces doubled, so that only `{seat}` is filled)."""
+    escaped = entry.replace("{", "{{").replace("}", "}}")
+    return where.replace("{entry}", escaped)
+
+
 def _enumerated(names: str, body: Callable[[str], ast.expr], key: str = "name") -> ast.expr:
     """{name: body(i) for i, name in enumerate(names)}"""
     return py.dict_of(py.name(key), body("i"), ("i", key), py.call("enumerate", py.name(names)))
@@ -47,7 +54,37 @@ class StateLayout:
             "state_keys": self.schema.keys,
             "seat_keys": self.schema.seat_keys,
             "state_parts": tuple(p.name for p in held),
+            "places": self.places(),
         }
+
+    # ----------------------------------------------------------- the places
+
+    def places(self) -> str:
+        """The places of cards and tiles, as the table `_PLACES` the reader
+        of a state loops over (one row a field, its entries in it): data
+        from the schema, so the reader knows no kind of place."""
+        rows = tuple(
+            (
+                f.key,
+                any(place.per_seat for place in f.places),
+                f.noun,
+                f.names,
+                tuple(
+                    (
+                        entry.key,
+                        place.cards,
+                        _where(place.where, entry.key),
+                        entry.of,
+                        entry.slots,
+                        place.claims,
+                    )
+                    for place in f.places
+                    for entry in place.entries
+                ),
+            )
+            for f in self.schema.item_fields
+        )
+        return printer.laid_out(py.const(rows), lead=len("_PLACES: Final[tuple[_Place, ...]] = "))
 
     # ------------------------------------------------------------ the class
 
