@@ -2191,8 +2191,8 @@ _SHARED_TILES: Final[frozenset[int]] = frozenset(())
 # The places of cards and tiles (compiler/frontend/schema.py), in the order of
 # the JSON form, read by one loop (`_places_read`): per field, its key, whether
 # each seat has it, what its keys are, its keys, and its entries, each a list:
-# its key, whether it holds cards (else tiles), its name in a refusal (of
-# {seat}), the deck or tile set it holds only (-1: any), its slots (a card or
+# its key, whether it holds cards (else tiles), its name in a refusal (a
+# format of {seat}, for a seat's), the deck or tile set it holds only (-1: any), its slots (a card or
 # null each; -1: a list) and whether a seat counts its tiles claimed once per
 # player on its own.
 _Entry = tuple[str, bool, str, int, int, bool]
@@ -2383,7 +2383,8 @@ def _entry_read(
     """An entry's cards or tiles, of seat `p` (-1: shared), each in range
     and in one place, of the entry's deck or tile set; -1 an empty slot."""
     key, holds_cards, where, of, slots, claims = entry
-    where = where.format(seat=p)
+    if p >= 0:  # a seat's: its name is a format of the seat
+        where = where.format(seat=p)
     items = _list(named[key], where)
     if slots >= 0 and len(items) != slots:
         raise ValueError(f"{where} has {len(items)} slots, not {slots}")

@@ -14,7 +14,7 @@ from typing import Any
 
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python import printer
-from splendor_rules.compiler.frontend.schema import Part, Schema
+from splendor_rules.compiler.frontend.schema import Part, Place, Schema
 
 Writer = Callable[[], ast.expr]
 
@@ -25,11 +25,13 @@ def _s(attribute: str) -> ast.expr:
     return py.attr("s", attribute)
 
 
-def _where(where: str, entry: str) -> str:
-    """An entry's name in a refusal, as a format of the seat: the entry's own
-    name written in (its braces doubled, so that only `{seat}` is filled)."""
-    escaped = entry.replace("{", "{{").replace("}", "}}")
-    return where.replace("{entry}", escaped)
+def _where(place: Place, entry: str) -> str:
+    """An entry's name in a refusal, the entry's own name written in: for a
+    place each seat has, a format of the seat (the name's braces doubled, so
+    that only `{seat}` is filled)."""
+    if place.per_seat:
+        entry = entry.replace("{", "{{").replace("}", "}}")
+    return place.where.replace("{entry}", entry)
 
 
 def _enumerated(names: str, body: Callable[[str], ast.expr], key: str = "name") -> ast.expr:
@@ -73,7 +75,7 @@ class StateLayout:
                     (
                         entry.key,
                         place.cards,
-                        _where(place.where, entry.key),
+                        _where(place, entry.key),
                         entry.of,
                         entry.slots,
                         place.claims,
