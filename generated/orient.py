@@ -2186,6 +2186,59 @@ _CARD_COUNT: Final = len(_CARD_DECK)
 _TILE_COUNT: Final = 10
 # Each tile's physical tile, as its first face: the faces of one tile share it.
 _TILE_PHYSICAL: Final[tuple[int, ...]] = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+# The tiles claimed once per player: in play, and once in each seat's zones.
+_SHARED_TILES: Final[frozenset[int]] = frozenset(())
+# The places of cards and tiles (compiler/frontend/schema.py), in the order of
+# the JSON form, read by one loop (`_places_read`): per field, its key, whether
+# each seat has it, what its keys are, its keys, and its entries, each a list:
+# its key, whether it holds cards (else tiles), its name in a refusal (a
+# format of {seat}, for a seat's), the deck or tile set it holds only (-1: any), its slots (a card or
+# null each; -1: a list) and whether a seat counts its tiles claimed once per
+# player on its own.
+_Entry = tuple[str, bool, str, int, int, bool]
+_Place = tuple[str, bool, str, tuple[str, ...], tuple[_Entry, ...]]
+_PLACES: Final[tuple[_Place, ...]] = (
+    (
+        'decks',
+        False,
+        'deck',
+        ('1', '2', '3', 'orient 1', 'orient 2', 'orient 3'),
+        (
+            ('1', True, 'deck tier 1', 0, -1, False),
+            ('2', True, 'deck tier 2', 1, -1, False),
+            ('3', True, 'deck tier 3', 2, -1, False),
+            ('orient 1', True, 'deck tier orient 1', 3, -1, False),
+            ('orient 2', True, 'deck tier orient 2', 4, -1, False),
+            ('orient 3', True, 'deck tier orient 3', 5, -1, False),
+        ),
+    ),
+    (
+        'market',
+        False,
+        'deck',
+        ('1', '2', '3', 'orient 1', 'orient 2', 'orient 3'),
+        (
+            ('1', True, 'market tier 1', 0, 4, False),
+            ('2', True, 'market tier 2', 1, 4, False),
+            ('3', True, 'market tier 3', 2, 4, False),
+            ('orient 1', True, 'market tier orient 1', 3, 2, False),
+            ('orient 2', True, 'market tier orient 2', 4, 2, False),
+            ('orient 3', True, 'market tier orient 3', 5, 2, False),
+        ),
+    ),
+    ('tiles', False, 'tile set', ('noble',), (('noble', False, 'tile set noble', 0, -1, False),)),
+    (
+        'zones',
+        True,
+        'zone',
+        ('bought', 'reserved', 'won'),
+        (
+            ('bought', True, 'seat {seat} zone bought', -1, -1, False),
+            ('reserved', True, 'seat {seat} zone reserved', -1, -1, False),
+            ('won', False, 'seat {seat} zone won', -1, -1, False),
+        ),
+    ),
+)
 
 
 def _whole(value: Any, what: str, low: int = 0) -> int:
@@ -2299,52 +2352,52 @@ def _tile_read(value: Any, where: str, places: dict[int, tuple[int, str]]) -> in
     return value
 
 
-def _table_read(
-    data: dict[str, Any], cards: dict[int, str], tiles: dict[int, tuple[int, str]]
-) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-    """The decks, the market rows and the tiles in play."""
-    decks = _object(data["decks"], _DECK_KEYS, "decks", "deck")
-    market = _object(data["market"], _DECK_KEYS, "market", "deck")
-    deck_cards = []
-    for d, key in enumerate(_DECK_KEYS):
-        where = f"deck tier {key}"
-        deck_cards.append(tuple(_card_read(k, where, cards, d) for k in _list(decks[key], where)))
-    rows = []
-    for d, key in enumerate(_DECK_KEYS):
-        where = f"market tier {key}"
-        row = _list(market[key], where)
-        if len(row) != _FACE_UP[d]:
-            raise ValueError(f"{where} has {len(row)} slots, not {_FACE_UP[d]}")
-        rows.append(tuple(-1 if k is None else _card_read(k, where, cards, d) for k in row))
-    in_play = _object(data["tiles"], _TILE_SETS, "tiles", "tile set")
-    sets = []
-    for i, name in enumerate(_TILE_SETS):
-        where = f"tile set {name}"
-        faces = tuple(_tile_read(t, where, tiles) for t in _list(in_play[name], where))
-        for t in faces:
-            if not any(t in tile for tile in _TILE_SET_FACES[i]):
-                raise ValueError(f"{where}: tile {t} is not one of its tiles")
-        sets.append(faces)
-    return tuple(deck_cards), tuple(rows), tuple(sets)
+def _places_read(
+    data: dict[str, Any], seats: list[Any], cards: dict[int, str], tiles: dict[int, tuple[int, str]]
+) -> dict[str, Any]:
+    """Every place of cards or tiles (`_PLACES`), by field key: a field of
+    the state, or of each seat (then an entry's lists by seat)."""
+    read: dict[str, Any] = {}
+    for key, per_seat, noun, keys, entries in _PLACES:
+        if not per_seat:
+            named = _object(data[key], keys, key, noun)
+            read[key] = tuple(_entry_read(named, e, -1, cards, tiles, {}) for e in entries)
+            continue
+        lists = []
+        for p, seat in enumerate(seats):
+            named = _object(seat[key], keys, f"seat {p} {key}", noun)
+            mine: dict[int, tuple[int, str]] = {}  # the seat's tiles claimed once per player
+            lists.append(tuple(_entry_read(named, e, p, cards, tiles, mine) for e in entries))
+        read[key] = tuple(zip(*lists, strict=True))
+    return read
 
 
-def _zones_read(
-    seats: list[Any], cards: dict[int, str], tiles: dict[int, tuple[int, str]]
-) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Each seat's zones: cards in card zones, tiles in tile zones."""
-    per_seat = []
-    for p, seat in enumerate(seats):
-        named = _object(seat["zones"], _ZONES, f"seat {p} zones", "zone")
-        zones = []
-        for z, name in enumerate(_ZONES):
-            where = f"seat {p} zone {name}"
-            items = _list(named[name], where)
-            if _ZONE_CARDS[z]:
-                zones.append(tuple(_card_read(k, where, cards) for k in items))
-            else:
-                zones.append(tuple(_tile_read(t, where, tiles) for t in items))
-        per_seat.append(zones)
-    return tuple(tuple(zones[z] for zones in per_seat) for z in range(len(_ZONES)))
+def _entry_read(
+    named: dict[str, Any],
+    entry: _Entry,
+    p: int,
+    cards: dict[int, str],
+    tiles: dict[int, tuple[int, str]],
+    mine: dict[int, tuple[int, str]],
+) -> tuple[int, ...]:
+    """An entry's cards or tiles, of seat `p` (-1: shared), each in range
+    and in one place, of the entry's deck or tile set; -1 an empty slot."""
+    key, holds_cards, where, of, slots, claims = entry
+    if p >= 0:  # a seat's: its name is a format of the seat
+        where = where.format(seat=p)
+    items = _list(named[key], where)
+    if slots >= 0 and len(items) != slots:
+        raise ValueError(f"{where} has {len(items)} slots, not {slots}")
+    if holds_cards:
+        return tuple(-1 if k is None and slots >= 0 else _card_read(k, where, cards, of) for k in items)
+    found = tuple(
+        _tile_read(t, where, mine if claims and type(t) is int and t in _SHARED_TILES else tiles)
+        for t in items
+    )
+    for t in found:
+        if of >= 0 and not any(t in tile for tile in _TILE_SET_FACES[of]):
+            raise ValueError(f"{where}: tile {t} is not one of its tiles")
+    return found
 
 
 def _hidden_read(value: Any, zones: tuple[tuple[tuple[int, ...], ...], ...]) -> frozenset[int]:
@@ -2423,8 +2476,8 @@ def from_json(data: dict[str, Any], *, complete: bool = True) -> State:
     supply, held = _tokens_read(data, seats, complete)
     cards: dict[int, str] = {}
     tiles: dict[int, tuple[int, str]] = {}
-    decks, market, tile_sets = _table_read(data, cards, tiles)
-    zones = _zones_read(seats, cards, tiles)
+    lists = _places_read(data, seats, cards, tiles)
+    decks, market, tile_sets, zones = (lists[k] for k in ("decks", "market", "tiles", "zones"))
     hidden = _hidden_read(data["hidden"], zones)
     follow = _follow_read(data["pending"]) if listed else ()
     if follow and over:

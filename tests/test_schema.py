@@ -19,7 +19,7 @@ from test_native import TARGETS, Engines, engines_of, native_root  # noqa: F401 
 
 from splendor_rules.compiler.frontend.schema import Field, Kind, Schema, schema
 from splendor_rules.compiler.runtime.interpreter import load_interpreted
-from splendor_rules.compiler.runtime.loading import generated_editions
+from splendor_rules.compiler.runtime.loading import generated_editions, load_engine
 
 Json = dict[str, Any]
 
@@ -241,4 +241,30 @@ def test_the_interpreter_reads_and_writes_every_kind_of_field() -> None:
     json_form = load_interpreted(generated_editions()[0]).json
     kinds = set(get_args(Kind))
     assert set(json_form.writers) == kinds
-    assert {step[0] for step in json_form.reader.order if isinstance(step, tuple)} == kinds
+    read = {step[0] for step in json_form.reader.order if isinstance(step, tuple)}
+    # a field of places of cards or tiles is read by the one loop over the
+    # schema's places (the step "places"), whatever its kind
+    the = json_form.schema
+    places = {f.kind for f in the.item_fields}
+    assert places == {"deck cards", "market rows", "tile sets", "zones"}
+    assert "places" in read and (read - {"places"}) | places == kinds
+
+
+def test_the_python_engine_checks_the_places_of_the_schema() -> None:
+    """The Python engine's table of places (`_PLACES`, which its reader of a
+    state loops over) is printed from the schema's places: the fields of
+    places of cards or tiles, each entry with its deck or tile set, slots
+    and whether a seat counts its claimed tiles on its own."""
+    for edition in generated_editions():
+        engine: Any = load_engine(edition, "generated")
+        the = schema(load_interpreted(edition).model)
+        assert [row[0] for row in engine._PLACES] == [f.key for f in the.item_fields]
+        for (_, per_seat, noun, keys, entries), f in zip(
+            engine._PLACES, the.item_fields, strict=True
+        ):
+            seat = any(p.per_seat for p in f.places)
+            assert (per_seat, noun, keys) == (seat, f.noun, f.names)
+            expected = [
+                (e.key, p.cards, e.of, e.slots, p.claims) for p in f.places for e in p.entries
+            ]
+            assert [(k, c, o, s, m) for k, c, _, o, s, m in entries] == expected

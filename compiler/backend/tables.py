@@ -82,7 +82,6 @@ class Tables:
             "zone_names": tuple(z.name for z in e.zones),
             "zone_hides": tuple(z.hidden_from_deck for z in e.zones),
             "zone_cards": tuple(z.content == "cards" for z in e.zones),
-            "zone_tile_sets": self.zone_tile_sets(),
             "aggregate_zero": tuple(
                 0 if kind in ("sum", "total") else (0,) * len(e.colours)
                 for kind, _, _ in analysis.aggregates_in(e)
@@ -120,16 +119,6 @@ class Tables:
         if kind == "colour":
             return self.token_index[value]
         return value
-
-    def zone_tile_sets(self) -> tuple[int, ...]:
-        """Per zone, the index of the tile set it is typed by (-1: none);
-        empty when no zone is typed, so that such an edition's engine reads
-        its zones as before."""
-        e = self.edition
-        sets = [t.name for t in e.tile_sets]
-        if all(z.tiles is None for z in e.zones):
-            return ()
-        return tuple(sets.index(z.tiles) if z.tiles is not None else -1 for z in e.zones)
 
     def tiles(self) -> dict[str, Any]:
         """The tile columns, a value per tile number (identities.tile_numbering)."""

@@ -52,13 +52,44 @@ Holds = Literal["tokens", "cards", "tiles"]
 
 
 @frozen
+class Entry:
+    """A list of cards or tiles in a place: a deck's, a market row, a tile
+    set's in play, a seat's zone."""
+
+    key: str  # its key in the place's JSON object
+    # The deck (of cards) or the tile set (of tiles) it holds only, by index;
+    # -1: any card or tile.
+    of: int = -1
+    # Its slots, each a card or null (empty), or -1: a list of any length.
+    slots: int = -1
+
+
+@frozen
 class Place:
     """A place things are in (the description's zones): a field of the
-    state, shared, or an entry of a seat's zones, which each seat has."""
+    state, shared, or an entry of a seat's zones, which each seat has.
+
+    A place of cards or tiles lists its entries, and every reader of a
+    state (the interpreter, the Python engine, the native engine's import)
+    checks that each card and each physical tile is in one place by one
+    loop over the places: a new kind of place is a new entry here."""
 
     name: str
     holds: Holds
     seen: Seen = "everyone"
+    entries: tuple[Entry, ...] = ()  # its lists, for a place of cards or tiles
+    where: str = ""  # an entry's name in a refusal, of {entry} (and {seat})
+    # The native engine's name of an entry, in a refusal of an imported
+    # state: followed by the entry's index (a shared place) or the seat's.
+    export: str = ""
+    per_seat: bool = False  # each seat has it (a zone)
+    # Does each seat count the tiles claimed once per player on its own? (A
+    # tile of such a set is in play and in each seat's zones once.)
+    claims: bool = False
+
+    @property
+    def cards(self) -> bool:
+        return self.holds == "cards"
 
 
 @frozen
@@ -76,6 +107,14 @@ class Field:
     # The places it is: itself (a shared place) or, for a seat's zones, each
     # entry; none for a field that holds no cards, tiles or tokens.
     places: tuple[Place, ...] = ()
+    # For a field of places of cards or tiles (an object of their entries,
+    # its `names`), what an entry is in a refusal: "unknown deck '9' in decks".
+    noun: str = ""
+
+    @property
+    def of_items(self) -> bool:
+        """Is it an object of places of cards or tiles, read by the places' loop?"""
+        return bool(self.noun)
 
 
 @frozen
@@ -134,6 +173,12 @@ class Schema:
         return tuple(p for f in self.fields for p in f.places)
 
     @property
+    def item_fields(self) -> tuple[Field, ...]:
+        """The fields of places of cards or tiles, the state's then the
+        seat's, in the order every reader checks them (the JSON form's)."""
+        return tuple(f for f in (*self.fields, *self.seat_fields) if f.of_items)
+
+    @property
     def held(self) -> tuple[Part, ...]:
         """The parts the edition has: a Python engine's State attributes."""
         return tuple(p for p in self.parts if p.present)
@@ -158,9 +203,24 @@ def schema(edition: m.Edition) -> Schema:
         Field("last_round", "flag", 0, 1),
         Field("pending", "pending", -1, len(edition.steps) - 1),
         _place(Field("supply", "token counts", 0, COUNT.high, token_names), "tokens"),
-        _place(Field("decks", "deck cards", 0, cards, deck_names, "sizes"), "cards"),
-        _place(Field("market", "market rows", 0, cards, deck_names), "cards"),
-        _place(Field("tiles", "tile sets", 0, tiles.count - 1, tile_set_names), "tiles"),
+        _place(
+            Field("decks", "deck cards", 0, cards, deck_names, "sizes"),
+            "cards",
+            tuple(Entry(name, d) for d, name in enumerate(deck_names)),
+            ("deck", "deck tier {entry}", "a card of deck"),
+        ),
+        _place(
+            Field("market", "market rows", 0, cards, deck_names),
+            "cards",
+            tuple(Entry(n, d, decks.face_up[d]) for d, n in enumerate(deck_names)),
+            ("deck", "market tier {entry}", "a market slot of deck"),
+        ),
+        _place(
+            Field("tiles", "tile sets", 0, tiles.count - 1, tile_set_names),
+            "tiles",
+            tuple(Entry(name, t) for t, name in enumerate(tile_set_names)),
+            ("tile set", "tile set {entry}", "tile set"),
+        ),
         Field("hidden", "hidden cards", 0, cards, (), "owner"),
     ]
     if edition.card_values:
@@ -203,9 +263,17 @@ def _turn_parts(edition: m.Edition) -> list[Part]:
     return [Part(key, key, *notes[key]) for key in keys]
 
 
-def _place(field: Field, holds: Holds) -> Field:
-    """A field that is one shared place, seen as the field is."""
-    return evolve(field, places=(Place(field.key, holds, field.seen),))
+def _place(
+    field: Field,
+    holds: Holds,
+    entries: tuple[Entry, ...] = (),
+    names: tuple[str, str, str] = ("", "", ""),
+) -> Field:
+    """A field that is one shared place, seen as the field is: of cards or
+    tiles, its entries and how a refusal names them (noun, where, export)."""
+    noun, where, export = names
+    place = Place(field.key, holds, field.seen, entries, where, export)
+    return evolve(field, places=(place,), noun=noun)
 
 
 def _board_fields(edition: m.Edition) -> tuple[Field, ...]:
@@ -223,8 +291,19 @@ def _board_fields(edition: m.Edition) -> tuple[Field, ...]:
 def _seat_fields(edition: m.Edition, cards: int) -> tuple[Field, ...]:
     caps = [t.cap for t in edition.tokens]
     most = COUNT.high if any(c is None for c in caps) else max((c or 0 for c in caps), default=0)
+    sets = [t.name for t in edition.tile_sets]
+    claims = bool(identities.shared_tiles(edition))
     zones = tuple(
-        Place(z.name, z.content, "owner" if z.hidden_from_deck else "everyone")
+        Place(
+            z.name,
+            z.content,
+            "owner" if z.hidden_from_deck else "everyone",
+            (Entry(z.name, -1 if z.tiles is None else sets.index(z.tiles)),),
+            "seat {seat} zone {entry}",
+            "a zone of seat",
+            per_seat=True,
+            claims=claims and z.content == "tiles",
+        )
         for z in edition.zones
     )
     return (
@@ -239,6 +318,7 @@ def _seat_fields(edition: m.Edition, cards: int) -> tuple[Field, ...]:
             tuple(z.name for z in zones),
             "owner" if any(z.seen == "owner" for z in zones) else "everyone",
             places=zones,
+            noun="zone",
         ),
         Field(
             "did",

@@ -2654,6 +2654,37 @@ static int read_items(PyObject *seq, int16_t *out, int32_t cap, int32_t *n, cons
 #define FCAP (NFOLLOW ? FMAX : 0)  /* the follow-up decisions a state can hold */
 static const int32_t TILE_SET_OF[MAX1(NTILES)] = { 0, 0, 0, 0, 0, 0, 0, 0, -1 };
 static const int32_t TILE_PHYSICAL[MAX1(NTILES)] = { 0, 0, 2, 2, 4, 4, 6, 6, 8 };
+/* 1 for a tile claimed once per player: in play, and once in each seat's zones */
+static const uint8_t TILE_SHARED[MAX1(NTILES)] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+/* The places of cards and tiles (compiler/frontend/schema.py), an entry of
+ * one a row, in the order of the JSON form, checked by one loop
+ * (check_places): the part it is stored in and its index there, whether it
+ * holds cards (else tiles), whether each seat has it, the deck or tile set it
+ * holds only (-1: any), whether it has slots (-1 an empty one), whether a seat
+ * counts its tiles claimed once per player on its own, and its name in a
+ * refusal (followed by its index, or the seat's). */
+enum { IN_DECKS, IN_MARKET, IN_TILES, IN_ZONES };
+typedef struct {
+    int8_t part;
+    int16_t index;
+    int8_t cards, per_seat;
+    int16_t of;
+    int8_t slots, claims;
+    const char *where;
+} PlaceEntry;
+static const PlaceEntry PLACES[] = {
+    { IN_DECKS, 0, 1, 0, 0, 0, 0, "a card of deck" },
+    { IN_DECKS, 1, 1, 0, 1, 0, 0, "a card of deck" },
+    { IN_DECKS, 2, 1, 0, 2, 0, 0, "a card of deck" },
+    { IN_MARKET, 0, 1, 0, 0, 1, 0, "a market slot of deck" },
+    { IN_MARKET, 1, 1, 0, 1, 1, 0, "a market slot of deck" },
+    { IN_MARKET, 2, 1, 0, 2, 1, 0, "a market slot of deck" },
+    { IN_TILES, 0, 0, 0, 0, 0, 0, "tile set" },
+    { IN_ZONES, 0, 1, 1, -1, 0, 0, "a zone of seat" },
+    { IN_ZONES, 1, 1, 1, -1, 0, 0, "a zone of seat" },
+    { IN_ZONES, 2, 0, 1, -1, 0, 0, "a zone of seat" },
+};
+#define NPLACES ((int32_t)(sizeof PLACES / sizeof PLACES[0]))
 static const int32_t DECISION[MAX1(NSTEPS)] = { 1, 1, 0 };
 /* a card value's kind: 3 a colour (or -1, none), 1 a flag, 0 any number */
 static const int32_t VALUE_KIND[MAX1(NV)] = { 0 };
@@ -2744,37 +2775,60 @@ static int check_counts(const G *g)
     return 0;
 }
 
-/* Every card and tile in one place, in range, of its deck or set. */
+/* An entry's items (seat p's, of a place each seat has), as stored. */
+static const int16_t *place_items(const G *g, const PlaceEntry *e, int32_t p, int32_t *n)
+{
+    switch (e->part) {
+    case IN_DECKS:
+        *n = g->dn[e->index];
+        return g->ditems + DOFF[e->index];
+    case IN_MARKET:
+        *n = FACE_UP[e->index];
+        return g->market + FOFF[e->index];
+    case IN_TILES:
+        *n = g->tn[e->index];
+        return g->titems + TOFF[e->index];
+    default:
+        *n = g->zn[e->index][p];
+        return zone_view(g, e->index, p);
+    }
+}
+
+/* An entry's cards or tiles, each in range, of its deck or set, in one
+ * place: `mine`, seat p's tiles claimed once per player. */
+static int check_entry(const G *g, const PlaceEntry *e, int32_t p, uint64_t *cards, uint64_t *tiles, uint64_t *mine)
+{
+    int32_t n;
+    const int16_t *items = place_items(g, e, p, &n);
+    int32_t at = e->per_seat ? p : e->index;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t item = items[i];
+        if (e->slots && item == -1) {
+            continue;
+        }
+        uint64_t *seen = e->claims && item >= 0 && item < NTILES && TILE_SHARED[item] ? mine : tiles;
+        if (e->cards ? check_card(item, e->where, at, e->of, cards) : check_tile(item, e->where, at, e->of, seen)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Every card and tile in one place, in range, of its deck or set: one loop
+ * over the places (PLACES), the shared ones, then each seat's. */
 static int check_places(const G *g)
 {
     uint64_t cards[(NCARDS + 64) / 64] = {0}, tiles[(NTILES + 64) / 64] = {0};
-    for (int32_t d = 0; d < ND; d++) {
-        for (int32_t i = 0; i < g->dn[d]; i++) {
-            if (check_card(g->ditems[DOFF[d] + i], "a card of deck", d, d, cards)) {
-                return 1;
-            }
-        }
-        for (int32_t i = 0; i < FACE_UP[d]; i++) {
-            int32_t k = g->market[FOFF[d] + i];
-            if (k != -1 && check_card(k, "a market slot of deck", d, d, cards)) {
-                return 1;
-            }
+    for (int32_t q = 0; q < NPLACES; q++) {
+        if (!PLACES[q].per_seat && check_entry(g, &PLACES[q], 0, cards, tiles, tiles)) {
+            return 1;
         }
     }
-    for (int32_t t = 0; t < NS; t++) {
-        for (int32_t i = 0; i < g->tn[t]; i++) {
-            if (check_tile(g->titems[TOFF[t] + i], "tile set", t, t, tiles)) {
+    for (int32_t p = 0; p < g->players; p++) {
+        uint64_t mine[(NTILES + 64) / 64] = {0};  /* the seat's tiles claimed once per player */
+        for (int32_t q = 0; q < NPLACES; q++) {
+            if (PLACES[q].per_seat && check_entry(g, &PLACES[q], p, cards, tiles, mine)) {
                 return 1;
-            }
-        }
-    }
-    for (int32_t z = 0; z < NZ; z++) {
-        for (int32_t p = 0; p < g->players; p++) {
-            for (int32_t i = 0; i < g->zn[z][p]; i++) {
-                int32_t item = zone_view(g, z, p)[i];
-                if (ZONE_CARDS[z] ? check_card(item, "a zone of seat", p, -1, cards) : check_tile(item, "a zone of seat", p, -1, tiles)) {
-                    return 1;
-                }
             }
         }
     }

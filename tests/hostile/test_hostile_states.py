@@ -39,7 +39,7 @@ from typing import Any
 import attrs
 import pytest
 from edition_facts import EDITIONS, ENGINES, engine_or_skip
-from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import HealthCheck, assume, event, given, note, settings
 from hypothesis import strategies as st
 
 from splendor_rules.compiler.frontend import identities
@@ -610,3 +610,135 @@ def test_a_random_corruption_is_refused_by_all_or_accepted_by_all_alike(
     if native is not None:
         _same_behaviour(g, native, ga, na)
         assert native.from_json(native.to_json(na), complete=complete) == na
+
+
+# ---------------------------------------- a card or a tile in two places
+# Every engine checks the places of cards and tiles by one loop over the
+# schema's places (compiler/frontend/schema.py): a card or a tile copied into
+# a second place of any kind is refused, in the same words by every engine.
+
+
+def _item_lists(edition: str, data: Json) -> list[tuple[str, tuple[Any, ...]]]:
+    """Every list of cards or tiles in a state's JSON form: what it holds
+    ("card" or "tile") and its path."""
+    found: list[tuple[str, tuple[Any, ...]]] = []
+    for key, holds in (("decks", "card"), ("market", "card"), ("tiles", "tile")):
+        found += [(holds, (key, name)) for name in data[key]]
+    for p in range(len(data["seats"])):
+        for zone in model_of(edition).zones:
+            holds = "card" if zone.content == "cards" else "tile"
+            found.append((holds, ("seats", p, "zones", zone.name)))
+    return found
+
+
+@st.composite
+def doubled(draw: st.DrawFn, edition: str) -> tuple[Json, str, int, str]:
+    """A valid state's JSON (a random game's) with one card or tile copied
+    into a second place: appended to a list, or put in a market slot (the
+    card there then in no place); the item, what it is and where it went."""
+    engine = engine_of(edition, "generated")
+    players = draw(st.sampled_from(list(engine.PLAYERS)))
+    rng = random.Random(draw(st.integers(0, 2**16)))
+    state = engine.new_game(players, rng.randrange(2**16), rng.randrange(players))
+    for _ in range(draw(st.integers(0, 40))):
+        if engine.is_over(state):
+            break
+        state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+    data: Json = engine.to_json(state)
+    lists = _item_lists(edition, data)
+    items = [(h, p, i) for h, p in lists for i, x in enumerate(_at(data, p)) if x is not None]
+    holds, path, i = draw(st.sampled_from(items))
+    item = _at(data, path)[i]
+    target = draw(st.sampled_from([p for h, p in lists if h == holds]))
+    row = _at(data, target)
+    if target[0] == "market":  # a row of slots: the item put in another slot
+        slots = [j for j in range(len(row)) if (target, j) != (path, i)]
+        assume(slots)
+        row[draw(st.sampled_from(slots))] = item
+    else:
+        row.insert(draw(st.integers(0, len(row))), item)
+    return data, holds, item, "/".join(map(str, target))
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(data=st.data())
+def test_a_card_or_a_tile_in_two_places_is_refused_alike(edition: str, data: st.DataObject):
+    """Refused by the generated engine, the interpreter and the native engine
+    (where built) with the same message, naming the item: in two places, or
+    (met first in a deck or set not its own) not of that deck or set."""
+    broken, holds, item, into = data.draw(doubled(edition))
+    note(f"{holds} {item} into {into}")
+    refusals = [
+        outcome(engine_of(edition, kind), broken)[1] for kind in ("generated", "interpreted")
+    ]
+    native = native_of(edition)
+    if native is not None:
+        refusals.append(outcome(native, broken)[1])
+    assert refusals[0] is not None and len(set(refusals)) == 1, refusals
+    assert f"{holds} {item} is " in refusals[0], refusals[0]
+    event("two places" if "in two places" in refusals[0] else "not of its deck or set")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(data=st.data())
+def test_the_native_import_refuses_a_card_or_a_tile_in_two_places(
+    edition: str, data: st.DataObject
+):
+    """The native engine's own check (check_places, on `_import`, the way in
+    of unpickling): a state's parts with a card or a tile copied into a zone
+    or a market slot are refused, naming the item."""
+    native: Any = engine_or_skip(edition, "native")
+    model = model_of(edition)
+    rng = random.Random(data.draw(st.integers(0, 2**16)))
+    state = native.new_game(2, rng.randrange(2**16))
+    for _ in range(data.draw(st.integers(0, 40))):
+        if native.is_over(state):
+            break
+        state = native.apply(state, rng.choice(native.legal_actions(state)))
+    parts = native._c._export(state)
+    cards = [k for key in ("decks", "market") for row in parts[key] for k in row if k != -1]
+    tiles = [t for row in parts["tiles"] for t in row]
+    cards += [
+        k
+        for z, zone in enumerate(parts["zones"])
+        for row in zone
+        for k in row
+        if model.zones[z].content == "cards"
+    ]
+    tiles += [
+        t
+        for z, zone in enumerate(parts["zones"])
+        for row in zone
+        for t in row
+        if model.zones[z].content == "tiles"
+    ]
+    holds = data.draw(st.sampled_from(["card", "tile"] if tiles else ["card"]))
+    item = data.draw(st.sampled_from(cards if holds == "card" else tiles))
+    zones = [z for z, zone in enumerate(model.zones) if zone.content == holds + "s"]
+    into = data.draw(st.sampled_from([*zones, "market"] if holds == "card" else zones))
+    if into == "market":
+        market = [list(row) for row in parts["market"]]
+        d = data.draw(st.integers(0, len(market) - 1))
+        j = data.draw(st.integers(0, len(market[d]) - 1))
+        assume(market[d][j] != item)
+        market[d][j] = item
+        parts["market"] = tuple(tuple(row) for row in market)
+    else:
+        assert isinstance(into, int)
+        p = data.draw(st.integers(0, 1))
+        zone = [list(row) for row in parts["zones"][into]]
+        zone[p].insert(data.draw(st.integers(0, len(zone[p]))), item)
+        zones_ = list(parts["zones"])
+        zones_[into] = tuple(tuple(row) for row in zone)
+        parts["zones"] = tuple(zones_)
+    with pytest.raises(ValueError) as refused:
+        native._c._import(parts)
+    assert f"{holds} {item} is " in str(refused.value), str(refused.value)

@@ -10,6 +10,7 @@ engine of the same edition); the folder is the package
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,7 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
     # 1 for a tile claimed once per player: in play, and once in each seat's zones
     shared = found["shared_tiles"]
     found["tile_shared"] = tuple(int(t in shared) for t in range(found["tile_count"]))
+    found["place_rows"] = _place_rows(edition)
     found["decision_steps"] = tuple(kind != "none" for kind in found["step_kinds"])
     # a card value's kind, as VALUE_KIND codes it: 3 a colour, 1 a flag, 0 a number
     codes = {"colour": 3, "bool": 1}
@@ -93,6 +95,31 @@ def context(edition: m.Edition, root: Path) -> dict[str, Any]:
     bodies = [*edition.actions, *edition.triggers]
     found["transfers"] = any(isinstance(n, m.Transfer) for b in bodies for n in walk(b))
     return found
+
+
+# Where each field of places of cards or tiles is stored (PlaceEntry.part).
+_STORED_IN = {"decks": "IN_DECKS", "market": "IN_MARKET", "tiles": "IN_TILES", "zones": "IN_ZONES"}
+
+
+def _place_rows(edition: m.Edition) -> list[tuple[str, ...]]:
+    """The table PLACES of engine.c.j2, as data from the schema: per entry
+    of a place of cards or tiles, its cells (PlaceEntry's fields, in order)."""
+    rows = []
+    for f in schema(edition).item_fields:
+        entries = [(place, entry) for place in f.places for entry in place.entries]
+        for i, (place, entry) in enumerate(entries):
+            cells: tuple[str | int | bool, ...] = (
+                _STORED_IN[f.key],
+                i,
+                place.cards,
+                place.per_seat,
+                entry.of,
+                entry.slots >= 0,
+                place.claims,
+                json.dumps(place.export),  # a C string literal: the schema's ASCII text
+            )
+            rows.append(tuple(c if isinstance(c, str) else str(int(c)) for c in cells))
+    return rows
 
 
 # How a value carried by a follow-up is checked when a state is imported:

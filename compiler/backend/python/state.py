@@ -14,7 +14,7 @@ from typing import Any
 
 from splendor_rules.compiler.backend.python import nodes as py
 from splendor_rules.compiler.backend.python import printer
-from splendor_rules.compiler.frontend.schema import Part, Schema
+from splendor_rules.compiler.frontend.schema import Part, Place, Schema
 
 Writer = Callable[[], ast.expr]
 
@@ -23,6 +23,15 @@ _DERIVED = ("agg", "_memo")  # slots of a State that no JSON field holds
 
 def _s(attribute: str) -> ast.expr:
     return py.attr("s", attribute)
+
+
+def _where(place: Place, entry: str) -> str:
+    """An entry's name in a refusal, the entry's own name written in: for a
+    place each seat has, a format of the seat (the name's braces doubled, so
+    that only `{seat}` is filled)."""
+    if place.per_seat:
+        entry = entry.replace("{", "{{").replace("}", "}}")
+    return place.where.replace("{entry}", entry)
 
 
 def _enumerated(names: str, body: Callable[[str], ast.expr], key: str = "name") -> ast.expr:
@@ -47,7 +56,37 @@ class StateLayout:
             "state_keys": self.schema.keys,
             "seat_keys": self.schema.seat_keys,
             "state_parts": tuple(p.name for p in held),
+            "places": self.places(),
         }
+
+    # ----------------------------------------------------------- the places
+
+    def places(self) -> str:
+        """The places of cards and tiles, as the table `_PLACES` the reader
+        of a state loops over (one row a field, its entries in it): data
+        from the schema, so the reader knows no kind of place."""
+        rows = tuple(
+            (
+                f.key,
+                any(place.per_seat for place in f.places),
+                f.noun,
+                f.names,
+                tuple(
+                    (
+                        entry.key,
+                        place.cards,
+                        _where(place, entry.key),
+                        entry.of,
+                        entry.slots,
+                        place.claims,
+                    )
+                    for place in f.places
+                    for entry in place.entries
+                ),
+            )
+            for f in self.schema.item_fields
+        )
+        return printer.laid_out(py.const(rows), lead=len("_PLACES: Final[tuple[_Place, ...]] = "))
 
     # ------------------------------------------------------------ the class
 

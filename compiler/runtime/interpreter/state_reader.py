@@ -22,14 +22,14 @@ thing wrong is the one named.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from attrs import define, field
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend.identities import DeckName
 from splendor_rules.compiler.frontend.limits import CARD_VALUE, COUNT
-from splendor_rules.compiler.frontend.schema import Field, Kind
+from splendor_rules.compiler.frontend.schema import Entry, Field, Kind, Place
 from splendor_rules.compiler.runtime.interpreter.tables import Tables
 from splendor_rules.compiler.runtime.interpreter.values import Json, Seat, State, Value
 
@@ -82,12 +82,33 @@ def an_object(value: Any, keys: Sequence[str], what: str, noun: str = "key") -> 
 
 
 class Places:
-    """Where each card and each physical tile was found: one place only."""
+    """Where each card and each physical tile was found: one place only.
+    Every place of cards or tiles is checked by `entry`, as the schema
+    describes it (compiler/frontend/schema.py): no kind of place is known here."""
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.cards: dict[int, str] = {}
         self.tiles: dict[tuple[object, ...], tuple[int, str]] = {}
+
+    def entry(
+        self, place: Place, entry: Entry, items: list[Any], where: str, seat: int | None
+    ) -> tuple[int | None, ...]:
+        """An entry's cards or tiles, each checked: in range, in one place,
+        of the entry's deck or tile set (an empty slot is None)."""
+        if place.cards:
+            tier = None if entry.of < 0 else self.tables.tiers[entry.of]
+            return tuple(
+                None if item is None and entry.slots >= 0 else self.card(item, where, tier)
+                for item in items
+            )
+        tiles = tuple(self.tile(item, where, seat if place.claims else None) for item in items)
+        if entry.of >= 0:
+            faces = self.tables.tiles.set_faces[self.tables.model.tile_sets[entry.of].name]
+            stray = [t for t in tiles if t not in faces]
+            if stray:
+                raise refuse(f"{where}: tile {stray[0]} is not one of its tiles")
+        return tiles
 
     def card(self, value: Any, where: str, tier: DeckName | None = None) -> int:
         count = len(self.tables.decks.card_tier)
@@ -102,7 +123,8 @@ class Places:
 
     def tile(self, value: Any, where: str, seat: int | None = None) -> int:
         """A tile, each physical tile in one place: but a tile of a set
-        claimed once per player is in play and in each seat's zones once."""
+        claimed once per player is in play and in each seat's zones once
+        (`seat`: the place counts such tiles per seat)."""
         count = self.tables.tiles.count
         if type(value) is not int or not 0 <= value < count:
             raise refuse(f"{where}: {value!r} is not a tile (0 to {count - 1})")
@@ -159,6 +181,17 @@ class Reading:
 
 
 Reader = Callable[[Field, At, Reading], Any]
+PLACES: Literal["places"] = "places"  # the fields of places of cards or tiles, whatever their kind
+
+
+def read_by(f: Field, step: Kind | Literal["places"]) -> bool:
+    """Is the field read by the step of that kind? A field of places of cards
+    or tiles is read by the places' step, whatever its kind."""
+    if f.of_items:
+        return step == PLACES
+    return f.kind == step
+
+
 Check = Callable[[Reading], None]
 
 
@@ -171,7 +204,7 @@ class StateReader:
         self.schema = tables.schema
         # The order of reading: each step reads every field of its kind (the
         # state's, then each seat's) or checks across the fields read.
-        self.order: tuple[tuple[Kind, Reader] | Check, ...] = (
+        self.order: tuple[tuple[Kind | Literal["places"], Reader] | Check, ...] = (
             ("edition", self.edition),
             ("players", self.players),
             ("seats", self.seat_forms),
@@ -183,10 +216,7 @@ class StateReader:
             ("generator", self.generator),
             ("token counts", self.counts),
             self.token_totals,
-            ("deck cards", self.deck_cards),
-            ("market rows", self.market_rows),
-            ("tile sets", self.tile_sets),
-            ("zones", self.zones),
+            (PLACES, self.places),
             self.nowhere,
             ("hidden cards", self.hidden),
             ("card values", self.card_values),
@@ -197,8 +227,8 @@ class StateReader:
         self.plan = tuple(
             (
                 step[1],
-                tuple(f for f in self.schema.fields if f.kind == step[0]),
-                tuple(f for f in self.schema.seat_fields if f.kind == step[0]),
+                tuple(f for f in self.schema.fields if read_by(f, step[0])),
+                tuple(f for f in self.schema.seat_fields if read_by(f, step[0])),
             )
             if isinstance(step, tuple)
             else step
@@ -345,62 +375,21 @@ class StateReader:
 
     # ------------------------------------------------ the cards and tiles
 
-    def deck_cards(self, f: Field, at: At, r: Reading) -> tuple[tuple[int, ...], ...]:
-        """The decks, bottom to top, by deck order."""
-        decks = an_object(at.value, f.names, at.what, "deck")
-        found = []
-        for name, tier in zip(f.names, self.tables.tiers, strict=True):
-            where = f"deck tier {name}"
-            found.append(tuple(r.places.card(c, where, tier) for c in a_list(decks[name], where)))
-        return tuple(found)
-
-    def market_rows(self, f: Field, at: At, r: Reading) -> tuple[tuple[int | None, ...], ...]:
-        """The market rows, by deck order: a card or null each slot."""
-        market = an_object(at.value, f.names, at.what, "deck")
-        rows: list[tuple[int | None, ...]] = []
-        shown = zip(f.names, self.tables.tiers, self.tables.decks.face_up, strict=True)
-        for name, tier, face_up in shown:
-            where = f"market tier {name}"
-            row = a_list(market[name], where)
-            if len(row) != face_up:
-                raise refuse(f"{where} has {len(row)} slots, not {face_up}")
-            rows.append(tuple(None if c is None else r.places.card(c, where, tier) for c in row))
-        return tuple(rows)
-
-    def tile_sets(self, f: Field, at: At, r: Reading) -> tuple[tuple[int, ...], ...]:
-        sets = an_object(at.value, f.names, at.what, "tile set")
-        in_play: list[tuple[int, ...]] = []
-        for name in f.names:
-            where = f"tile set {name}"
-            tiles = tuple(r.places.tile(t, where) for t in a_list(sets[name], where))
-            stray = [t for t in tiles if t not in self.tables.tiles.set_faces[name]]
-            if stray:
-                raise refuse(f"{where}: tile {stray[0]} is not one of its tiles")
-            in_play.append(tiles)
-        return tuple(in_play)
-
-    def zones(self, f: Field, at: At, r: Reading) -> tuple[tuple[int, ...], ...]:
-        """A seat's zones, in declaration order: cards or tiles, as each holds."""
-        named = an_object(at.value, f.names, at.what, "zone")
-        zones: list[tuple[int, ...]] = []
+    def places(self, f: Field, at: At, r: Reading) -> tuple[tuple[int | None, ...], ...]:
+        """A field of places of cards or tiles (the decks, the market rows,
+        the tiles in play, a seat's zones): an object of its places' entries,
+        each a list (or a row of slots), read by one loop over the schema's
+        places, every card and physical tile in one place."""
+        named = an_object(at.value, f.names, at.what, f.noun)
+        read: list[tuple[int | None, ...]] = []
         for place in f.places:
-            where = f"seat {at.seat} zone {place.name}"
-            items = a_list(named[place.name], where)
-            if place.holds == "cards":
-                zones.append(tuple(r.places.card(item, where) for item in items))
-            else:
-                zones.append(tuple(r.places.tile(item, where, at.seat) for item in items))
-            self.typed_zone(place.name, zones[-1], where)
-        return tuple(zones)
-
-    def typed_zone(self, zone: str, tiles: tuple[int, ...], where: str) -> None:
-        """A zone typed by a tile set holds tiles of that set only."""
-        typed = next((z.tiles for z in self.model.zones if z.name == zone), None)
-        if typed is None:
-            return
-        stray = [t for t in tiles if t not in self.tables.tiles.set_faces[typed]]
-        if stray:
-            raise refuse(f"{where}: tile {stray[0]} is not one of its tiles")
+            for entry in place.entries:
+                where = place.where.format(entry=entry.key, seat=at.seat)
+                items = a_list(named[entry.key], where)
+                if entry.slots >= 0 and len(items) != entry.slots:
+                    raise refuse(f"{where} has {len(items)} slots, not {entry.slots}")
+                read.append(r.places.entry(place, entry, items, where, at.seat))
+        return tuple(read)
 
     def nowhere(self, r: Reading) -> None:
         """Complete, every card is in some place (or in the box, if any)."""
