@@ -27,7 +27,9 @@ def test_no_generic_top_level_name(name: str, tmp_path: Path) -> None:
 
 def test_every_folder_with_an_init_is_a_listed_package() -> None:
     """A new subpackage must be listed in pyproject.toml, or it is not installed
-    (a folder of modules without an __init__.py too: it is a namespace package)."""
+    (a folder of modules without an __init__.py too: it is a namespace package).
+    A folder of data files only (templates, card data, a page's static files)
+    is listed as a package too, so that setuptools installs its files."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     listed = set(config["tool"]["setuptools"]["packages"])
     found = {
@@ -35,7 +37,7 @@ def test_every_folder_with_an_init_is_a_listed_package() -> None:
         for folder in ("dsl", "compiler", "editions", "generated")
         for module in (ROOT / folder).rglob("*.py")
     }
-    data_only = {name for name in listed if name.endswith((".templates", ".data"))}
+    data_only = {name for name in listed if name.endswith((".templates", ".data", ".static"))}
     assert found == listed - data_only
 
 
