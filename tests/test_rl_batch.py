@@ -200,3 +200,47 @@ def test_the_batch_steps_several_actions_a_turn(tmp_path, monkeypatch) -> None: 
             if game.over:
                 game.reset(seed + i + games)
     assert "spend" in names
+
+
+@pytest.mark.parametrize(("variant", "names"), [
+    ("players", {"rob"}), ("chosen_sets", {"tax", "take_cells"})])
+def test_the_batch_encodes_players_and_cells_chosen_as_the_engine_api_does(
+    tmp_path, monkeypatch, variant: str, names: set[str]  # type: ignore[no-untyped-def]
+) -> None:
+    """A move choosing a player (a seat relative to the seat choosing), a set
+    of players and a set of cells chosen distinct (an atom each, then the
+    end): the batch's masks and tensors are those of stepping each game
+    through the engine API, at every player count."""
+    from engine_modules import native_engine_module
+
+    from splendor_rules.compiler.frontend.pipeline import compile_file
+    from splendor_rules.compiler.tools.rl.adapters import batch_env
+
+    model = compile_file(Path(__file__).resolve().parent / "variants" / f"{variant}.rules").model
+    assert model is not None
+    native = native_engine_module(model, tmp_path)
+    monkeypatch.setattr(batch_env, "load_engine", lambda edition, kind: native)
+    monkeypatch.setattr(batch_env, "native_extension", lambda edition: native._c)
+    made: set[str] = set()
+    for players in (2, 3, 4):
+        games, seed = 4, 40 + players
+        batch = _batch(model.name, games, players, seed)
+        alone = [Game(native, players, seed=seed + i) for i in range(games)]
+        rng = random.Random(players)
+        deals = [0] * games
+        for _ in range(400):
+            for i, game in enumerate(alone):
+                assert batch.masks[i].tolist() == game.mask()
+                assert batch.observations[i].tolist() == game.observe(game.to_move)
+            actions = [rng.choice(game.legal()) for game in alone]
+            batch.step(actions)
+            for i, (game, action) in enumerate(zip(alone, actions, strict=True)):
+                move = game.step(action)
+                if move is not None:
+                    made.add(move[0])
+                assert bool(batch.dones[i]) == game.over
+                if game.over:
+                    assert batch.rewards[i].tolist() == game.rewards()
+                    deals[i] += 1
+                    game.reset(seed + i + deals[i] * games)
+    assert names <= made, names - made
