@@ -205,7 +205,7 @@ def test_the_batch_steps_several_actions_a_turn(tmp_path, monkeypatch) -> None: 
 @pytest.mark.parametrize(("variant", "names"), [
     ("players", {"rob"}), ("chosen_sets", {"tax", "take_cells"})])
 def test_the_batch_encodes_players_and_cells_chosen_as_the_engine_api_does(
-    tmp_path, monkeypatch, variant: str, names: set[str]  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str, names: set[str]
 ) -> None:
     """A move choosing a player (a seat relative to the seat choosing), a set
     of players and a set of cells chosen distinct (an atom each, then the

@@ -202,7 +202,7 @@ class ActionSpace:
                                  "seat choosing and the player count")
             if value == seat:
                 raise ValueError(f"seat {seat} choosing itself has no index")
-            return (value - seat) % players - 1
+            return int(value - seat) % players - 1
         raise ValueError(f"no encoding for the choice kind {kind!r}")
 
     def atoms(self, move: Sequence[Any], seat: int = 0, players: int = 0) -> tuple[int, ...]:
