@@ -339,15 +339,19 @@ def test_a_move_choosing_players_or_cells_is_its_atoms_and_back(
         for path, move in paths:
             assert choosing.decisions(move) == path
             assert all(0 <= i < space.size for i in atoms[move])
+            head = space.heads[move[0]]
+            if move[1:] == (None,):  # a declined follow-up: the last of its head
+                assert atoms[move] == (head.start + head.size - 1,)
+                continue
+            first = space.shapes[move[0]][0][1] if space.shapes[move[0]] else None
             chosen = [i for i in atoms[move] if space.label(i).startswith("player:")
-                      or (i == atoms[move][0] and space.shapes[move[0]][:1]
-                          and space.shapes[move[0]][0][1] == "player")]
+                      or (i == atoms[move][0] and first == "player")]
             assert chosen == _player_atoms(space, move, seat, players)
         state = engine.apply(state, rng.choice(legal))
 
 
 @pytest.mark.parametrize(("variant", "names"), [
-    ("players", {"rob"}), ("chosen_sets", {"tax", "take_cells"})])
+    ("players", {"rob"}), ("chosen_sets", {"tax", "take_cells", "levy.p"})])
 def test_the_variants_moves_of_players_and_cells_are_played_by_indices(
     variants: dict[str, Any], variant: str, names: set[str]
 ) -> None:

@@ -203,7 +203,7 @@ def test_the_batch_steps_several_actions_a_turn(tmp_path, monkeypatch) -> None: 
 
 
 @pytest.mark.parametrize(("variant", "names"), [
-    ("players", {"rob"}), ("chosen_sets", {"tax", "take_cells"})])
+    ("players", {"rob"}), ("chosen_sets", {"tax", "take_cells", "levy.p"})])
 def test_the_batch_encodes_players_and_cells_chosen_as_the_engine_api_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str, names: set[str]
 ) -> None:
