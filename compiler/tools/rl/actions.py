@@ -5,9 +5,10 @@ that is one value), then one atom per later value: one per token kind for a
 count per kind, and for a set of cards, of players or of cells chosen distinct
 one per element then an end. A player is a seat relative to the player
 choosing (1: the next in turn order), so a policy reads the same from every
-seat. Every atom is an index in 0..N-1. Choosing a move is choosing its atoms in turn; an atom that
-every remaining legal move shares is taken without asking, so a move the state
-allows in one way only is one decision. docs/rl.md gives the encoding.
+seat. Every atom is an index in 0..N-1. Choosing a move is choosing its atoms
+in turn; an atom that every remaining legal move shares is taken without
+asking, so a move the state allows in one way only is one decision. docs/rl.md
+gives the encoding.
 """
 
 from __future__ import annotations
