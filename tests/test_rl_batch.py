@@ -228,10 +228,21 @@ def test_the_batch_encodes_players_and_cells_chosen_as_the_engine_api_does(
         alone = [Game(native, players, seed=seed + i) for i in range(games)]
         rng = random.Random(players)
         deals = [0] * games
+        choosing = batch.layout.at["choosing"]
         for _ in range(400):
             for i, game in enumerate(alone):
                 assert batch.masks[i].tolist() == game.mask()
-                assert batch.observations[i].tolist() == game.observe(game.to_move)
+                seat = game.to_move
+                tensor = game.observe(seat)  # the C code's (`_observe`)
+                assert batch.observations[i].tolist() == tensor
+                # mid-move too, the atoms chosen so far shown as the view's encode shows them
+                assert tensor == encode(game.layout, native.view(game.state, seat), seat,
+                                        game.choosing.prefix)
+                shown = tensor[choosing.start:choosing.start + choosing.size]
+                counts = game.space.shared.get("count")
+                assert {a for a, x in enumerate(shown) if x} == {
+                    a for a in game.choosing.prefix
+                    if counts is None or not counts.start <= a < counts.start + counts.size}
             actions = [rng.choice(game.legal()) for game in alone]
             batch.step(actions)
             for i, (game, action) in enumerate(zip(alone, actions, strict=True)):
