@@ -103,6 +103,6 @@ def read_csv(name: str) -> list[dict[str, str]]:
 def rl_editions(names: list[str]) -> list[str]:
     """The editions of `names` the research interface encodes: every one
     but one whose moves hold a value it has no encoding for, which it
-    refuses, saying so (docs/rl.md; the refusal is tested in
-    tests/test_rl_dtype.py)."""
+    refuses, saying so (docs/rl.md: none the compiler makes today; the
+    refusal is tested in tests/test_rl.py on a made-up kind)."""
     return [name for name in names if refusal(load_engine(name).DESCRIPTION) is None]

@@ -5,13 +5,57 @@ the reason, where the extra is not installed (`pip install -e '.[rl]'`)."""
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
+from typing import Any
 
 import pytest
 from edition_facts import rl_editions
+from engine_modules import checked_model, engine_module
 
 from splendor_rules.compiler.runtime.loading import generated_editions
 
 EDITIONS = rl_editions(generated_editions())
+PLAYERS_RULES = Path(__file__).resolve().parent / "variants" / "players.rules"
+
+
+@pytest.fixture
+def players_variant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """tests/variants/players.rules (a move choosing a player) as an edition
+    the adapters load by name: its generated engine, for its name."""
+    engine = engine_module(checked_model(PLAYERS_RULES), tmp_path)
+    name = engine.DESCRIPTION["edition"]
+
+    def engine_for(edition: str, kind: Any = None) -> Any:
+        assert edition == name
+        return engine
+
+    for adapter in ("pettingzoo_env", "gymnasium_env", "openspiel_game"):
+        module = pytest.importorskip(f"splendor_rules.compiler.tools.rl.adapters.{adapter}",
+                                     reason="the rl extra is not installed")
+        monkeypatch.setattr(module, "engine_for", engine_for)
+    return str(name)
+
+
+def test_the_adapters_play_a_variant_whose_moves_choose_a_player(players_variant: str) -> None:
+    """players.rules with 3 players (its `rob` chooses a player): PettingZoo's
+    api_test, Gymnasium's check_env and OpenSpiel's random simulation."""
+    pyspiel = pytest.importorskip("pyspiel", reason="the rl extra is not installed")
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    from splendor_rules.compiler.tools.rl.adapters.gymnasium_env import SplendorGym
+    from splendor_rules.compiler.tools.rl.adapters.openspiel_game import register
+    from splendor_rules.compiler.tools.rl.adapters.pettingzoo_env import env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # as in the tests below
+        api_test(env(players_variant, 3), num_cycles=300, verbose_progress=False)
+        check_env(SplendorGym(players_variant, 3, opponent="random"), skip_render_check=True)
+    name = f"splendor_rules_{players_variant}"
+    assert name in register([players_variant])
+    game = pyspiel.load_game(name, {"players": 3})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    assert game.num_distinct_actions() == 372
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

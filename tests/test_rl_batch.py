@@ -200,3 +200,58 @@ def test_the_batch_steps_several_actions_a_turn(tmp_path, monkeypatch) -> None: 
             if game.over:
                 game.reset(seed + i + games)
     assert "spend" in names
+
+
+@pytest.mark.parametrize(("variant", "names"), [
+    ("players", {"rob"}), ("chosen_sets", {"tax", "take_cells", "levy.p"})])
+def test_the_batch_encodes_players_and_cells_chosen_as_the_engine_api_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str, names: set[str]
+) -> None:
+    """A move choosing a player (a seat relative to the seat choosing), a set
+    of players and a set of cells chosen distinct (an atom each, then the
+    end): the batch's masks and tensors are those of stepping each game
+    through the engine API, at every player count."""
+    from engine_modules import native_engine_module
+
+    from splendor_rules.compiler.frontend.pipeline import compile_file
+    from splendor_rules.compiler.tools.rl.adapters import batch_env
+
+    model = compile_file(Path(__file__).resolve().parent / "variants" / f"{variant}.rules").model
+    assert model is not None
+    native = native_engine_module(model, tmp_path)
+    monkeypatch.setattr(batch_env, "load_engine", lambda edition, kind: native)
+    monkeypatch.setattr(batch_env, "native_extension", lambda edition: native._c)
+    made: set[str] = set()
+    for players in (2, 3, 4):
+        games, seed = 4, 40 + players
+        batch = _batch(model.name, games, players, seed)
+        alone = [Game(native, players, seed=seed + i) for i in range(games)]
+        rng = random.Random(players)
+        deals = [0] * games
+        choosing = batch.layout.at["choosing"]
+        for _ in range(400):
+            for i, game in enumerate(alone):
+                assert batch.masks[i].tolist() == game.mask()
+                seat = game.to_move
+                tensor = game.observe(seat)  # the C code's (`_observe`)
+                assert batch.observations[i].tolist() == tensor
+                # mid-move too, the atoms chosen so far shown as the view's encode shows them
+                assert tensor == encode(game.layout, native.view(game.state, seat), seat,
+                                        game.choosing.prefix)
+                shown = tensor[choosing.start:choosing.start + choosing.size]
+                counts = game.space.shared.get("count")
+                assert {a for a, x in enumerate(shown) if x} == {
+                    a for a in game.choosing.prefix
+                    if counts is None or not counts.start <= a < counts.start + counts.size}
+            actions = [rng.choice(game.legal()) for game in alone]
+            batch.step(actions)
+            for i, (game, action) in enumerate(zip(alone, actions, strict=True)):
+                move = game.step(action)
+                if move is not None:
+                    made.add(move[0])
+                assert bool(batch.dones[i]) == game.over
+                if game.over:
+                    assert batch.rewards[i].tolist() == game.rewards()
+                    deals[i] += 1
+                    game.reset(seed + i + deals[i] * games)
+    assert names <= made, names - made

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import click
 
 from splendor_rules.compiler.runtime.api import Engine
-from splendor_rules.compiler.runtime.loading import EngineUnavailable, load_engine
+from splendor_rules.compiler.runtime.loading import EngineUnavailable
 from splendor_rules.compiler.tools.rl.actions import ActionSpace
 from splendor_rules.compiler.tools.rl.observation import Layout
 
@@ -19,8 +19,11 @@ def command() -> None:
 
 
 def _engine(edition: str) -> Engine:
+    """An edition's generated engine, by name or by rule file (its cached build)."""
+    from splendor_rules.compiler.tools.loader import load
+
     try:
-        return load_engine(edition, "generated")
+        return load(edition, "generated")
     except EngineUnavailable as error:
         raise click.BadParameter(str(error), param_hint="EDITION") from error
 
@@ -38,7 +41,8 @@ def _layout(engine: Engine, players: int | None, full: bool) -> Layout:
 @click.option("--players", "-p", type=int, help="The player count (default: the least).")
 @click.option("--full", is_flag=True, help="The full-information tensor's layout.")
 def layout_command(edition: str, players: int | None, full: bool) -> None:
-    """Print the observation tensor's layout: each section's slice, shape and meaning."""
+    """Print the observation tensor's layout: each section's slice, shape and meaning
+    (EDITION: an edition's name, or a rule file)."""
     layout = _layout(_engine(edition), players, full)
     kind = "full-information tensor" if full else "observation tensor"
     click.echo(f"{edition}, {layout.players} players: {kind} of {layout.size} {layout.dtype}")
@@ -50,7 +54,8 @@ def layout_command(edition: str, players: int | None, full: bool) -> None:
 @command.command("actions")
 @click.argument("edition")
 def actions_command(edition: str) -> None:
-    """Print the action space: each block of indices and what its first index means."""
+    """Print the action space: each block of indices and what its first index means
+    (EDITION: an edition's name, or a rule file)."""
     space = ActionSpace(_engine(edition).DESCRIPTION)
     click.echo(f"{edition}: {space.size} actions")
     for block in space.blocks:
@@ -72,6 +77,11 @@ def actions_command(edition: str) -> None:
 def bench_command(edition: str, players: int, games: int, seconds: float,
                   azg: str | None) -> None:
     """Time the batched native environment and the adapters, in steps (decisions) per second."""
+    from splendor_rules.compiler.tools.loader import is_rule_file
+
+    if is_rule_file(edition):  # the adapters load installed editions, by name
+        raise click.BadParameter("bench times an installed edition, by name, not a rule file",
+                                 param_hint="EDITION")
     _layout(_engine(edition), players, False)
     if games < 1:
         raise click.BadParameter("at least one game", param_hint="--games")

@@ -499,6 +499,7 @@ class Lowering(FollowUps):
             "step_counted": [self.counted(step) for step in self.plan.turn_end.steps],
             "follow_count": len(self.sites),
             "declines": any(site.declinable for site in self.sites),
+            "picks": self.picks(),
             "function_tables": self.function_tables(),
             "bound_width": self.bound_width(),
             "set_capacity": self.set_capacity(),
@@ -509,6 +510,16 @@ class Lowering(FollowUps):
             "board": board_context(e),
             "worth": analysis.worth_token(e) is not None,
         }
+
+    def picks(self) -> bool:
+        """Does a move hold a value the batch's table tells apart by move
+        (batch.c.j2, BT_PICKS): a player, a set of players, or a set of cells
+        chosen distinct (not in a line: docs/rl.md, "The action space")."""
+        lines = {a.name for a in self.edition.actions for st in a.body or ()
+                 if isinstance(st, m.ChooseLine)}
+        return any(kind in ("player", "set:player") or (kind == "set:cell" and name not in lines)
+                   for name, shape in identities.signatures(self.edition).items()
+                   for _, kind in shape)
 
     def counted(self, step: ops.Step) -> tuple[int, ...]:
         """The kinds a step's token limit counts and may return, 1 each

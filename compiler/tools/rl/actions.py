@@ -2,10 +2,13 @@
 
 A move is cut into atoms: its head (the move's name, with its first choice when
 that is one value), then one atom per later value: one per token kind for a
-count per kind, and for a set of cards one per card then an end. Every atom is
-an index in 0..N-1. Choosing a move is choosing its atoms in turn; an atom that
-every remaining legal move shares is taken without asking, so a move the state
-allows in one way only is one decision. docs/rl.md gives the encoding.
+count per kind, and for a set of cards, of players or of cells chosen distinct
+one per element then an end. A player is a seat relative to the player
+choosing (1: the next in turn order), so a policy reads the same from every
+seat. Every atom is an index in 0..N-1. Choosing a move is choosing its atoms
+in turn; an atom that every remaining legal move shares is taken without
+asking, so a move the state allows in one way only is one decision. docs/rl.md
+gives the encoding.
 """
 
 from __future__ import annotations
@@ -16,14 +19,18 @@ from itertools import combinations
 from typing import Any
 
 # Kinds of choice with one value, numbered in a block of their own (a set of
-# cells in a line is one value: the line, among the board's lines); a count per
-# token kind is one atom per kind; a set of cards one atom per card, then an end.
-SCALARS = ("token", "card", "tile", "set:token", "cell", "set:cell")
+# cells in a line is one value: the line, among the board's lines; a player,
+# a seat relative to the one choosing); a count per token kind is one atom per
+# kind; a set of cards, of players, or of cells chosen distinct (not in a line:
+# kind DISTINCT_CELLS here) one atom per element, then an end.
+SCALARS = ("token", "card", "tile", "set:token", "cell", "set:cell", "player")
 # The directions of a line from its lowest-numbered cell (row, column steps):
 # along the row, down the column, down to the right, down to the left.
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 VECTORS = ("pay", "tokens")
-CARD_SETS = ("set:card",)
+DISTINCT_CELLS = "set:cell distinct"  # a set of cells not in a line, as a move's kind here
+# A set chosen one element at a time: the block its elements' atoms are of.
+ATOM_SETS = {"set:card": "card", "set:player": "player", DISTINCT_CELLS: "cell"}
 
 
 def refusal(description: Mapping[str, Any]) -> str | None:
@@ -33,7 +40,7 @@ def refusal(description: Mapping[str, Any]) -> str | None:
     value is refused, saying so, until it is given an encoding."""
     d = description
     held = {kind for move in d["moves"] for _, kind in move["choices"]}
-    unknown = sorted(held - {*SCALARS, *VECTORS, *CARD_SETS})
+    unknown = sorted(held - {*SCALARS, *VECTORS, *ATOM_SETS})
     if unknown:
         return (
             f"{d['edition']} has moves holding {', '.join(unknown)}, which the research "
@@ -68,6 +75,7 @@ class ActionSpace:
         self.cards: int = description["cards"]["count"]
         self.tiles: int = description["tiles"]["count"]
         self.most_tokens = most_tokens(description)
+        self.most_players: int = description["players"]["max"]
         board = description.get("board")
         self.rows: int = board["rows"] if board else 0
         self.columns: int = board["columns"] if board else 0
@@ -77,21 +85,21 @@ class ActionSpace:
             board_lines(self.rows, self.columns, lengths["min"], lengths["max"])
             if lengths else ())
         self.line_index = {frozenset(line): i for i, line in enumerate(self.lines)}
-        self.shapes: dict[str, tuple[tuple[str, str], ...]] = {
-            m["name"]: tuple((c[0], c[1]) for c in m["choices"]) for m in description["moves"]
-        }
+        # each move's values by name and kind; a set of cells the description
+        # does not name as a line (board.lines.moves) is chosen distinct
         in_lines = set(lengths["moves"]) if lengths else set()
-        for name, shape in self.shapes.items():
-            if any(kind == "set:cell" for _, kind in shape) and name not in in_lines:
-                raise ValueError(f"{self.edition}: the move {name} chooses a set of cells "
-                                 "not in a line, which the research interface does not "
-                                 "encode yet (docs/rl.md)")
+        self.shapes: dict[str, tuple[tuple[str, str], ...]] = {
+            m["name"]: tuple(
+                (c[0], DISTINCT_CELLS if c[1] == "set:cell" and m["name"] not in in_lines
+                 else c[1]) for c in m["choices"])
+            for m in description["moves"]
+        }
         # follow-ups the player may decline: their head ends with "none", the decline
         self.declinable = frozenset(m["name"] for m in description["moves"] if m.get("declinable"))
         self.blocks: list[Block] = []
         self.heads: dict[str, Block] = {}
         for name, shape in self.shapes.items():
-            first = shape[0][1] if shape and shape[0][1] in SCALARS else None
+            first = shape[0][1] if self.scalar_head(name) else None
             labels = self.labels(first) if first else ("",)
             if name in self.declinable:
                 labels = (*labels, "none")
@@ -100,6 +108,11 @@ class ActionSpace:
         for kind in self._later_kinds():
             self.shared[kind] = self._add(kind, self.labels(kind))
         self.size = sum(b.size for b in self.blocks)
+
+    def scalar_head(self, name: str) -> bool:
+        """Is a move's first value in its head (one value of a scalar kind)?"""
+        shape = self.shapes.get(name, ())
+        return bool(shape) and shape[0][1] in SCALARS
 
     def _add(self, name: str, labels: tuple[str, ...]) -> Block:
         block = Block(name, sum(b.size for b in self.blocks), labels)
@@ -113,10 +126,11 @@ class ActionSpace:
             rest = shape[1:] if shape and shape[0][1] in SCALARS else shape
             for _, kind in rest:
                 kinds.update(
-                    ["count"] if kind in VECTORS else ["card", "end"] if kind in CARD_SETS
-                    else [kind]
+                    ["count"] if kind in VECTORS else [ATOM_SETS[kind], "end"]
+                    if kind in ATOM_SETS else [kind]
                 )
-        order = ("token", "card", "tile", "set:token", "count", "end", "cell", "set:cell")
+        order = ("token", "card", "tile", "set:token", "count", "end", "cell", "set:cell",
+                 "player")
         unknown = kinds - set(order)
         if unknown:
             raise ValueError(f"no encoding for the choice kinds {sorted(unknown)}")
@@ -144,10 +158,13 @@ class ActionSpace:
         if kind == "set:cell":
             return tuple("-".join(self.cell_label(c) for c in {line[0]: 0, line[-1]: 0})
                          for line in self.lines)
+        if kind == "player":
+            return tuple(f"seat +{r}" for r in range(1, self.most_players))
         raise ValueError(f"no encoding for the choice kind {kind!r}")
 
-    def _offset(self, kind: str, value: Any) -> int:
-        """A value's place in its kind's block."""
+    def _offset(self, kind: str, value: Any, seat: int = 0, players: int = 0) -> int:
+        """A value's place in its kind's block; a player's, by its seat
+        relative to `seat`, the player choosing, among `players`."""
         if kind == "token":
             return self.tokens.index(value)
         if kind == "card":
@@ -179,17 +196,26 @@ class ActionSpace:
                 raise ValueError(f"cells {tuple(value)} are not a line of {self.edition}'s "
                                  "board of the lengths its choices take")
             return line
+        if kind == "player":
+            if players < 2 or not 0 <= value < players or not 0 <= seat < players:
+                raise ValueError(f"seat {value} chosen by seat {seat} of {players} players "
+                                 "has no index: a move choosing a player is read with the "
+                                 "seat choosing and the player count")
+            if value == seat:
+                raise ValueError(f"seat {seat} choosing itself has no index")
+            return int(value - seat) % players - 1
         raise ValueError(f"no encoding for the choice kind {kind!r}")
 
-    def atoms(self, move: Sequence[Any]) -> tuple[int, ...]:
-        """The atoms of a move, in the order they are chosen."""
+    def atoms(self, move: Sequence[Any], seat: int = 0, players: int = 0) -> tuple[int, ...]:
+        """The atoms of a move, in the order they are chosen; a move that
+        chooses a player needs the seat choosing and the player count."""
         shape = self.shapes[move[0]]
         values = move[1:]
         head = self.heads[move[0]]
         if move[0] in self.declinable and tuple(values) == (None,):
             return (head.start + head.size - 1,)  # the decline, last of its head
-        if shape and shape[0][1] in SCALARS:
-            out = [head.start + self._offset(shape[0][1], values[0])]
+        if self.scalar_head(move[0]):
+            out = [head.start + self._offset(shape[0][1], values[0], seat, players)]
             rest = zip(shape[1:], values[1:], strict=True)
         else:
             out = [head.start]
@@ -197,11 +223,16 @@ class ActionSpace:
         for (_, kind), value in rest:
             if kind in VECTORS:
                 out.extend(self.shared["count"].start + self._offset("count", n) for n in value)
-            elif kind in CARD_SETS:
-                out.extend(self.shared["card"].start + self._offset("card", c) for c in value)
+            elif kind in ATOM_SETS:
+                element = ATOM_SETS[kind]
+                block = self.shared[element].start
+                places = [self._offset(element, v, seat, players) for v in value]
+                # a set of players or of cells in a fixed order (turn order
+                # from the next; by number); cards as the move lists them
+                out.extend(block + p for p in (places if element == "card" else sorted(places)))
                 out.append(self.shared["end"].start)
             else:
-                out.append(self.shared[kind].start + self._offset(kind, value))
+                out.append(self.shared[kind].start + self._offset(kind, value, seat, players))
         return tuple(out)
 
     def cell_label(self, cell: int) -> str:
@@ -258,10 +289,12 @@ class Choosing:
     least one decision; a later atom all remaining moves share is taken at once.
     """
 
-    def __init__(self, space: ActionSpace, legal: Sequence[tuple[Any, ...]]) -> None:
+    def __init__(self, space: ActionSpace, legal: Sequence[tuple[Any, ...]], seat: int = 0,
+                 players: int = 0) -> None:
         self.space = space
         self.legal = list(legal)
-        self._atoms = [space.atoms(m) for m in self.legal]
+        self.seat, self.players = seat, players  # the seat choosing, for a player's atom
+        self._atoms = [space.atoms(m, seat, players) for m in self.legal]
         self._left = list(range(len(self.legal)))
         self.prefix: list[int] = []
         self.options: tuple[int, ...] = ()
@@ -289,6 +322,7 @@ class Choosing:
         """A copy to choose on apart (the moves and their atoms are shared)."""
         other = Choosing.__new__(Choosing)
         other.space, other.legal, other._atoms = self.space, self.legal, self._atoms
+        other.seat, other.players = self.seat, self.players
         other._left, other.prefix, other.options = list(self._left), list(self.prefix), self.options
         other._start = self._start
         return other
@@ -304,7 +338,7 @@ class Choosing:
 
     def decisions(self, move: tuple[Any, ...]) -> tuple[int, ...]:
         """The indices that choose a legal move from the start, in order."""
-        target = self.space.atoms(move)
+        target = self.space.atoms(move, self.seat, self.players)
         probe = self.copy()  # from the start: the moves' atoms are not found again
         probe._left, probe.prefix, probe.options = (
             list(self._start[0]), list(self._start[1]), self._start[2])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from splendor_rules.compiler.tools.rl.actions import SCALARS, ActionSpace, line_direction
+from splendor_rules.compiler.tools.rl.actions import DISTINCT_CELLS, ActionSpace, line_direction
 from splendor_rules.compiler.tools.rl.observation import Layout
 
 HEADER = (
@@ -60,8 +60,7 @@ def table(description: Mapping[str, Any], players: int) -> list[int]:
     codes = [*(a["name"] for a in d["actions"]), *(s["name"] for s in d["steps"]),
              *(f["name"] for f in d["follow_ups"])]
     heads = [space.heads[c].start if c in space.heads else -1 for c in codes]
-    scalar = [int(c in space.shapes and bool(space.shapes[c])
-                  and space.shapes[c][0][1] in SCALARS) for c in codes]
+    scalar = [int(space.scalar_head(c)) for c in codes]
     steps = [layout.pending.index(s["name"]) if s["decision"] else -1 for s in d["steps"]]
     follows = [layout.pending.index(f["name"]) for f in d["follow_ups"]]
     zones = [
@@ -76,7 +75,7 @@ def table(description: Mapping[str, Any], players: int) -> list[int]:
         for bits in range(1 << len(space.tokens))
     ]
     return [*_header(layout, space), *heads, *scalar, *steps, *follows, *zones, *values,
-            *colours, *sets, *_board(space, codes)]
+            *colours, *sets, *_board(space, codes), *_picks(space, codes)]
 
 
 def _board(space: ActionSpace, codes: list[str]) -> list[int]:
@@ -92,3 +91,23 @@ def _board(space: ActionSpace, codes: list[str]) -> list[int]:
         lines[((len(line) - 1) * space.cells + min(line)) * 4
               + line_direction(line, space.columns)] = place
     return [*cells, *lines]
+
+
+# How a value a move's kind code does not tell apart is chosen (batch.c.j2, BT_PICKS).
+PICKS = {"player": 1, "set:player": 2, DISTINCT_CELLS: 3}
+
+
+def _picks(space: ActionSpace, codes: list[str]) -> list[int]:
+    """Where a move holds a player, a set of players or a set of cells chosen
+    distinct: per move code a nibble per value (PICKS, 0 for the others),
+    then the start of the block of players (-1: none)."""
+    shapes = [space.shapes.get(c, ()) for c in codes]
+    if not any(kind in PICKS for shape in shapes for _, kind in shape):
+        return []
+    if any(len(shape) > 8 for shape in shapes):
+        raise ValueError(f"{space.edition}: a move of more than 8 values has no batch table")
+    picks = [sum(PICKS.get(kind, 0) << (4 * i) for i, (_, kind) in enumerate(shape))
+             for shape in shapes]
+    # a nibble of the eighth value reaches int32's sign bit: the C code reads it unsigned
+    return [*(p - (1 << 32) if p >= 1 << 31 else p for p in picks),
+            space.shared["player"].start if "player" in space.shared else -1]

@@ -71,7 +71,8 @@ class Game:
         self._choose()
 
     def _choose(self) -> None:
-        self.choosing = Choosing(self.space, self.engine.legal_actions(self.state))
+        self.choosing = Choosing(self.space, self.engine.legal_actions(self.state),
+                                 self.engine.current_player(self.state), self.players)
 
     @property
     def over(self) -> bool:
