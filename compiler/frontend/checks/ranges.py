@@ -39,6 +39,20 @@ def _times(a: Bound, b: Bound) -> Bound:
     return min(products), max(products)
 
 
+def quotient(a: Bound, b: Bound) -> Bound:
+    """The bound of `a / b` rounded down, b at least 1: rounding down is
+    monotonic in the dividend, and in a divisor of one sign, so the least
+    and greatest quotients are among the corners'."""
+    quotients = [x // y for x in a for y in b]
+    return min(quotients), max(quotients)
+
+
+def remainder(a: Bound, b: Bound) -> Bound:
+    """The bound of `a % b`, b at least 1: from 0 to one less than the
+    divisor, and no more than a dividend of no sign."""
+    return 0, min(b[1] - 1, a[1]) if a[0] >= 0 else b[1] - 1
+
+
 class Ranges(Visitor):
     """The bound of each numeric expression of one edition."""
 
@@ -183,18 +197,12 @@ class Ranges(Visitor):
 
     def division(self, e: m.Binary, a: Bound, b: Bound) -> Bound:
         """`a / b` rounded down and `a % b` its remainder, with a divisor
-        proved at least 1 (else reported at the divisor): so no engine
-        divides by 0, nor the least number by -1. Rounding down is monotonic
-        in the dividend, and in the divisor on either side of 0, so the
-        quotient's bounds are among its corners'; the remainder is from 0 to
-        one less than the divisor, and no more than a dividend of no sign."""
+        proved at least 1 (else reported at the divisor, and bounded as if
+        it were): so no engine divides by 0, nor the least number by -1."""
         if b[0] < 1:
             self.found.append(msgs.divisor_not_positive(e.right.span, b))
             b = (1, max(b[1], 1))
-        if e.op == "%":
-            return 0, min(b[1] - 1, a[1]) if a[0] >= 0 else b[1] - 1
-        quotients = [x // y for x in a for y in b]
-        return min(quotients), max(quotients)
+        return remainder(a, b) if e.op == "%" else quotient(a, b)
 
     def visit_Conditional(self, e: m.Conditional) -> Bound:
         self.bound(e.condition)
