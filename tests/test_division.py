@@ -140,3 +140,30 @@ def test_operands_must_be_numbers(tmp_path: Path) -> None:
     assert [(d.severity, d.message, d.span.line, d.span.column) for d in compiled.diagnostics] == [
         ("error", "expected a number, found a condition", 2, line.index("count") + 1)
     ]
+
+
+def test_the_rulebook_says_rounded_down_and_keeps_the_grouping(model: m.Edition) -> None:
+    """`splendor-rules doc`'s words (compiler/tools/rulebook/english.py): a
+    quotient rounded down, a remainder, each a phrase grouped as written."""
+    from splendor_rules.compiler.tools.rulebook.english import English
+    from splendor_rules.dsl.syntax import Span
+
+    span = Span("x", 1, 1, 1, 1)
+
+    def n(value: int) -> m.Expr:
+        return m.Const(type=m.INT, span=span, value=value)
+
+    def op(symbol: str, left: m.Expr, right: m.Expr) -> m.Expr:
+        return m.Binary(type=m.INT, span=span, op=symbol, left=left, right=right)
+
+    english = English(model)
+    assert english.expr(op("/", n(7), n(2))) == "7 divided by 2, rounded down"
+    assert english.expr(op("%", n(7), n(2))) == "the remainder of 7 divided by 2"
+    assert english.expr(op("*", op("/", n(7), n(2)), n(3))) == (
+        "(7 divided by 2, rounded down) times 3"
+    )
+    assert english.expr(op("/", n(7), op("*", n(2), n(3)))) == (
+        "7 divided by (2 times 3), rounded down"
+    )
+    negative = m.Unary(type=m.INT, span=span, op="-", operand=n(7))
+    assert english.expr(op("%", negative, n(2))) == "the remainder of (minus 7) divided by 2"

@@ -32,10 +32,12 @@ def _grouped(e: m.Expr, op: str, side: str) -> bool:
     """Does an operand need parentheses in words? A phrase joined by
     `and`/`or` or `if` and a comparison always; arithmetic alone (after a
     minus), a sum in a product, a sum or difference right of a minus, any
-    arithmetic right of a division or remainder, and a division or
-    remainder (a phrase of its own) in any operation."""
+    arithmetic right of a division or remainder, a negative number divided,
+    and a division or remainder (a phrase of its own) in any operation."""
     if isinstance(e, m.Logic | m.Conditional):
         return True
+    if isinstance(e, m.Unary) and op in ("/", "%"):
+        return True  # `(minus a) divided by b, rounded down` is not `minus (a divided by b, …)`
     if not isinstance(e, m.Binary):
         return False
     if e.op in _COMPARISONS or side == "alone":
