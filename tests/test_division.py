@@ -167,3 +167,24 @@ def test_the_rulebook_says_rounded_down_and_keeps_the_grouping(model: m.Edition)
     )
     negative = m.Unary(type=m.INT, span=span, op="-", operand=n(7))
     assert english.expr(op("%", negative, n(2))) == "the remainder of (minus 7) divided by 2"
+
+
+@pytest.mark.parametrize("op", ["/", "%"])
+def test_a_chain_of_divisions_nests_as_written(op: str) -> None:
+    """`a / b / c` is `(a / b) / c`, never regrouped as `+`, `-` and `*`
+    chains are (dsl/building.py, UNGROUPED): so each operator is a level
+    of the parser's depth bound, and a long chain is refused, located."""
+    from splendor_rules.dsl import syntax as s
+    from splendor_rules.dsl.parser import MAX_DEPTH, parse_expression
+
+    tree, found = parse_expression(f" {op} ".join(["7"] * 20), "<test>", 1, 1)
+    assert found == []
+    depth = 0
+    while isinstance(tree, s.Binary):
+        assert isinstance(tree.right, s.IntLit)
+        tree, depth = tree.left, depth + 1
+    assert depth == 19
+    _, found = parse_expression(f" {op} ".join(["7"] * (MAX_DEPTH + 1)), "<test>", 1, 1)
+    assert [d.message for d in found] == [f"this nests too deeply (over {MAX_DEPTH} levels)"]
+    _, found = parse_expression(" * ".join(["7"] * (MAX_DEPTH + 1)), "<test>", 1, 1)
+    assert found == []
