@@ -374,14 +374,20 @@ def logic(op: Literal["and", "or"]) -> RuleBuilder:
 # that associate to the left, in groups of this many operands; a longer chain
 # is a chain of such groups, so that its depth grows with the logarithm of
 # its length (every later stage walks the tree recursively). The operators
-# chained (`+`, `-` and `*` on whole numbers) are exact, so regrouping keeps
-# the value: `l - (a - b)` is `l - a + b`.
+# regrouped (`+`, `-` and `*` on whole numbers) are exact, so regrouping
+# keeps the value: `l - (a - b)` is `l - a + b`. Division and remainder
+# (`/`, `%`) are not: a chain holding one is nested to the left as written,
+# one level per operator.
 CHAIN_GROUP = 8
 _FLIPPED = {"+": "-", "-": "+"}
+UNGROUPED = frozenset(("/", "%"))
 
 
-def chain_depth(operands: int) -> int:
-    """How many binary nodes deep `chain` builds a chain of `operands`."""
+def chain_depth(operands: int, grouped: bool = True) -> int:
+    """How many binary nodes deep `chain` builds a chain of `operands`
+    (`grouped`: none of its operators is in UNGROUPED)."""
+    if not grouped:
+        return operands - 1
     depth = 0
     while operands > 1:
         depth += min(operands, CHAIN_GROUP) - 1
@@ -393,6 +399,8 @@ def chain(builder: TreeBuilder, meta: Meta, children: list[Any]) -> s.Expr:
     """`a + b - c`, written flat, as nested binary nodes (see CHAIN_GROUP)."""
     items: list[tuple[str, s.Expr]] = [("+", children[0])]
     items += [(str(children[i]), children[i + 1]) for i in range(1, len(children), 2)]
+    if any(op in UNGROUPED for op, _ in items):
+        return _left_nested(builder.file, items)[1]
     while len(items) > 1:
         items = [
             _left_nested(builder.file, items[i : i + CHAIN_GROUP])

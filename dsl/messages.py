@@ -23,7 +23,7 @@ TERMINAL_WORDS = {
     "_NL": "a line break",
     "COMPARE": "a comparison",
     "ADD": "'+' or '-'",
-    "MUL": "'*'",
+    "MUL": "'*', '/', '%'",
     "KEY_KIND": "a kind of declaration",
     "_CARD_VALUE": "a card value",
     "ZONE_CONTENT": "'cards' or 'tiles'",

@@ -25,7 +25,7 @@ from lark.exceptions import (
 
 from splendor_rules.dsl import messages as msgs
 from splendor_rules.dsl import syntax as s
-from splendor_rules.dsl.building import TreeBuilder, chain_depth, span_of
+from splendor_rules.dsl.building import UNGROUPED, TreeBuilder, chain_depth, span_of
 from splendor_rules.dsl.diagnostics import Diagnostic
 
 _OPENING = {"LPAR", "LSQB"}
@@ -87,7 +87,10 @@ def _limits(tree: Tree[Token], file: str) -> Diagnostic | None:
         if depth > MAX_DEPTH:
             return msgs.too_deep(span_of(file, node.meta), MAX_DEPTH)
         # `a + b + c` is one flat node here, and nests a little once built.
-        step = chain_depth(len(node.children) // 2 + 1) + 1 if node.data in _CHAINS else 1
+        step = 1
+        if node.data in _CHAINS:
+            grouped = not any(str(op) in UNGROUPED for op in node.children[1::2])
+            step += chain_depth(len(node.children) // 2 + 1, grouped)
         for child in reversed(node.children):
             if isinstance(child, Tree):
                 stack.append((child, depth + step))

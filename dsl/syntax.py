@@ -113,7 +113,8 @@ class Not(Expr):
 
 @frozen(kw_only=True)
 class Binary(Expr):
-    """Arithmetic or a comparison: op is one of + - * == != < <= > >=."""
+    """Arithmetic or a comparison: op is one of + - * / % == != < <= > >=
+    (`/` and `%` whole-number division rounded down and its remainder)."""
 
     op: str
     left: Expr

@@ -40,6 +40,8 @@ _BINARY_LEVELS = {
     "+": SUM,
     "-": SUM,
     "*": PRODUCT,
+    "/": PRODUCT,
+    "%": PRODUCT,
 }
 _LEVELS: dict[type, int] = {
     s.Filter: VALUE,

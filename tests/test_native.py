@@ -60,6 +60,7 @@ from engine_modules import native_engine_module
 from fuzz.children import editions as drawn_editions
 from fuzz.engines import StrategyBug
 from fuzz.engines import check as check_drawn
+from fuzz.expressions import divides
 from fuzz.known import KNOWN_MISCOMPILES
 from fuzz.lengths import Lengths
 from fuzz.play import Game
@@ -737,6 +738,7 @@ class Drawn:
     lengths: Lengths = field(default_factory=Lengths)
     several: int = 0  # editions with actions before the main one or extra turns
     worth: int = 0  # editions with a wild token worth more than one in payments
+    divides: int = 0  # editions that divide (`/` or `%`)
 
 
 DRAWN = Drawn()
@@ -840,6 +842,7 @@ def test_random_editions_agree(native_root: Path, drawn: DrawnEdition, game: Gam
     DRAWN.editions += 1
     DRAWN.several += drawn.several
     DRAWN.worth += "token worth" in drawn.shapes
+    DRAWN.divides += divides(drawn.files)
     DRAWN.seconds += time.perf_counter() - start
 
 
@@ -851,7 +854,7 @@ def test_random_editions_summary(capsys: pytest.CaptureFixture[str]) -> None:
     with capsys.disabled():
         print(f"\nnative random editions: {DRAWN.editions} editions ({DRAWN.several} with "
               f"several actions a turn, {DRAWN.worth} with a token worth more than one "
-              f"in payments), {DRAWN.games} games, "
+              f"in payments, {DRAWN.divides} dividing with / or %), {DRAWN.games} games, "
               f"{DRAWN.plies} actions, {DRAWN.probes} illegal actions refused alike; "
               f"{DRAWN.seconds:.1f} s ({build:.2f} s per edition to build)\n"
               f"{DRAWN.lengths.summary()}")

@@ -43,6 +43,7 @@ from typing import Any
 import pytest
 from fuzz.children import editions
 from fuzz.engines import Mutation
+from fuzz.expressions import divides
 from fuzz.faults import FAULTS
 from fuzz.known import ALL_SHAPES, KNOWN_MISCOMPILES
 from fuzz.lengths import Lengths
@@ -92,6 +93,7 @@ class Tally:
     lengths: Lengths = field(default_factory=Lengths)
     several: int = 0  # editions with actions before the main one or extra turns
     worth: int = 0  # editions with a wild token worth more than one in payments
+    divides: int = 0  # editions that divide (`/` or `%`)
 
     def add(self, drawn: DrawnEdition, played: list[Any]) -> None:
         self.editions += 1
@@ -102,6 +104,7 @@ class Tally:
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
         self.several += drawn.several
         self.worth += "token worth" in drawn.shapes
+        self.divides += divides(drawn.files)
         for game in played:
             self.lengths.add(game.plies, drawn.long, game.ending)
 
@@ -110,7 +113,8 @@ class Tally:
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.kinds.items()))
         return (
             f"{self.editions} editions ({kinds}; {self.several} with several actions a turn, "
-            f"{self.worth} with a token worth more than one in payments), "
+            f"{self.worth} with a token worth more than one in payments, "
+            f"{self.divides} dividing with / or %), "
             f"{self.games} games, {self.plies} actions, "
             f"{self.probes} illegal actions refused alike: all agreed and ended; {seconds:.0f} s\n"
             f"{self.lengths.summary()}"

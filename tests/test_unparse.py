@@ -144,7 +144,7 @@ def test_rename_changes_the_names_that_refer_to_declarations():
 # ------------------------------------------------ random expression trees
 
 _NAMES = st.sampled_from(["a", "b", "k", "x", "supply"])
-_OPS = ["+", "-", "*", "==", "!=", "<", "<=", ">", ">="]
+_OPS = ["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">="]
 
 
 def _name(text: str) -> s.Name:

@@ -1149,6 +1149,15 @@ def value_beyond(span: Span, bound: tuple[int, int], limit: Limit) -> Diagnostic
     )
 
 
+def divisor_not_positive(span: Span, bound: tuple[int, int]) -> Diagnostic:
+    return _error(
+        f"the divisor may be 0 or less: it is from {bound[0]} to {bound[1]}",
+        span,
+        "a divisor must be at least 1, bounded by its parts: write a positive number, "
+        "or max(1, ...)",
+    )
+
+
 # ---------------------------------------------------------------- players
 
 

@@ -4,7 +4,8 @@ The rule-file generator (tests/fuzz/rule_files.py) asks for an expression of
 a type in a scope (the local names bound there, and whether a player is in
 context) and gets text that the checker accepts with that type. Every
 construct of docs/language.md "Expressions" can be drawn, at every nesting
-depth: literals, names, arithmetic, comparisons, `and`/`or`/`not`, `A if C
+depth: literals, names, arithmetic (with `/` and `%` by a divisor the
+checker proves at least 1), comparisons, `and`/`or`/`not`, `A if C
 else B`, attributes, indexes, the built-in functions, quantifiers over sets
 (with or without `where`) and over the players, sums over sets (`sum(x in S
 where C: N)`), filters and `per colour` at value positions. A product's
@@ -20,6 +21,7 @@ a literal.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +58,16 @@ class E:
 
 def atom(text: str) -> E:
     return E(text, ATOM)
+
+
+_STRING_OR_COMMENT = re.compile(r'"([^"\\\n]|\\.)*"|#[^\n]*')
+
+
+def divides(files: dict[str, str]) -> bool:
+    """Does a rule file of a drawn edition divide (`/` or `%`, written with
+    a space each side as `arithmetic` draws them; strings and comments aside)?"""
+    codes = [_STRING_OR_COMMENT.sub("", t) for n, t in files.items() if n.endswith(".rules")]
+    return any(" / " in code or " % " in code for code in codes)
 
 
 # ---------------------------------------------------------------- types
@@ -351,7 +363,7 @@ class Expressions:
         return ways
 
     def arithmetic(self, scope: Scope, depth: int) -> E:
-        op = self.pick(["+", "-", "*"])
+        op = self.pick(["+", "-", "*", "/", "%"])
         left = self.expr("int", scope, depth)
         if op == "*":
             # A product by a small literal: a product of two numbers the
@@ -359,6 +371,15 @@ class Expressions:
             # 64 bits, and the checker refuses it (docs/engine.md, Limits).
             factor = atom(str(self.pick(range(10))))
             return E(f"{left.at(PRODUCT)} * {factor.at(UNARY)}", PRODUCT)
+        if op in ("/", "%"):
+            # A divisor the checker proves at least 1 (it refuses any other):
+            # a small positive literal, or `max(1, N)` of any number, so that
+            # dividends and divisors of either sign are drawn.
+            if self.flip():
+                divisor = atom(f"max(1, {self.value('int', scope, depth).text})")
+            else:
+                divisor = atom(str(self.pick(range(1, 10))))
+            return E(f"{left.at(PRODUCT)} {op} {divisor.at(UNARY)}", PRODUCT)
         right = self.expr("int", scope, depth)
         return E(f"{left.at(SUM)} {op} {right.at(PRODUCT)}", SUM)
 

@@ -366,8 +366,28 @@ class _Emission(Visitor):
         return c.Unary("-" if e.op == "-" else "!", self.expr(e.operand))
 
     def visit_Binary(self, e: m.Binary) -> c.Expr:
+        if e.op in ("/", "%"):
+            return self.division(e)
         assert e.op in ("+", "-", "*", "<", "<=", ">", ">=", "==", "!="), e.op
         return c.binary(self.expr(e.left), e.op, self.expr(e.right))
+
+    def division(self, e: m.Binary) -> c.Expr:
+        """`a / b` rounded down and `a % b` its remainder (of b's sign), b at
+        least 1 (the checker proves it): C's `/` and `%` round towards 0, so
+        a negative remainder moves the quotient down one and the remainder
+        up by b. Each operand is read once, into a local."""
+        n, d, r = (self.frame.temporary(hint) for hint in ("n", "d", "r"))
+        body = [
+            c.declare("V", n, self.expr(e.left)),
+            c.declare("V", d, self.expr(e.right)),
+            c.declare("V", r, c.binary(c.name(n), "%", c.name(d))),
+        ]
+        below = c.binary(c.name(r), "<", c.num(0))
+        if e.op == "/":
+            value = c.binary(c.binary(c.name(n), "/", c.name(d)), "-", below)
+        else:
+            value = c.binary(c.name(r), "+", c.Conditional(below, c.name(d), c.num(0)))
+        return c.block(body, value)
 
     def visit_Logic(self, e: m.Logic) -> c.Expr:
         return c.logic("&&" if e.op == "and" else "||", [self.expr(o) for o in e.operands])

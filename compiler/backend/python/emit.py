@@ -138,7 +138,9 @@ class _Emission(Visitor):
         return py.negative(operand) if e.op == "-" else py.not_(operand)
 
     def visit_Binary(self, e: m.Binary) -> ast.expr:
-        return py.binary(self.expr(e.left), e.op, self.expr(e.right))
+        # the rules' `/` rounds down, as Python's `//` does (and `%` alike)
+        op = "//" if e.op == "/" else e.op
+        return py.binary(self.expr(e.left), op, self.expr(e.right))
 
     def visit_Logic(self, e: m.Logic) -> ast.expr:
         return py.logic(e.op, [self.expr(o) for o in e.operands])

@@ -237,10 +237,10 @@ class ExpressionChecker(CallChecker, PlayerExpressions):
         return m.Unary(type=BOOL, span=e.span, op="not", operand=operand)
 
     def visit_Binary(self, e: s.Binary, scope: Scope) -> m.Expr:
-        if e.op in ("+", "-", "*", "<", "<=", ">", ">="):
+        if e.op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
             left = self.expect(e.left, scope, INT)
             right = self.expect(e.right, scope, INT)
-            type_ = INT if e.op in ("+", "-", "*") else BOOL
+            type_ = INT if e.op in ("+", "-", "*", "/", "%") else BOOL
             return m.Binary(type=type_, span=e.span, op=e.op, left=left, right=right)
         left = self.check(e.left, scope)
         right = self.check(e.right, scope)

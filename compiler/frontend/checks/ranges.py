@@ -8,7 +8,8 @@ greatest cell, a count of tokens or of turns a count of a state, a count of
 the bag's tokens a count of a state per token kind, a count of a collection
 the most elements one may hold, a card value of numbers its
 declared range), by interval arithmetic; an expression whose bounds pass 64
-bits is reported where it is written, the innermost such. The bounds are
+bits is reported where it is written, the innermost such, and so is a
+divisor that may be less than 1 (`a / b`, `a % b`). The bounds are
 conservative: a name bound in several places (a `let`, a parameter) has
 the widest of them.
 """
@@ -36,6 +37,20 @@ def _hull(*bounds: Bound) -> Bound:
 def _times(a: Bound, b: Bound) -> Bound:
     products = [x * y for x in a for y in b]
     return min(products), max(products)
+
+
+def quotient(a: Bound, b: Bound) -> Bound:
+    """The bound of `a / b` rounded down, b at least 1: rounding down is
+    monotonic in the dividend, and in a divisor of one sign, so the least
+    and greatest quotients are among the corners'."""
+    quotients = [x // y for x in a for y in b]
+    return min(quotients), max(quotients)
+
+
+def remainder(a: Bound, b: Bound) -> Bound:
+    """The bound of `a % b`, b at least 1: from 0 to one less than the
+    divisor, and no more than a dividend of no sign."""
+    return 0, min(b[1] - 1, a[1]) if a[0] >= 0 else b[1] - 1
 
 
 class Ranges(Visitor):
@@ -176,7 +191,18 @@ class Ranges(Visitor):
             return a[0] - b[1], a[1] - b[0]
         if e.op == "*":
             return _times(a, b)
+        if e.op in ("/", "%"):
+            return self.division(e, a, b)
         return CONDITION
+
+    def division(self, e: m.Binary, a: Bound, b: Bound) -> Bound:
+        """`a / b` rounded down and `a % b` its remainder, with a divisor
+        proved at least 1 (else reported at the divisor, and bounded as if
+        it were): so no engine divides by 0, nor the least number by -1."""
+        if b[0] < 1:
+            self.found.append(msgs.divisor_not_positive(e.right.span, b))
+            b = (1, max(b[1], 1))
+        return remainder(a, b) if e.op == "%" else quotient(a, b)
 
     def visit_Conditional(self, e: m.Conditional) -> Bound:
         self.bound(e.condition)

@@ -22,6 +22,8 @@ _BINARY: Mapping[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
     "-": operator.sub,
     "*": operator.mul,
+    "/": operator.floordiv,  # rounded down; the checker proves the divisor at least 1
+    "%": operator.mod,  # of the divisor's sign
     "<": operator.lt,
     "<=": operator.le,
     ">": operator.gt,

@@ -25,20 +25,27 @@ _COMPARISONS = {
     ">=": "is at least",
 }
 _ARITHMETIC = {"+": "plus", "-": "minus", "*": "times"}
+_PRODUCTS = ("*", "/", "%")
 
 
 def _grouped(e: m.Expr, op: str, side: str) -> bool:
     """Does an operand need parentheses in words? A phrase joined by
     `and`/`or` or `if` and a comparison always; arithmetic alone (after a
-    minus), a sum in a product, a sum or difference right of a minus."""
+    minus), a sum in a product, a sum or difference right of a minus, any
+    arithmetic right of a division or remainder, a negative number divided,
+    and a division or remainder (a phrase of its own) in any operation."""
     if isinstance(e, m.Logic | m.Conditional):
         return True
+    if isinstance(e, m.Unary) and op in ("/", "%"):
+        return True  # `(minus a) divided by b, rounded down` is not `minus (a divided by b, …)`
     if not isinstance(e, m.Binary):
         return False
     if e.op in _COMPARISONS or side == "alone":
         return True
+    if e.op in ("/", "%") or (op in ("/", "%") and side == "right"):
+        return True  # `(a divided by b, rounded down) times c`, `a divided by (b times c)`
     sum_like = e.op in ("+", "-")
-    return sum_like and (op == "*" or (op == "-" and side == "right"))
+    return sum_like and (op in _PRODUCTS or (op == "-" and side == "right"))
 
 
 def words(name: str) -> str:
@@ -221,6 +228,10 @@ class English(Visitor):
         left, right = self._inner(e.left, e.op, "left"), self._inner(e.right, e.op, "right")
         if e.op in _COMPARISONS:
             return f"{left} {_COMPARISONS[e.op]} {right}"
+        if e.op == "/":
+            return f"{left} divided by {right}, rounded down"
+        if e.op == "%":
+            return f"the remainder of {left} divided by {right}"
         return f"{left} {_ARITHMETIC.get(e.op, e.op)} {right}"
 
     def visit_Logic(self, e: m.Logic) -> str:
