@@ -60,6 +60,27 @@ def three_engines(model: m.Edition, folder: Path) -> dict[str, Any]:
     }
 
 
+def variant_fixtures(path: Path) -> tuple[Any, Any, Any]:
+    """The fixtures of a test module about one rule file on the three
+    engines: `model` (checked), `engines` (by kind, built once a module) and
+    `engine` (each kind in turn). Taken as
+    `model, engines, engine = variant_fixtures(VARIANT)`."""
+
+    @pytest.fixture(scope="module")
+    def model() -> m.Edition:
+        return checked_model(path)
+
+    @pytest.fixture(scope="module")
+    def engines(model: m.Edition, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+        return three_engines(model, tmp_path_factory.mktemp(path.stem))
+
+    @pytest.fixture(params=["interpreter", "generated", "native"])
+    def engine(request: pytest.FixtureRequest, engines: dict[str, Any]) -> Any:
+        return engines[request.param]
+
+    return model, engines, engine
+
+
 def variant_engines(path: Path, folder: Path) -> tuple[ModuleType, InterpretedEngine]:
     """A rule file that must check, built: its generated engine (written to
     `folder`) and the interpreter of the same model."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_modules import checked_model, three_engines
+from engine_modules import variant_fixtures
 
 from splendor_rules.compiler.frontend import identities
 from splendor_rules.compiler.frontend import model as m
@@ -28,19 +28,7 @@ VARIANT = ROOT / "tests" / "variants" / "claims.rules"
 WHITE, BLUE, GREEN, RED, BLACK = range(10, 15)
 
 
-@pytest.fixture(scope="module")
-def model() -> m.Edition:
-    return checked_model(VARIANT)
-
-
-@pytest.fixture(scope="module")
-def engines(model: m.Edition, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return three_engines(model, tmp_path_factory.mktemp("claims"))
-
-
-@pytest.fixture(params=["interpreter", "generated", "native"])
-def engine(request: pytest.FixtureRequest, engines: dict[str, Any]) -> Any:
-    return engines[request.param]
+model, engines, engine = variant_fixtures(VARIANT)
 
 
 def cards_of(model: m.Edition, colour: str, count: int) -> list[int]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_modules import checked_model, three_engines
+from engine_modules import variant_fixtures
 
 from splendor_rules.compiler.frontend import model as m
 from splendor_rules.compiler.tools.labels import data_of, move_label
@@ -36,19 +36,7 @@ VARIANT = ROOT / "tests" / "variants" / "declined_choices.rules"
 PLAIN, POINTED, TIER_TWO = (0, 1, 2), 7, 40
 
 
-@pytest.fixture(scope="module")
-def model() -> m.Edition:
-    return checked_model(VARIANT)
-
-
-@pytest.fixture(scope="module")
-def engines(model: m.Edition, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return three_engines(model, tmp_path_factory.mktemp("declined_choices"))
-
-
-@pytest.fixture(params=["interpreter", "generated", "native"])
-def engine(request: pytest.FixtureRequest, engines: dict[str, Any]) -> Any:
-    return engines[request.param]
+model, engines, engine = variant_fixtures(VARIANT)
 
 
 def position(engine: Any, tier_one: list[int | None], complete: bool = True) -> Any:

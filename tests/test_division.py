@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_modules import checked_model, three_engines
+from engine_modules import variant_fixtures
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -31,19 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "tests" / "variants" / "divided.rules"
 
 
-@pytest.fixture(scope="module")
-def model() -> m.Edition:
-    return checked_model(VARIANT)
-
-
-@pytest.fixture(scope="module")
-def engines(model: m.Edition, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return three_engines(model, tmp_path_factory.mktemp("divided"))
-
-
-@pytest.fixture(params=["interpreter", "generated", "native"])
-def engine(request: pytest.FixtureRequest, engines: dict[str, Any]) -> Any:
-    return engines[request.param]
+model, engines, engine = variant_fixtures(VARIANT)
 
 
 def with_bought(engine: Any, model: m.Edition, bought: int) -> Any:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_modules import checked_model, three_engines
+from engine_modules import checked_model, three_engines, variant_fixtures
 
 from splendor_rules.compiler.backend.plan import ops
 from splendor_rules.compiler.backend.plan.build import build
@@ -32,19 +32,7 @@ TWO_COLOURS = 32  # a tier-1 black card costing 2 white, 2 blue and 1 red
 COLOURS = ("white", "blue", "green", "red", "black")
 
 
-@pytest.fixture(scope="module")
-def model() -> m.Edition:
-    return checked_model(VARIANT)
-
-
-@pytest.fixture(scope="module")
-def engines(model: m.Edition, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return three_engines(model, tmp_path_factory.mktemp("gold_worth"))
-
-
-@pytest.fixture(params=["interpreter", "generated", "native"])
-def engine(request: pytest.FixtureRequest, engines: dict[str, Any]) -> Any:
-    return engines[request.param]
+model, engines, engine = variant_fixtures(VARIANT)
 
 
 def position(

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_modules import checked_model, three_engines
+from engine_modules import variant_fixtures
 from test_differential import Differential, Side, play, registered
 
 from splendor_rules.compiler.frontend import model as m
@@ -28,19 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "tests" / "variants" / "trading_posts.rules"
 
 
-@pytest.fixture(scope="module")
-def model() -> m.Edition:
-    return checked_model(VARIANT)
-
-
-@pytest.fixture(scope="module")
-def engines(model: m.Edition, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return three_engines(model, tmp_path_factory.mktemp("trading_posts"))
-
-
-@pytest.fixture(params=["interpreter", "generated", "native"])
-def engine(request: pytest.FixtureRequest, engines: dict[str, Any]) -> Any:
-    return engines[request.param]
+model, engines, engine = variant_fixtures(VARIANT)
 
 
 def post(model: m.Edition, name: str) -> int:
