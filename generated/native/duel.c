@@ -4232,10 +4232,69 @@ static void batch_keep_options(BatchGame *b, int32_t count)
     }
 }
 
+/* The options of a state's first decision, its moves' heads, found with
+ * the heads in one pass over its moves and kept in its memo; 0 where its
+ * moves do not fit the memo (batch_enumerate and batch_advance then find
+ * them). The common case: a new state, after a move. */
+static int batch_heads(BatchGame *b, const int32_t *t)
+{
+    BatchMemo *m = &b->memo;
+    batch_moves(b);
+    if (!m->moves_ok) {
+        return 0;
+    }
+    int32_t words = (t[BC_ACTIONS] + 63) / 64, moves = m->n, count = 0;
+    BATCH_BITS = batch_grow(BATCH_BITS, &BATCH_BITS_CAP, words, sizeof(uint64_t));
+    for (int32_t w = 0; w < words; w++) {
+        BATCH_BITS[w] = 0;
+    }
+    if (m->moves_ok == 1) {
+        for (int32_t i = 0; i < moves; i++) {
+            m->heads[i] = batch_head(t, m->data + m->start[i]);
+        }
+        m->moves_ok = 2;
+    }
+    for (int32_t i = 0; i < moves; i++) {
+        int32_t atom = m->heads[i];
+        if (atom >= 0) {
+            BATCH_BITS[atom >> 6] |= (uint64_t)1 << (atom & 63);
+        }
+    }
+    for (int32_t w = 0; w < words; w++) {
+        for (uint64_t x = BATCH_BITS[w]; x; x &= x - 1) {
+            m->opts[count++] = w * 64 + __builtin_ctzll(x);
+        }
+    }
+    m->count = count;
+    m->opts_ok = 1;
+    return 1;
+}
+
+/* The move of a head b's memo holds one move of, or -1. */
+static inline int32_t batch_only(const BatchGame *b, int32_t head)
+{
+    const BatchMemo *m = &b->memo;
+    if (b->n != 0 || m->moves_ok != 2) {
+        return -1;
+    }
+    int32_t found = -1, many = 0;
+    for (int32_t i = 0; i < m->n; i++) {
+        if (m->heads[i] == head) {
+            many |= found >= 0;
+            found = i;
+        }
+    }
+    return many ? -1 : found;
+}
+
 /* The options of the decision b stands at: its memo's, else found (and kept). */
 static int32_t batch_options(BatchGame *b, const int32_t *t, const int32_t **opts)
 {
     if (b->memo.opts_ok) {
+        *opts = b->memo.opts;
+        return b->memo.count;
+    }
+    if (b->n == 0 && batch_heads(b, t)) {
         *opts = b->memo.opts;
         return b->memo.count;
     }
@@ -4615,21 +4674,27 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
     if (action < 0) {
         action = opts[(uint32_t)(splitmix(&b->rng) >> 33) % (uint32_t)count];  /* 31 bits: a 32-bit division */
     }
-    int32_t move;
-    if (b->n == 0) {
-        batch_enumerate(b, t, action);
+    int32_t move = batch_only(b, action);
+    const int32_t *mv;
+    if (move >= 0) {  /* the only move of its head: most moves */
+        mv = b->memo.data + b->memo.start[move];
     } else {
-        batch_enumerate(b, t, -1);
-        batch_take(b, t, action);
+        if (b->n == 0) {
+            batch_enumerate(b, t, action);
+        } else {
+            batch_enumerate(b, t, -1);
+            batch_take(b, t, action);
+        }
+        count = batch_advance(b, t, &move);
+        if (move < 0) {
+            batch_keep_options(b, count);
+            return 0;
+        }
+        mv = BATCH_DATA + BATCH_START[move];
     }
-    count = batch_advance(b, t, &move);
-    if (move < 0) {
-        batch_keep_options(b, count);
-        return 0;
-    }
-    const int32_t *mv = BATCH_DATA + BATCH_START[move];
     b->n = 0;
     b->memo.moves_ok = 0;
+    b->memo.opts_ok = 0;
     make_move(&b->g, mv[0], mv + 2);
     if (overflow || past) {
         return -1;
