@@ -3591,12 +3591,14 @@ static inline __attribute__((always_inline)) int32_t obs_get(const void *o, int3
     return size == 1 ? ((const int8_t *)o)[i] : size == 2 ? ((const int16_t *)o)[i] : ((const int32_t *)o)[i];
 }
 
-/* A count no rule bounds, in `digits` digits of `bits` bits, least first. */
+/* A count no rule bounds, in `digits` digits of `bits` bits, least first
+ * (the tensor is zero: its digits past the last that is not are left). */
 static inline __attribute__((always_inline)) void
 observe_wide(void *o, int32_t at, int32_t digits, int32_t bits, int32_t value, int32_t size)
 {
-    for (int32_t i = 0; i < digits; i++) {
-        obs_put(o, at + i, (int32_t)(((uint32_t)value >> (i * bits)) & ((1u << bits) - 1u)), size);
+    uint32_t rest = (uint32_t)value;
+    for (int32_t i = 0; rest && i < digits; i++, rest >>= bits) {
+        obs_put(o, at + i, (int32_t)(rest & ((1u << bits) - 1u)), size);
     }
 }
 
@@ -3631,34 +3633,39 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
         for (int32_t k = 0; k < NK; k++) {
             obs_put(o, t[BC_SEAT_TOKENS] + rel * NK + k, g->held[s][k], size);
         }
-        for (int32_t a = 0; a < NA; a++) {
-            obs_put(o, t[BC_DID] + rel * NA + a, (int32_t)((g->did[s] >> a) & 1), size);
+        /* the actions done: a bit each, the set ones written (the tensor is zero) */
+        for (uint64_t did = (uint64_t)g->did[s] & (NA < 64 ? ((uint64_t)1 << NA) - 1 : ~(uint64_t)0); did; did &= did - 1) {
+            obs_put(o, t[BC_DID] + rel * NA + __builtin_ctzll(did), 1, size);
         }
         for (int32_t z = 0; z < NZ; z++) {
             const int16_t *items = zone_view(g, z, s);
-            int32_t zi = t[BT_ZONE + z];
-            for (int32_t j = 0; j < g->zn[z][s]; j++) {
+            int32_t zi = t[BT_ZONE + z], count = g->zn[z][s];
+            if (!ZONE_CARDS[z]) {
+                int32_t at = t[BC_TILES] + 1 + rel * ntz + zi;
+                for (int32_t j = 0; j < count; j++) {
+                    obs_put(o, at + items[j] * tplaces, 1, size);
+                }
+                continue;
+            }
+            int32_t at = t[BC_CARDS] + 1 + rel * ncz + zi, unseen = t[BC_UNSEEN] + (rel * ncz + zi) * ND;
+            for (int32_t j = 0; j < count; j++) {
                 int32_t x = items[j];
-                if (!ZONE_CARDS[z]) {
-                    obs_put(o, t[BC_TILES] + x * tplaces + 1 + rel * ntz + zi, 1, size);
-                } else if (hidden_has(g, x) && s != seat) {
-                    int32_t u = t[BC_UNSEEN] + (rel * ncz + zi) * ND + CARD_DECK[x];
+                if (!hidden_has(g, x)) {
+                    obs_put(o, at + x * places, 1, size);
+                } else if (s != seat) {
+                    int32_t u = unseen + CARD_DECK[x];
                     obs_put(o, u, obs_get(o, u, size) + 1, size);
                 } else {
-                    obs_put(o, t[BC_CARDS] + x * places + 1 + rel * ncz + zi, 1, size);
-                    if (hidden_has(g, x)) {
-                        obs_put(o, t[BC_CARDS] + x * places + places - 1, 1, size);
-                    }
+                    obs_put(o, at + x * places, 1, size);
+                    obs_put(o, t[BC_CARDS] + x * places + places - 1, 1, size);
                 }
             }
         }
     }
-    for (int32_t d = 0; d < ND; d++) {
-        for (int32_t i = 0; i < FACE_UP[d]; i++) {
-            int32_t x = g->market[FOFF[d] + i];
-            if (x >= 0) {
-                obs_put(o, t[BC_CARDS] + x * places, 1, size);
-            }
+    for (int32_t i = 0; i < FTOTAL; i++) {  /* the decks' face-up cards, deck after deck */
+        int32_t x = g->market[i];
+        if (x >= 0) {
+            obs_put(o, t[BC_CARDS] + x * places, 1, size);
         }
     }
     for (int32_t s = 0; s < NS; s++) {
