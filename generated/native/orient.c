@@ -3417,10 +3417,12 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
 typedef struct {
     int32_t moves_ok, n, opts_ok, count;  /* moves_ok: 1 with the moves, 2 with their heads too */
     int32_t atoms_head;                   /* the head whose moves' atoms are kept, or -1 */
+    int32_t alive_n, nalive;              /* the moves agreeing with the first alive_n atoms chosen (or -1) */
     int32_t start[MEMO_MOVES], heads[MEMO_MOVES], opts[MEMO_MOVES];
     int32_t at[MEMO_MOVES], len[MEMO_MOVES];
     int32_t data[MEMO_DATA];
     int16_t atoms[MEMO_DATA];             /* an index of the action space: at most INT16_MAX (batch_buffers) */
+    int16_t alive[MEMO_MOVES];            /* those moves: a decision past the head does not match them again */
 } BatchMemo;
 
 typedef struct {
@@ -3606,6 +3608,7 @@ static void batch_moves(BatchGame *b)
         memcpy(m->data, BATCH_MOVES.data, sizeof(int32_t) * (size_t)BATCH_MOVES.used);
         m->moves_ok = 1;
         m->atoms_head = -1;
+        m->alive_n = -1;
     }
 }
 
@@ -3635,6 +3638,17 @@ static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
     }
     BATCH_HEAD = m->moves_ok ? m->heads : BATCH_HEADS;
     int32_t alive = 0, chosen = b->n, first = chosen > 0 ? b->prefix[0] : -1;
+    if (chosen > 0 && m->moves_ok == 2 && m->alive_n == chosen && m->atoms_head == first) {  /* kept */
+        for (int32_t j = 0; j < m->nalive; j++) {
+            BATCH_ALIVE[j] = m->alive[j];
+        }
+        BATCH_NALIVE = m->nalive;
+        BATCH_FULL = 1;
+        BATCH_ATOMS = m->atoms;
+        BATCH_AT = m->at;
+        BATCH_LEN = m->len;
+        return;
+    }
     if (chosen == 0 && head >= 0) {
         for (int32_t i = 0; i < moves; i++) {
             if (BATCH_HEAD[i] == head) {
@@ -3745,10 +3759,18 @@ static int32_t batch_advance(BatchGame *b, const int32_t *t, int32_t *move)
 /* Keep the options of b's decision (they fit: no more than its moves). */
 static void batch_keep_options(BatchGame *b, int32_t count)
 {
+    BatchMemo *m = &b->memo;
     if (count <= MEMO_MOVES) {
-        memcpy(b->memo.opts, BATCH_OPTS, sizeof(int32_t) * (size_t)count);
-        b->memo.count = count;
-        b->memo.opts_ok = 1;
+        memcpy(m->opts, BATCH_OPTS, sizeof(int32_t) * (size_t)count);
+        m->count = count;
+        m->opts_ok = 1;
+    }
+    if (b->n > 0 && m->moves_ok == 2 && BATCH_FULL && BATCH_ATOMS == m->atoms) {  /* and the moves still agreeing */
+        for (int32_t j = 0; j < BATCH_NALIVE; j++) {
+            m->alive[j] = (int16_t)BATCH_ALIVE[j];
+        }
+        m->nalive = BATCH_NALIVE;
+        m->alive_n = b->n;
     }
 }
 
