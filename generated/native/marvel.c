@@ -3575,18 +3575,15 @@ static int batch_heads(BatchGame *b, const int32_t *t)
     for (int32_t w = 0; w < words; w++) {
         BATCH_BITS[w] = 0;
     }
-    if (m->moves_ok == 1) {
-        for (int32_t i = 0; i < moves; i++) {
-            m->heads[i] = batch_head(t, m->data + m->start[i]);
-        }
-        m->moves_ok = 2;
-    }
+    int fresh = m->moves_ok == 1;
     for (int32_t i = 0; i < moves; i++) {
-        int32_t atom = m->heads[i];
+        int32_t atom = fresh ? batch_head(t, m->data + m->start[i]) : m->heads[i];
+        m->heads[i] = atom;
         if (atom >= 0) {
             BATCH_BITS[atom >> 6] |= (uint64_t)1 << (atom & 63);
         }
     }
+    m->moves_ok = 2;
     for (int32_t w = 0; w < words; w++) {
         for (uint64_t x = BATCH_BITS[w]; x; x &= x - 1) {
             m->opts[count++] = w * 64 + __builtin_ctzll(x);
