@@ -3862,7 +3862,8 @@ typedef struct {
     int32_t moves_ok, n, opts_ok, count;  /* moves_ok: 1 with the moves, 2 with their heads too */
     int32_t atoms_head;                   /* the head whose moves' atoms are kept, or -1 */
     int32_t alive_n, nalive;              /* the moves agreeing with the first alive_n atoms chosen (or -1) */
-    int32_t start[MEMO_MOVES], heads[MEMO_MOVES], opts[MEMO_MOVES];
+    int32_t start[MEMO_MOVES];
+    int16_t heads[MEMO_MOVES], opts[MEMO_MOVES];  /* indices of the action space (at most INT16_MAX) */
     int32_t at[MEMO_MOVES], len[MEMO_MOVES];
     int32_t data[MEMO_DATA];
     int16_t atoms[MEMO_DATA];             /* an index of the action space: at most INT16_MAX (batch_buffers) */
@@ -3913,10 +3914,12 @@ enum {
  * their heads, the atoms of those past the head, and those that still agree
  * with the atoms chosen (one game at a time: the GIL is held). */
 static MoveBuf BATCH_MOVES;
-static const int32_t *BATCH_DATA, *BATCH_START, *BATCH_HEAD, *BATCH_AT, *BATCH_LEN;
+static const int32_t *BATCH_DATA, *BATCH_START, *BATCH_AT, *BATCH_LEN;
+static const int16_t *BATCH_HEAD;
 static const int16_t *BATCH_ATOMS;
 static int16_t *BATCH_OWN_ATOMS;
-static int32_t *BATCH_HEADS, *BATCH_OWN_AT, *BATCH_OWN_LEN, *BATCH_ALIVE, *BATCH_OPTS;
+static int16_t *BATCH_HEADS, *BATCH_OPTS;
+static int32_t *BATCH_OWN_AT, *BATCH_OWN_LEN, *BATCH_ALIVE;
 static uint64_t *BATCH_BITS;
 static int64_t BATCH_ATOMS_CAP, BATCH_BITS_CAP, BATCH_CAPS[5];
 static int32_t BATCH_NALIVE, BATCH_FULL;
@@ -4100,20 +4103,20 @@ static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
     batch_moves(b);
     int32_t moves = m->n;
     if (moves >= BATCH_CAPS[0]) {
-        BATCH_HEADS = batch_grow(BATCH_HEADS, &BATCH_CAPS[0], moves + 1, sizeof(int32_t));
+        BATCH_HEADS = batch_grow(BATCH_HEADS, &BATCH_CAPS[0], moves + 1, sizeof(int16_t));
         BATCH_OWN_AT = batch_grow(BATCH_OWN_AT, &BATCH_CAPS[1], moves + 1, sizeof(int32_t));
         BATCH_OWN_LEN = batch_grow(BATCH_OWN_LEN, &BATCH_CAPS[2], moves + 1, sizeof(int32_t));
         BATCH_ALIVE = batch_grow(BATCH_ALIVE, &BATCH_CAPS[3], moves + 1, sizeof(int32_t));
-        BATCH_OPTS = batch_grow(BATCH_OPTS, &BATCH_CAPS[4], moves + 1, sizeof(int32_t));
+        BATCH_OPTS = batch_grow(BATCH_OPTS, &BATCH_CAPS[4], moves + 1, sizeof(int16_t));
     }
     if (m->moves_ok == 1) {
         for (int32_t i = 0; i < moves; i++) {
-            m->heads[i] = batch_head(t, BATCH_DATA + BATCH_START[i]);
+            m->heads[i] = (int16_t)batch_head(t, BATCH_DATA + BATCH_START[i]);
         }
         m->moves_ok = 2;
     } else if (!m->moves_ok) {
         for (int32_t i = 0; i < moves; i++) {
-            BATCH_HEADS[i] = batch_head(t, BATCH_DATA + BATCH_START[i]);
+            BATCH_HEADS[i] = (int16_t)batch_head(t, BATCH_DATA + BATCH_START[i]);
         }
     }
     BATCH_HEAD = m->moves_ok ? m->heads : BATCH_HEADS;
@@ -4225,7 +4228,7 @@ static int32_t batch_advance(BatchGame *b, const int32_t *t, int32_t *move)
         int32_t count = 0;
         for (int32_t w = 0; w < words; w++) {
             for (uint64_t x = BATCH_BITS[w]; x; x &= x - 1) {
-                BATCH_OPTS[count++] = w * 64 + __builtin_ctzll(x);
+                BATCH_OPTS[count++] = (int16_t)(w * 64 + __builtin_ctzll(x));
             }
         }
         if (count > 1 || at == 0) {
@@ -4241,7 +4244,7 @@ static void batch_keep_options(BatchGame *b, int32_t count)
 {
     BatchMemo *m = &b->memo;
     if (count <= MEMO_MOVES) {
-        memcpy(m->opts, BATCH_OPTS, sizeof(int32_t) * (size_t)count);
+        memcpy(m->opts, BATCH_OPTS, sizeof(int16_t) * (size_t)count);
         m->count = count;
         m->opts_ok = 1;
     }
@@ -4273,7 +4276,7 @@ static int batch_heads(BatchGame *b, const int32_t *t)
     int fresh = m->moves_ok == 1;
     for (int32_t i = 0; i < moves; i++) {
         int32_t atom = fresh ? batch_head(t, m->data + m->start[i]) : m->heads[i];
-        m->heads[i] = atom;
+        m->heads[i] = (int16_t)atom;
         if (atom >= 0) {
             BATCH_BITS[atom >> 6] |= (uint64_t)1 << (atom & 63);
         }
@@ -4281,7 +4284,7 @@ static int batch_heads(BatchGame *b, const int32_t *t)
     m->moves_ok = 2;
     for (int32_t w = 0; w < words; w++) {
         for (uint64_t x = BATCH_BITS[w]; x; x &= x - 1) {
-            m->opts[count++] = w * 64 + __builtin_ctzll(x);
+            m->opts[count++] = (int16_t)(w * 64 + __builtin_ctzll(x));
         }
     }
     m->count = count;
@@ -4307,7 +4310,7 @@ static inline int32_t batch_only(const BatchGame *b, int32_t head)
 }
 
 /* The options of the decision b stands at: its memo's, else found (and kept). */
-static int32_t batch_options(BatchGame *b, const int32_t *t, const int32_t **opts)
+static int32_t batch_options(BatchGame *b, const int32_t *t, const int16_t **opts)
 {
     if (b->memo.opts_ok) {
         *opts = b->memo.opts;
@@ -4548,7 +4551,7 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
 /* The options of b's decision, written as a mask. */
 static void batch_mask(BatchGame *b, const int32_t *t, int8_t *mask)
 {
-    const int32_t *opts;
+    const int16_t *opts;
     int32_t count = batch_options(b, t, &opts);
     memset(mask, 0, (size_t)t[BC_ACTIONS]);
     for (int32_t j = 0; j < count; j++) {
@@ -4689,7 +4692,7 @@ static inline void batch_prefetch(const BatchGame *b)
 /* One decision in one game: the atoms agree, the index was checked legal. */
 static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *reward, int8_t *done)
 {
-    const int32_t *opts;
+    const int16_t *opts;
     int32_t count = batch_options(b, t, &opts);
     if (count == 0) {  /* no legal move and not over (an edition without a fallback): a draw */
         *done = 1;
@@ -4771,7 +4774,7 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
         if (actions[i] < 0) {
             continue;
         }
-        const int32_t *opts;
+        const int16_t *opts;
         int32_t ok = 0, count = batch_options(&all[i], t, &opts);
         for (int32_t j = 0; j < count; j++) {
             ok |= opts[j] == actions[i];
