@@ -3386,7 +3386,8 @@ static void batch_full(BatchGame *b, const int32_t *t)
     BATCH_LEN = BATCH_OWN_LEN;
 }
 
-/* The legal moves of b's state, kept in its memo where they fit. */
+/* The legal moves of b's state, kept in its memo where they fit (and, for
+ * the players a move chooses, the seat choosing). */
 static void batch_moves(BatchGame *b)
 {
     BatchMemo *m = &b->memo;
