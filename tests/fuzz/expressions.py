@@ -482,7 +482,7 @@ class Expressions:
         return atom(f"{subject.at(ATOM)}[{colour.text}]")
 
     def call_int(self, scope: Scope, depth: int) -> E | None:
-        kind = self.pick(["count", "sum", "min", "max", "supply", "tokens"])
+        kind = self.pick(["count", "sum", "distinct", "min", "max", "supply", "tokens"])
         if kind == "count":
             t = self.pick(self.sources(scope, depth))
             return atom(f"count({self.value(t, scope, depth).text})")
@@ -492,6 +492,12 @@ class Expressions:
             if not self.makeable("list:int", scope, depth):
                 return None
             return atom(f"sum({self.value('list:int', scope, depth).text})")
+        if kind == "distinct":  # the different numbers or colours of a list
+            lists = ["list:int", "list:colour", "list:colour?", "list:token", "set:colour"]
+            makeable = [t for t in lists if self.makeable(t, scope, depth)]
+            if not makeable:
+                return None
+            return atom(f"distinct({self.value(self.pick(makeable), scope, depth).text})")
         if kind in ("min", "max"):
             n = 2 + self.draw(_index(2))
             parts = [self.value("int", scope, depth).text for _ in range(n)]

@@ -503,6 +503,38 @@ class _Emission(Visitor):
             c.name(total),
         )
 
+    def distinct(self, listed: m.Expr) -> c.Expr:
+        """The number of different values of a list: colours (none, below 0,
+        not counted) as the bits of a mask when the token kinds fit in 64,
+        else each value counted at its first place (a loop over the places
+        before it)."""
+        found, i = self.frame.temporary("distinct"), self.frame.temporary("i")
+        x = self.frame.temporary("x")
+        src = self.emitter.source(listed, self.frame)
+        colours = listed.type.element != m.INT
+        body: list[c.Stmt] = src.head(x, c.name(i))
+        if colours:
+            body.append(c.if_(c.binary(c.name(x), "<", c.num(0)), [c.Raw("continue;")]))
+        add = c.assign(found, c.num(1), "+=")
+        declared: list[c.Stmt] = [c.declare("V", found, c.num(0))]
+        if colours and len(self.names.token_index) <= 64:
+            seen = self.frame.temporary("seen")
+            bit = c.binary(c.Unary("(uint64_t)", c.num(1)), "<<", c.name(x))
+            new = c.binary(c.binary(c.name(seen), "&", bit), "==", c.num(0))
+            body.append(c.if_(new, [c.assign(seen, bit, "|="), add]))
+            declared.append(c.declare("uint64_t", seen, c.num(0)))
+        else:
+            j, before = self.frame.temporary("j"), self.frame.temporary("before")
+            same = c.binary(src.at_slot(c.name(j)), "==", c.name(x))
+            look = [c.if_(same, [c.assign(before, c.num(1)), c.Raw("break;")])]
+            body += [
+                c.declare("int32_t", before, c.num(0)),
+                c.for_(j, src.low, c.name(i), look),
+                c.if_(c.binary(c.name(before), "==", c.num(0)), [add]),
+            ]
+        loop = c.for_(i, src.low, src.count, body)
+        return c.block([*declared, *src.declared, loop], c.name(found))
+
     def filled(self, e: m.Expr, function: str, *arguments: c.Expr) -> c.Expr:
         """A set of the state, filled in the local it is declared as."""
         out = self.result(e, "set")
@@ -586,6 +618,8 @@ class _Emission(Visitor):
             return c.dot(self.expr(arguments[0]), "n")
         if e.function == "sum":
             return c.call("set_sum", self.expr(arguments[0]))
+        if e.function == "distinct":
+            return self.distinct(arguments[0])
         if e.function in ("min", "max"):
             parts = [self.expr(a) for a in arguments]
             result = parts[0]

@@ -310,6 +310,12 @@ class _Emission(Visitor):
         parts = [self.expr(a) for a in arguments]
         if e.function == "count":
             return py.call("len", parts[0])
+        if e.function == "distinct":  # colours less none (-1): len(set(x for x in L if x >= 0))
+            if arguments[0].type.element == m.INT:
+                return py.call("len", py.call("set", parts[0]))
+            x = self.frame.temporary("x")
+            kept = py.generator(py.name(x), x, parts[0], py.binary(py.name(x), ">=", py.const(0)))
+            return py.call("len", py.call("set", kept))
         if e.function in ("sum", "min", "max"):
             return py.call(e.function, *parts)
         raise AssertionError(f"cannot emit a call of {e.function}")

@@ -1,5 +1,5 @@
 """The calls of an expression: the built-in functions (any, all, holds,
-did, supply, tokens, count, sum, min, max) and the definitions with
+did, supply, tokens, count, sum, distinct, min, max) and the definitions with
 parameters. Part of the expression checker (checks/expressions.py), which
 provides the typing of the arguments; kept apart so that each stays short.
 """
@@ -247,6 +247,19 @@ class CallChecker(Visitor):
             self.context.report(msgs.sum_needs_numbers(written.span, arg.type))
         return m.Call(type=INT, span=e.span, function="sum", arguments=(arg,))
 
+    def call_distinct(self, e: s.Call, scope: Scope) -> m.Expr:
+        """distinct(list): the number of different numbers, or of different
+        colours (none not counted), in a list or set, as sum(list) takes."""
+        written = e.arguments[0]
+        arg = self.check(written, scope)
+        element = arg.type.element if arg.type.kind in ("set", "list") else arg.type
+        if ERROR not in (arg.type, element) and (
+            arg.type.kind not in ("set", "list") or element not in (INT, COLOUR, TOKEN)
+        ):
+            wanted = COLOUR if element in (COLOUR, TOKEN) else INT
+            self.context.report(msgs.expected_type(written.span, m.list_of(wanted), arg.type))
+        return m.Call(type=INT, span=e.span, function="distinct", arguments=(arg,))
+
     def call_min_max(self, e: s.Call, scope: Scope) -> m.Expr:
         """min and max of two or more numbers."""
         checked = tuple(self.expect(a, scope, INT) for a in e.arguments)
@@ -261,6 +274,7 @@ class CallChecker(Visitor):
         "tokens": call_supply_tokens,
         "count": call_count,
         "sum": call_sum,
+        "distinct": call_distinct,
         "min": call_min_max,
         "max": call_min_max,
     }

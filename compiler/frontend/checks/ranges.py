@@ -164,6 +164,8 @@ class Ranges(Visitor):
             return 0, self.most
         if e.function == "sum":
             return _times(parts[0], (0, self.most))
+        if e.function == "distinct":  # no more different values than the list holds
+            return 0, self.most
         if e.function == "min" and parts:
             return min(p[0] for p in parts), min(p[1] for p in parts)
         if e.function == "max" and parts:

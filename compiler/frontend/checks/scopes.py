@@ -15,7 +15,19 @@ from splendor_rules.compiler.frontend.checks.context import Context
 from splendor_rules.compiler.frontend.model import Type
 from splendor_rules.dsl import syntax as s
 
-BUILTINS = ("supply", "tokens", "count", "sum", "min", "max", "any", "all", "holds", "did")
+BUILTINS = (
+    "supply",
+    "tokens",
+    "count",
+    "sum",
+    "distinct",
+    "min",
+    "max",
+    "any",
+    "all",
+    "holds",
+    "did",
+)
 # The JSON form of a move names its choices beside these keys.
 RESERVED_LOCALS = ("action", "pay", "tokens", "tile")
 

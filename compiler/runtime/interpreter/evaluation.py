@@ -229,6 +229,8 @@ class Env(Visitor):
             return len(values[0])
         if function == "sum":
             return sum(values[0])
+        if function == "distinct":  # none, a card of no colour, adds no colour
+            return len({v for v in values[0] if v is not None})
         if function == "min":
             return min(values)
         if function == "max":

@@ -206,6 +206,9 @@ class English(Visitor):
             return f"the number of {args[0]}"
         if e.function == "sum":
             return f"the sum of {args[0]}"
+        if e.function == "distinct":  # colours: none is no colour, not counted
+            what = "values" if e.arguments[0].type.element == m.INT else "colours"
+            return f"the number of different {what} of {args[0]}"
         if e.function in ("min", "max"):
             which = "smaller" if e.function == "min" else "larger"
             if len(args) > 2:
