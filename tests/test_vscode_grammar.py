@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from splendor_rules.compiler.frontend.checks.scopes import BUILTINS
 from splendor_rules.compiler.frontend.pipeline import edition_files
 from splendor_rules.compiler.tools.lsp.completion import grammar_words
 from splendor_rules.dsl.parser import grammar_parser
@@ -90,3 +91,17 @@ def test_the_package_names_the_grammar_and_the_language_configuration() -> None:
     if node is not None:  # the client is valid JavaScript (its modules come with VS Code)
         ran = subprocess.run([node, "--check", str(VSCODE / package["main"])], capture_output=True)
         assert ran.returncode == 0, ran.stderr
+
+
+def test_the_grammar_colours_every_built_in_function_as_one() -> None:
+    """Its list of built-in functions, written by hand, is the checker's
+    (a new built-in is added to both)."""
+    grammar = json.loads((VSCODE / "syntaxes" / "splendor-rules.tmLanguage.json").read_text())
+    (builtin,) = [
+        p
+        for p in grammar["repository"]["call"]["patterns"]
+        if p["name"].startswith("support.function.builtin")
+    ]
+    listed = re.fullmatch(r"\\b\((.*)\)\(\?=.*", builtin["match"])
+    assert listed is not None, builtin["match"]
+    assert sorted(listed.group(1).split("|")) == sorted(BUILTINS)

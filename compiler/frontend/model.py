@@ -164,7 +164,7 @@ class Index(Expr):
 
 @frozen(kw_only=True)
 class Call(Expr):
-    """A built-in function: supply, tokens, count, sum, min, max, holds, did."""
+    """A built-in function: supply, tokens, count, sum, distinct, min, max, holds, did."""
 
     function: str
     arguments: tuple[Expr, ...]
