@@ -501,46 +501,55 @@ def _void(var: str) -> Stmt:
     return Do(Unary("(void)", Name(var)))
 
 
-def _voided_expr(e: Expr, read: set[str]) -> Expr:
+def _voided_expr(e: Expr) -> Expr:
     """e with the unread declarations of its blocks cast to void."""
     if isinstance(e, Block):
-        return Block(_voided(e.body, read), _voided_expr(e.value, read))
+        value: set[str] = set()
+        _reads_expr(e.value, value)
+        return Block(_voided(e.body, value), _voided_expr(e.value))
     if isinstance(e, Call):
-        return evolve(e, arguments=tuple(_voided_expr(a, read) for a in e.arguments))
+        return evolve(e, arguments=tuple(_voided_expr(a) for a in e.arguments))
     if isinstance(e, Index):
-        return Index(_voided_expr(e.subject, read), _voided_expr(e.index, read))
+        return Index(_voided_expr(e.subject), _voided_expr(e.index))
     if isinstance(e, Member):
-        return evolve(e, subject=_voided_expr(e.subject, read))
+        return evolve(e, subject=_voided_expr(e.subject))
     if isinstance(e, Unary):
-        return evolve(e, operand=_voided_expr(e.operand, read))
+        return evolve(e, operand=_voided_expr(e.operand))
     if isinstance(e, Binary):
-        return evolve(e, left=_voided_expr(e.left, read), right=_voided_expr(e.right, read))
+        return evolve(e, left=_voided_expr(e.left), right=_voided_expr(e.right))
     if isinstance(e, Conditional):
-        return Conditional(*(_voided_expr(x, read) for x in (e.condition, e.then, e.otherwise)))
+        return Conditional(*(_voided_expr(x) for x in (e.condition, e.then, e.otherwise)))
     return e
 
 
-def _voided(body: Body, read: set[str]) -> list[Stmt]:
-    """The body with `(void)x;` after each declaration of an x never read."""
+def _voided(body: Body, after: set[str] | frozenset[str] = frozenset()) -> list[Stmt]:
+    """The body with `(void)x;` after each declaration of an x that nothing
+    after it in its block reads (`after`: what is read once the block's
+    statements are done: a block expression's value, or the statements that
+    follow a `Seq`, which is written in place). Each block is looked at
+    apart, as C scopes it: a temporary of the same name in a sibling block
+    (two values built from two frames of one function) does not count."""
+    later = set(after)
     out: list[Stmt] = []
-    for st in body:
+    for st in reversed(body):
+        read: set[str] = set()
+        _reads_body([st], read)
         if isinstance(st, Decl):
-            value = None if st.value is None else _voided_expr(st.value, read)
-            out.append(evolve(st, value=value))
-            if st.name not in read:
+            if st.name not in later:
                 out.append(_void(st.name))
-            continue
-        if isinstance(st, Assign | Do | Return) and st.value is not None:
-            st = evolve(st, value=_voided_expr(st.value, read))
+            value = None if st.value is None else _voided_expr(st.value)
+            st = evolve(st, value=value)
+        elif isinstance(st, Assign | Do | Return) and st.value is not None:
+            st = evolve(st, value=_voided_expr(st.value))
         elif isinstance(st, If):
-            cond = _voided_expr(st.condition, read)
-            st = If(cond, _voided(st.body, read), _voided(st.otherwise, read))
+            st = If(_voided_expr(st.condition), _voided(st.body), _voided(st.otherwise))
         elif isinstance(st, For | While):
-            st = evolve(st, body=_voided(st.body, read))
+            st = evolve(st, body=_voided(st.body))
         elif isinstance(st, Seq):
-            st = Seq(_voided(st.body, read))
+            st = Seq(_voided(st.body, later))
         out.append(st)
-    return out
+        later |= read
+    return out[::-1]
 
 
 @frozen
@@ -567,6 +576,4 @@ class Function:
 
 def body_text(body: Body, indent: int = 1) -> str:
     """Statements printed, each value never read cast to void."""
-    read: set[str] = set()
-    _reads_body(body, read)
-    return "".join(statement(st, indent) for st in _voided(body, read))
+    return "".join(statement(st, indent) for st in _voided(body))
