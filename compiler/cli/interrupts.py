@@ -3,18 +3,28 @@ traceback from inside an import, nor click's "Aborted!" with exit 1.
 
 Loading the command line takes a while (click, the compiler, the engines):
 importing this module, which the package does first, makes Ctrl-C end the
-process at once (SystemExit 130) until the package has loaded (`loaded`);
+process at once (exit 130) until the package has loaded (`loaded`);
 `main` does the same until a command runs (`exiting`); while a command
 runs, Ctrl-C is the usual KeyboardInterrupt (`raising`), which a command
 may handle (simulate reports the games finished) and the group otherwise
 ends with exit 130. Only Python's own handler is replaced: an ignored
 Ctrl-C (a background job) or another program's handler is left alone.
-This module imports only what Python has loaded at start-up (`signal`,
-`sys`), so that the handler is in place within the first milliseconds.
+This module imports only what Python has loaded at start-up (`os`,
+`signal`, `sys`), so that the handler is in place within the first
+milliseconds.
+
+Before a command runs the process ends with `os._exit`, not by raising
+SystemExit from the handler: Python runs a handler between any two
+bytecodes, also those of Python code called from C, and C code that clears
+the errors it meets loses the exception. CI saw it once: "interrupted"
+said while the command line loaded, then the whole simulation played and
+exit 0. Nothing has been done yet to finish or flush but stderr, which
+`say_interrupted` flushes.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -42,7 +52,7 @@ def say_interrupted() -> None:
 def _stop(signum: int, frame: FrameType | None) -> NoReturn:
     """Ctrl-C before a command runs: nothing was done, nothing to report."""
     say_interrupted()
-    raise SystemExit(INTERRUPTED)
+    os._exit(INTERRUPTED)
 
 
 def _swap(old: Handler, new: Handler) -> Handler:
