@@ -13,6 +13,7 @@ model gives the same value but for `capabilities`. docs/engine.md,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any
 
@@ -309,6 +310,28 @@ def _moves(edition: m.Edition) -> list[Json]:
         | ({"declinable": True} if name in declinable else {})
         for name, signature in identities.signatures(edition).items()
     ]
+
+
+# A set of cells chosen `distinct`, told apart from a line of cells (both
+# are "set:cell" in a move's choices; the board's `lines.moves` names the lines).
+DISTINCT_CELLS = "set:cell distinct"
+
+
+def move_shapes(description: Mapping[str, Any]) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each move's values by name and kind, read from a description: a set
+    of cells the board does not name as a line is DISTINCT_CELLS. Tools
+    that encode moves (the research interface) and the native batch's
+    template read moves through it, so both tell the two apart alike."""
+    board = description.get("board")
+    lines = board.get("lines") if board else None
+    in_lines = set(lines["moves"]) if lines else set()
+    return {
+        move["name"]: tuple(
+            (name, DISTINCT_CELLS if kind == "set:cell" and move["name"] not in in_lines else kind)
+            for name, kind in move["choices"]
+        )
+        for move in description["moves"]
+    }
 
 
 def _rules(edition: m.Edition) -> list[Json]:

@@ -30,7 +30,7 @@ from splendor_rules.compiler.backend.native.board import board_context
 from splendor_rules.compiler.backend.native.emit import Frame, c_type, filled
 from splendor_rules.compiler.backend.native.statements import Context, Printed, Statements
 from splendor_rules.compiler.backend.plan import ops
-from splendor_rules.compiler.frontend import identities
+from splendor_rules.compiler.frontend import description, identities
 from splendor_rules.compiler.frontend import model as m
 
 
@@ -515,11 +515,9 @@ class Lowering(FollowUps):
         """Does a move hold a value the batch's table tells apart by move
         (batch.c.j2, BT_PICKS): a player, a set of players, or a set of cells
         chosen distinct (not in a line: docs/rl.md, "The action space")."""
-        lines = {a.name for a in self.edition.actions for st in a.body or ()
-                 if isinstance(st, m.ChooseLine)}
-        return any(kind in ("player", "set:player") or (kind == "set:cell" and name not in lines)
-                   for name, shape in identities.signatures(self.edition).items()
-                   for _, kind in shape)
+        shapes = description.move_shapes(description.describe(self.edition))
+        picked = ("player", "set:player", description.DISTINCT_CELLS)
+        return any(kind in picked for shape in shapes.values() for _, kind in shape)
 
     def counted(self, step: ops.Step) -> tuple[int, ...]:
         """The kinds a step's token limit counts and may return, 1 each

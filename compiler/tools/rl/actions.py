@@ -18,17 +18,18 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from splendor_rules.compiler.frontend.description import DISTINCT_CELLS, move_shapes
+
 # Kinds of choice with one value, numbered in a block of their own (a set of
 # cells in a line is one value: the line, among the board's lines; a player,
 # a seat relative to the one choosing); a count per token kind is one atom per
 # kind; a set of cards, of players, or of cells chosen distinct (not in a line:
-# kind DISTINCT_CELLS here) one atom per element, then an end.
+# kind DISTINCT_CELLS: frontend/description.py) one atom per element, then an end.
 SCALARS = ("token", "card", "tile", "set:token", "cell", "set:cell", "player")
 # The directions of a line from its lowest-numbered cell (row, column steps):
 # along the row, down the column, down to the right, down to the left.
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 VECTORS = ("pay", "tokens")
-DISTINCT_CELLS = "set:cell distinct"  # a set of cells not in a line, as a move's kind here
 # A set chosen one element at a time: the block its elements' atoms are of.
 ATOM_SETS = {"set:card": "card", "set:player": "player", DISTINCT_CELLS: "cell"}
 
@@ -85,15 +86,8 @@ class ActionSpace:
             board_lines(self.rows, self.columns, lengths["min"], lengths["max"])
             if lengths else ())
         self.line_index = {frozenset(line): i for i, line in enumerate(self.lines)}
-        # each move's values by name and kind; a set of cells the description
-        # does not name as a line (board.lines.moves) is chosen distinct
-        in_lines = set(lengths["moves"]) if lengths else set()
-        self.shapes: dict[str, tuple[tuple[str, str], ...]] = {
-            m["name"]: tuple(
-                (c[0], DISTINCT_CELLS if c[1] == "set:cell" and m["name"] not in in_lines
-                 else c[1]) for c in m["choices"])
-            for m in description["moves"]
-        }
+        # each move's values by name and kind (a set of cells not in a line: DISTINCT_CELLS)
+        self.shapes = move_shapes(description)
         # follow-ups the player may decline: their head ends with "none", the decline
         self.declinable = frozenset(m["name"] for m in description["moves"] if m.get("declinable"))
         self.blocks: list[Block] = []

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from splendor_rules.compiler.tools.rl.actions import DISTINCT_CELLS, ActionSpace, line_direction
+from splendor_rules.compiler.frontend.description import DISTINCT_CELLS
+from splendor_rules.compiler.tools.rl.actions import ActionSpace, line_direction
 from splendor_rules.compiler.tools.rl.observation import Layout
 
 HEADER = (
