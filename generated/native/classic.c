@@ -3681,12 +3681,14 @@ observe_wide(void *o, int32_t at, int32_t digits, int32_t bits, int32_t value, i
 
 /* The tensor of what `seat` sees (its view), with the atoms chosen of the
  * move being chosen, as compiler/tools/rl/observation.py lays it out, in
- * numbers of `size` bytes (a constant where it is inlined: one copy per type). */
+ * numbers of `size` bytes for `n` players (constants where it is inlined:
+ * one copy per type and player count, its loops over seats and zones
+ * unrolled, and the places a card or a tile has known). */
 static inline __attribute__((always_inline)) void
 observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
-           const int32_t *restrict t, void *restrict o, int32_t size)
+           const int32_t *restrict t, void *restrict o, int32_t size, int32_t n)
 {
-    int32_t n = g->players, ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
+    int32_t ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
     memset(o, 0, (size_t)size * (size_t)t[BC_OBS]);
     obs_put(o, t[BC_TO_MOVE] + (g->current - seat + n) % n, 1, size);
     observe_wide(o, t[BC_TURN], t[BC_TURN_DIGITS], t[BC_DIGIT_BITS], g->turn, size);
@@ -3705,8 +3707,11 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
         obs_put(o, t[BC_DECKS] + d, g->dn[d], size);
     }
     int32_t places = 2 + n * ncz, tplaces = 1 + n * ntz;
-    for (int32_t s = 0; s < n; s++) {
-        int32_t rel = (s - seat + n) % n;
+    int32_t cards = t[BC_CARDS], tiles = t[BC_TILES];
+    /* seat by seat from the seat observing: rel, its place in the tensor */
+#pragma GCC unroll 8
+    for (int32_t rel = 0; rel < n; rel++) {
+        int32_t s = seat + rel < n ? seat + rel : seat + rel - n;
         for (int32_t k = 0; k < NK; k++) {
             obs_put(o, t[BC_SEAT_TOKENS] + rel * NK + k, g->held[s][k], size);
         }
@@ -3714,40 +3719,50 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
         for (uint64_t did = (uint64_t)g->did[s] & (NA < 64 ? ((uint64_t)1 << NA) - 1 : ~(uint64_t)0); did; did &= did - 1) {
             obs_put(o, t[BC_DID] + rel * NA + __builtin_ctzll(did), 1, size);
         }
+#pragma GCC unroll 16
         for (int32_t z = 0; z < NZ; z++) {
             const int16_t *items = zone_view(g, z, s);
             int32_t zi = t[BT_ZONE + z], count = g->zn[z][s];
             if (!ZONE_CARDS[z]) {
-                int32_t at = t[BC_TILES] + 1 + rel * ntz + zi;
+                int32_t at = tiles + 1 + rel * ntz + zi;
                 for (int32_t j = 0; j < count; j++) {
                     obs_put(o, at + items[j] * tplaces, 1, size);
                 }
-                continue;
-            }
-            int32_t at = t[BC_CARDS] + 1 + rel * ncz + zi, unseen = t[BC_UNSEEN] + (rel * ncz + zi) * ND;
-            for (int32_t j = 0; j < count; j++) {
-                int32_t x = items[j];
-                if (!hidden_has(g, x)) {
-                    obs_put(o, at + x * places, 1, size);
-                } else if (s != seat) {
-                    int32_t u = unseen + CARD_DECK[x];
-                    obs_put(o, u, obs_get(o, u, size) + 1, size);
-                } else {
-                    obs_put(o, at + x * places, 1, size);
-                    obs_put(o, t[BC_CARDS] + x * places + places - 1, 1, size);
+            } else if (!ZONE_HIDES[z]) {
+                /* no card of a zone that shows them is hidden (move_card) */
+                int32_t at = cards + 1 + rel * ncz + zi;
+                for (int32_t j = 0; j < count; j++) {
+                    obs_put(o, at + items[j] * places, 1, size);
+                }
+            } else {
+                int32_t at = cards + 1 + rel * ncz + zi, unseen = t[BC_UNSEEN] + (rel * ncz + zi) * ND;
+                for (int32_t j = 0; j < count; j++) {
+                    int32_t x = items[j];
+                    if (!hidden_has(g, x)) {
+                        obs_put(o, at + x * places, 1, size);
+                    } else if (rel) {
+                        int32_t u = unseen + CARD_DECK[x];
+                        obs_put(o, u, obs_get(o, u, size) + 1, size);
+                    } else {
+                        obs_put(o, at + x * places, 1, size);
+                        obs_put(o, cards + x * places + places - 1, 1, size);
+                    }
                 }
             }
         }
     }
-    for (int32_t i = 0; i < FTOTAL; i++) {  /* the decks' face-up cards, deck after deck */
+    /* the decks' face-up cards, deck after deck: as many as the market
+     * holds (a constant, unlike FTOTAL, which layout() computes) */
+#pragma GCC unroll 64
+    for (int32_t i = 0; i < (int32_t)(sizeof g->market / sizeof g->market[0]) - 1; i++) {
         int32_t x = g->market[i];
         if (x >= 0) {
-            obs_put(o, t[BC_CARDS] + x * places, 1, size);
+            obs_put(o, cards + x * places, 1, size);
         }
     }
     for (int32_t s = 0; s < NS; s++) {
         for (int32_t j = 0; j < g->tn[s]; j++) {
-            obs_put(o, t[BC_TILES] + g->titems[TOFF[s] + j] * tplaces, 1, size);
+            obs_put(o, tiles + g->titems[TOFF[s] + j] * tplaces, 1, size);
         }
     }
     for (int32_t v = 0; v < NV; v++) {
@@ -3760,9 +3775,8 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
             }
         }
     }
-    for (int32_t k = 0; k < NK; k++) {
-        obs_put(o, t[BC_COUNTS] + k, -1, size);
-    }
+    /* the counts not chosen yet: -1, every byte of it set whatever the type */
+    memset((char *)o + (size_t)size * (size_t)t[BC_COUNTS], 0xFF, (size_t)size * NK);
     int32_t run = 0;
     for (int32_t j = 0; j < chosen; j++) {
         int32_t atom = prefix[j];
@@ -3776,16 +3790,33 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
     }
 }
 
+/* The tensor for a player count: one copy for each the edition can have
+ * up to 4 (a constant where it is inlined), one for more. */
+static inline __attribute__((always_inline)) void
+observe_n(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
+          const int32_t *restrict t, void *restrict o, int32_t size)
+{
+    if (PMIN <= 2 && PMAX >= 2 && g->players == 2) {
+        observe_as(g, seat, prefix, chosen, t, o, size, 2);
+    } else if (PMIN <= 3 && PMAX >= 3 && g->players == 3) {
+        observe_as(g, seat, prefix, chosen, t, o, size, 3);
+    } else if (PMIN <= 4 && PMAX >= 4 && g->players == 4) {
+        observe_as(g, seat, prefix, chosen, t, o, size, 4);
+    } else {
+        observe_as(g, seat, prefix, chosen, t, o, size, g->players);
+    }
+}
+
 /* The tensor, written directly in its type: int8, int16 or int32. */
 static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
                       const int32_t *restrict t, void *restrict o)
 {
     if (t[BC_ITEMSIZE] == 1) {
-        observe_as(g, seat, prefix, chosen, t, o, 1);
+        observe_n(g, seat, prefix, chosen, t, o, 1);
     } else if (t[BC_ITEMSIZE] == 2) {
-        observe_as(g, seat, prefix, chosen, t, o, 2);
+        observe_n(g, seat, prefix, chosen, t, o, 2);
     } else {
-        observe_as(g, seat, prefix, chosen, t, o, 4);
+        observe_n(g, seat, prefix, chosen, t, o, 4);
     }
 }
 
