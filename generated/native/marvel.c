@@ -3697,8 +3697,10 @@ static void batch_deal(BatchGame *b)
 }
 
 /* Number i of a tensor of `size`-byte numbers (1, 2 or 4: the tensor's
- * type, whose bounds hold every value it takes), written and read. */
-static inline __attribute__((always_inline)) void obs_put(void *o, int32_t i, int32_t value, int32_t size)
+ * type, whose bounds hold every value it takes), written and read, and the
+ * address of number i: a section's start, whose numbers are then written
+ * at constant offsets (an index of 64 bits: no widening at each). */
+static inline __attribute__((always_inline)) void obs_put(void *o, ptrdiff_t i, int32_t value, int32_t size)
 {
     if (size == 1) {
         ((int8_t *)o)[i] = (int8_t)value;
@@ -3709,9 +3711,14 @@ static inline __attribute__((always_inline)) void obs_put(void *o, int32_t i, in
     }
 }
 
-static inline __attribute__((always_inline)) int32_t obs_get(const void *o, int32_t i, int32_t size)
+static inline __attribute__((always_inline)) int32_t obs_get(const void *o, ptrdiff_t i, int32_t size)
 {
     return size == 1 ? ((const int8_t *)o)[i] : size == 2 ? ((const int16_t *)o)[i] : ((const int32_t *)o)[i];
+}
+
+static inline __attribute__((always_inline)) void *obs_at(void *o, ptrdiff_t i, int32_t size)
+{
+    return (char *)o + i * size;
 }
 
 /* A count no rule bounds, in `digits` digits of `bits` bits, least first
@@ -3720,8 +3727,9 @@ static inline __attribute__((always_inline)) void
 observe_wide(void *o, int32_t at, int32_t digits, int32_t bits, int32_t value, int32_t size)
 {
     uint32_t rest = (uint32_t)value;
+    o = obs_at(o, at, size);
     for (int32_t i = 0; rest && i < digits; i++, rest >>= bits) {
-        obs_put(o, at + i, (int32_t)(rest & ((1u << bits) - 1u)), size);
+        obs_put(o, i, (int32_t)(rest & ((1u << bits) - 1u)), size);
     }
 }
 
@@ -3729,7 +3737,7 @@ observe_wide(void *o, int32_t at, int32_t digits, int32_t bits, int32_t value, i
  * move being chosen, as compiler/tools/rl/observation.py lays it out, in
  * numbers of `size` bytes for `n` players (constants where it is inlined:
  * one copy per type and player count, its loops over seats and zones
- * unrolled, and the places a card or a tile has known). */
+ * unrolled). */
 static inline __attribute__((always_inline)) void
 observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
            const int32_t *restrict t, void *restrict o, int32_t size, int32_t n)
@@ -3738,60 +3746,65 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
     memset(o, 0, (size_t)size * (size_t)t[BC_OBS]);
     obs_put(o, t[BC_TO_MOVE] + (g->current - seat + n) % n, 1, size);
     observe_wide(o, t[BC_TURN], t[BC_TURN_DIGITS], t[BC_DIGIT_BITS], g->turn, size);
-    obs_put(o, t[BC_FLAGS], g->last, size);
-    obs_put(o, t[BC_FLAGS] + 1, g->over, size);
+    void *flags = obs_at(o, t[BC_FLAGS], size);
+    obs_put(flags, 0, g->last, size);
+    obs_put(flags, 1, g->over, size);
     if (g->fn > 0) {
         observe_wide(o, t[BC_WAITING], t[BC_WAITING_DIGITS], t[BC_DIGIT_BITS], g->fn, size);
         obs_put(o, t[BC_PENDING] + t[BT_FOLLOW + g->follow[0].site], 1, size);
     } else if (g->pending >= 0) {
         obs_put(o, t[BC_PENDING] + t[BT_STEP + g->pending], 1, size);
     }
+    void *supply = obs_at(o, t[BC_SUPPLY], size), *decks = obs_at(o, t[BC_DECKS], size);
     for (int32_t k = 0; k < NK; k++) {
-        obs_put(o, t[BC_SUPPLY] + k, g->supply[k], size);
+        obs_put(supply, k, g->supply[k], size);
     }
     for (int32_t d = 0; d < ND; d++) {
-        obs_put(o, t[BC_DECKS] + d, g->dn[d], size);
+        obs_put(decks, d, g->dn[d], size);
     }
-    int32_t places = 2 + n * ncz, tplaces = 1 + n * ntz;
-    int32_t cards = t[BC_CARDS], tiles = t[BC_TILES];
+    /* a card's places: the market, each seat's card zones, hidden; a tile's:
+     * in play, each seat's tile zones */
+    ptrdiff_t places = 2 + n * ncz, tplaces = 1 + n * ntz;
+    void *cards = obs_at(o, t[BC_CARDS], size), *tiles = obs_at(o, t[BC_TILES], size);
     /* seat by seat from the seat observing: rel, its place in the tensor */
 #pragma GCC unroll 8
     for (int32_t rel = 0; rel < n; rel++) {
         int32_t s = seat + rel < n ? seat + rel : seat + rel - n;
+        void *held = obs_at(o, t[BC_SEAT_TOKENS] + rel * NK, size), *done = obs_at(o, t[BC_DID] + rel * NA, size);
         for (int32_t k = 0; k < NK; k++) {
-            obs_put(o, t[BC_SEAT_TOKENS] + rel * NK + k, g->held[s][k], size);
+            obs_put(held, k, g->held[s][k], size);
         }
         /* the actions done: a bit each, the set ones written (the tensor is zero) */
         for (uint64_t did = (uint64_t)g->did[s] & (NA < 64 ? ((uint64_t)1 << NA) - 1 : ~(uint64_t)0); did; did &= did - 1) {
-            obs_put(o, t[BC_DID] + rel * NA + __builtin_ctzll(did), 1, size);
+            obs_put(done, __builtin_ctzll(did), 1, size);
         }
 #pragma GCC unroll 16
         for (int32_t z = 0; z < NZ; z++) {
             const int16_t *items = zone_view(g, z, s);
             int32_t zi = t[BT_ZONE + z], count = g->zn[z][s];
             if (!ZONE_CARDS[z]) {
-                int32_t at = tiles + 1 + rel * ntz + zi;
+                void *at = obs_at(tiles, 1 + rel * ntz + zi, size);
                 for (int32_t j = 0; j < count; j++) {
-                    obs_put(o, at + items[j] * tplaces, 1, size);
+                    obs_put(at, items[j] * tplaces, 1, size);
                 }
             } else if (!ZONE_HIDES[z]) {
-                /* no card of a zone that shows them is hidden (move_card) */
-                int32_t at = cards + 1 + rel * ncz + zi;
+                /* no card of a zone that shows its cards is hidden (move_card) */
+                void *at = obs_at(cards, 1 + rel * ncz + zi, size);
                 for (int32_t j = 0; j < count; j++) {
-                    obs_put(o, at + items[j] * places, 1, size);
+                    obs_put(at, items[j] * places, 1, size);
                 }
             } else {
-                int32_t at = cards + 1 + rel * ncz + zi, unseen = t[BC_UNSEEN] + (rel * ncz + zi) * ND;
+                void *at = obs_at(cards, 1 + rel * ncz + zi, size);
+                void *unseen = obs_at(o, t[BC_UNSEEN] + (rel * ncz + zi) * ND, size);
                 for (int32_t j = 0; j < count; j++) {
                     int32_t x = items[j];
                     if (!hidden_has(g, x)) {
-                        obs_put(o, at + x * places, 1, size);
+                        obs_put(at, x * places, 1, size);
                     } else if (rel) {
-                        int32_t u = unseen + CARD_DECK[x];
-                        obs_put(o, u, obs_get(o, u, size) + 1, size);
+                        obs_put(unseen, CARD_DECK[x], obs_get(unseen, CARD_DECK[x], size) + 1, size);
                     } else {
-                        obs_put(o, at + x * places, 1, size);
-                        obs_put(o, cards + x * places + places - 1, 1, size);
+                        obs_put(at, x * places, 1, size);
+                        obs_put(cards, x * places + places - 1, 1, size);
                     }
                 }
             }
@@ -3803,12 +3816,12 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
     for (int32_t i = 0; i < (int32_t)(sizeof g->market / sizeof g->market[0]) - 1; i++) {
         int32_t x = g->market[i];
         if (x >= 0) {
-            obs_put(o, cards + x * places, 1, size);
+            obs_put(cards, x * places, 1, size);
         }
     }
     for (int32_t s = 0; s < NS; s++) {
         for (int32_t j = 0; j < g->tn[s]; j++) {
-            obs_put(o, tiles + g->titems[TOFF[s] + j] * tplaces, 1, size);
+            obs_put(tiles, g->titems[TOFF[s] + j] * tplaces, 1, size);
         }
     }
     for (int32_t v = 0; v < NV; v++) {
@@ -3822,12 +3835,13 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
         }
     }
     /* the counts not chosen yet: -1, every byte of it set whatever the type */
-    memset((char *)o + (size_t)size * (size_t)t[BC_COUNTS], 0xFF, (size_t)size * NK);
+    void *counts = obs_at(o, t[BC_COUNTS], size);
+    memset(counts, 0xFF, (size_t)size * NK);
     int32_t run = 0;
     for (int32_t j = 0; j < chosen; j++) {
         int32_t atom = prefix[j];
         if (t[BC_COUNT] >= 0 && atom >= t[BC_COUNT] && atom < t[BC_COUNT] + t[BC_COUNT_SIZE]) {
-            obs_put(o, t[BC_COUNTS] + run % NK, atom - t[BC_COUNT], size);
+            obs_put(counts, run % NK, atom - t[BC_COUNT], size);
             run++;
         } else {
             obs_put(o, t[BC_CHOOSING] + atom, 1, size);
