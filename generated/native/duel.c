@@ -4421,11 +4421,56 @@ static inline __attribute__((always_inline)) void *obs_at(void *o, ptrdiff_t i, 
 static inline __attribute__((always_inline)) void
 observe_wide(void *o, int32_t at, int32_t digits, int32_t bits, int32_t value, int32_t size)
 {
-    uint32_t rest = (uint32_t)value;
+    uint32_t rest = (uint32_t)value, mask = (1u << bits) - 1u;
     o = obs_at(o, at, size);
-    for (int32_t i = 0; rest && i < digits; i++, rest >>= bits) {
-        obs_put(o, i, (int32_t)(rest & ((1u << bits) - 1u)), size);
+    if (digits > 0) {  /* the first written, zero or not: most counts have one digit */
+        obs_put(o, 0, (int32_t)(rest & mask), size);
+        for (int32_t i = 1; (rest >>= bits) && i < digits; i++) {
+            obs_put(o, i, (int32_t)(rest & mask), size);
+        }
     }
+}
+
+/* The zones as the table lays them out (BC_CARD_ZONES, BC_TILE_ZONES,
+ * BT_ZONE), known when compiling (constants where inlined: ZONE_CARDS and
+ * ZCAP are): how many of the zones hold cards (or tiles), zone z's place
+ * among those holding what it holds, and where its items start in a state
+ * (ZOFF, which layout() computes). */
+static inline __attribute__((always_inline)) int32_t obs_zones(int32_t cards)
+{
+    int32_t k = 0;
+    for (int32_t z = 0; z < NZ; z++) {
+        k += ZONE_CARDS[z] == cards;
+    }
+    return k;
+}
+
+static inline __attribute__((always_inline)) int32_t obs_zone_place(int32_t z)
+{
+    int32_t k = 0;
+    for (int32_t y = 0; y < z; y++) {
+        k += ZONE_CARDS[y] == ZONE_CARDS[z];
+    }
+    return k;
+}
+
+static inline __attribute__((always_inline)) int32_t obs_zone_start(int32_t z)
+{
+    int32_t at = 0;
+    for (int32_t y = 0; y < z; y++) {
+        at += PMAX * ZCAP[y];
+    }
+    return at;
+}
+
+/* Where the tiles of tile set s start in a state (TOFF, which layout() computes). */
+static inline __attribute__((always_inline)) int32_t obs_tile_start(int32_t s)
+{
+    int32_t at = 0;
+    for (int32_t y = 0; y < s; y++) {
+        at += TSCAP[y];
+    }
+    return at;
 }
 
 /* The tensor of what `seat` sees (its view), with the atoms chosen of the
@@ -4437,9 +4482,10 @@ static inline __attribute__((always_inline)) void
 observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
            const int32_t *restrict t, void *restrict o, int32_t size, int32_t n)
 {
-    int32_t ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
+    const int32_t ncz = obs_zones(1), ntz = obs_zones(0);
     memset(o, 0, (size_t)size * (size_t)t[BC_OBS]);
-    obs_put(o, t[BC_TO_MOVE] + (g->current - seat + n) % n, 1, size);
+    int32_t ahead = g->current - seat;
+    obs_put(o, t[BC_TO_MOVE] + (ahead < 0 ? ahead + n : ahead), 1, size);
     observe_wide(o, t[BC_TURN], t[BC_TURN_DIGITS], t[BC_DIGIT_BITS], g->turn, size);
     void *flags = obs_at(o, t[BC_FLAGS], size);
     obs_put(flags, 0, g->last, size);
@@ -4475,8 +4521,8 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
         }
 #pragma GCC unroll 16
         for (int32_t z = 0; z < NZ; z++) {
-            const int16_t *items = zone_view(g, z, s);
-            int32_t zi = t[BT_ZONE + z], count = g->zn[z][s];
+            const int16_t *items = g->zitems + obs_zone_start(z) + s * ZCAP[z];
+            int32_t zi = obs_zone_place(z), count = g->zn[z][s];
             if (!ZONE_CARDS[z]) {
                 void *at = obs_at(tiles, 1 + rel * ntz + zi, size);
                 for (int32_t j = 0; j < count; j++) {
@@ -4492,14 +4538,14 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
                 void *at = obs_at(cards, 1 + rel * ncz + zi, size);
                 void *unseen = obs_at(o, t[BC_UNSEEN] + (rel * ncz + zi) * ND, size);
                 for (int32_t j = 0; j < count; j++) {
-                    int32_t x = items[j];
-                    if (!hidden_has(g, x)) {
-                        obs_put(at, x * places, 1, size);
+                    size_t x = (uint16_t)items[j];  /* a card: no sign to extend */
+                    if (!((g->hidden[x / 64] >> (x % 64)) & 1)) {
+                        obs_put(at, (ptrdiff_t)x * places, 1, size);
                     } else if (rel) {
                         obs_put(unseen, CARD_DECK[x], obs_get(unseen, CARD_DECK[x], size) + 1, size);
                     } else {
-                        obs_put(at, x * places, 1, size);
-                        obs_put(cards, x * places + places - 1, 1, size);
+                        obs_put(at, (ptrdiff_t)x * places, 1, size);
+                        obs_put(cards, (ptrdiff_t)x * places + places - 1, 1, size);
                     }
                 }
             }
@@ -4507,16 +4553,32 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
     }
     /* the decks' face-up cards, deck after deck: as many as the market
      * holds (a constant, unlike FTOTAL, which layout() computes) */
+    enum { FACE = (int32_t)(sizeof g->market / sizeof g->market[0]) - 1 };
+    /* a slot no card fills (-1, a deck run out): a sign bit, read four at a time */
+    uint64_t word, signs = 0;
 #pragma GCC unroll 64
-    for (int32_t i = 0; i < (int32_t)(sizeof g->market / sizeof g->market[0]) - 1; i++) {
-        int32_t x = g->market[i];
-        if (x >= 0) {
-            obs_put(cards, x * places, 1, size);
+    for (int32_t i = 0; i + 4 <= FACE; i += 4) {
+        memcpy(&word, g->market + i, sizeof word);
+        signs |= word;
+    }
+    for (int32_t i = FACE / 4 * 4; i < FACE; i++) {
+        signs |= (uint16_t)g->market[i];
+    }
+    if (!(signs & 0x8000800080008000ULL)) {
+#pragma GCC unroll 64
+        for (int32_t i = 0; i < FACE; i++) {
+            obs_put(cards, g->market[i] * places, 1, size);
+        }
+    } else {
+        for (int32_t i = 0; i < FACE; i++) {
+            if (g->market[i] >= 0) {
+                obs_put(cards, g->market[i] * places, 1, size);
+            }
         }
     }
     for (int32_t s = 0; s < NS; s++) {
         for (int32_t j = 0; j < g->tn[s]; j++) {
-            obs_put(tiles, g->titems[TOFF[s] + j] * tplaces, 1, size);
+            obs_put(tiles, g->titems[obs_tile_start(s) + j] * tplaces, 1, size);
         }
     }
     if (t[BC_BOARD] >= 0) {
