@@ -4582,24 +4582,49 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
         }
     }
     if (t[BC_BOARD] >= 0) {
+        void *board = obs_at(o, t[BC_BOARD], size);
+#pragma GCC unroll 64
         for (int32_t cell = 0; cell < NCELLS; cell++) {
             if (g->board[cell] >= 0) {
-                obs_put(o, t[BC_BOARD] + cell * NK + g->board[cell], 1, size);
+                obs_put(board, cell * NK + g->board[cell], 1, size);
             }
         }
     }
     if (t[BC_BAG] >= 0) {
+        void *bag = obs_at(o, t[BC_BAG], size);
         for (int32_t k = 0; k < NK; k++) {
-            obs_put(o, t[BC_BAG] + k, g->bag[k], size);
+            obs_put(bag, k, g->bag[k], size);
         }
     }
     for (int32_t v = 0; v < NV; v++) {
-        for (int32_t x = 0; x < NCARDS; x++) {
-            int32_t value = (int32_t)g->values[v][x];
-            if (!t[BT_COLOUR + v]) {
-                obs_put(o, t[BT_VALUE + v] + x, value, size);
-            } else if (value >= 0) {
-                obs_put(o, t[BT_VALUE + v] + x * NC + value, 1, size);
+        const CardValue *values = g->values[v];
+        void *at = obs_at(o, t[BT_VALUE + v], size);
+        if (!t[BT_COLOUR + v]) {
+            for (int32_t x = 0; x < NCARDS; x++) {
+                obs_put(at, x, (int32_t)values[x], size);
+            }
+            continue;
+        }
+        /* a colour per card, one-hot, none where it is negative (most
+         * cards): a word of values all negative skipped at once */
+        enum { PER_WORD = (int32_t)(sizeof(uint64_t) / sizeof(CardValue)) };
+        const uint64_t signs = sizeof(CardValue) == 2 ? 0x8000800080008000ULL : sizeof(CardValue) == 4 ? 0x8000000080000000ULL : 0x8000000000000000ULL;
+        int32_t x = 0;
+        for (; x + PER_WORD <= NCARDS; x += PER_WORD) {
+            uint64_t word;
+            memcpy(&word, values + x, sizeof word);
+            if ((word & signs) == signs) {
+                continue;
+            }
+            for (int32_t y = x; y < x + PER_WORD; y++) {
+                if (values[y] >= 0) {
+                    obs_put(at, y * NC + values[y], 1, size);
+                }
+            }
+        }
+        for (; x < NCARDS; x++) {
+            if (values[x] >= 0) {
+                obs_put(at, x * NC + values[x], 1, size);
             }
         }
     }
