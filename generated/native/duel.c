@@ -4606,17 +4606,17 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
             continue;
         }
         /* a colour per card, one-hot, none where it is negative (most
-         * cards): a word of values all negative skipped at once */
-        enum { PER_WORD = (int32_t)(sizeof(uint64_t) / sizeof(CardValue)) };
+         * cards): two words of values all negative skipped at once */
+        enum { PER_BLOCK = (int32_t)(2 * sizeof(uint64_t) / sizeof(CardValue)) };
         const uint64_t signs = sizeof(CardValue) == 2 ? 0x8000800080008000ULL : sizeof(CardValue) == 4 ? 0x8000000080000000ULL : 0x8000000000000000ULL;
         int32_t x = 0;
-        for (; x + PER_WORD <= NCARDS; x += PER_WORD) {
-            uint64_t word;
-            memcpy(&word, values + x, sizeof word);
-            if ((word & signs) == signs) {
+        for (; x + PER_BLOCK <= NCARDS; x += PER_BLOCK) {
+            uint64_t words[2];
+            memcpy(words, values + x, sizeof words);
+            if ((words[0] & words[1] & signs) == signs) {
                 continue;
             }
-            for (int32_t y = x; y < x + PER_WORD; y++) {
+            for (int32_t y = x; y < x + PER_BLOCK; y++) {
                 if (values[y] >= 0) {
                     obs_put(at, y * NC + values[y], 1, size);
                 }
