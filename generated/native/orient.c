@@ -4034,7 +4034,7 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
     ptrdiff_t places = 2 + n * ncz, tplaces = 1 + n * ntz;
     void *cards = obs_at(o, t[BC_CARDS], size), *tiles = obs_at(o, t[BC_TILES], size);
     /* seat by seat from the seat observing: rel, its place in the tensor */
-#pragma GCC unroll 8
+#pragma GCC unroll 4
     for (int32_t rel = 0; rel < n; rel++) {
         int32_t s = seat + rel < n ? seat + rel : seat + rel - n;
         void *held = obs_at(o, t[BC_SEAT_TOKENS] + rel * NK, size), *done = obs_at(o, t[BC_DID] + rel * NA, size);
@@ -4155,24 +4155,27 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
     }
 }
 
-/* The tensor for a player count: one copy for each the edition can have
- * up to 4 (a constant where it is inlined), one for more. */
+/* The tensor for a player count: one copy for each of 2, 3 and 4 the
+ * edition can have (a constant where it is inlined: its seats' code
+ * unrolled), and one for any count (the wider types, and a count the
+ * others are not) only where it can be needed. */
 static inline __attribute__((always_inline)) void
 observe_n(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
           const int32_t *restrict t, void *restrict o, int32_t size)
 {
-    if (PMIN <= 2 && PMAX >= 2 && g->players == 2) {
+    if (size == 1 && PMIN <= 2 && PMAX >= 2 && g->players == 2) {
         observe_as(g, seat, prefix, chosen, t, o, size, 2);
-    } else if (PMIN <= 3 && PMAX >= 3 && g->players == 3) {
+    } else if (size == 1 && PMIN <= 3 && PMAX >= 3 && g->players == 3) {
         observe_as(g, seat, prefix, chosen, t, o, size, 3);
-    } else if (PMIN <= 4 && PMAX >= 4 && g->players == 4) {
+    } else if (size == 1 && PMIN <= 4 && PMAX >= 4 && g->players == 4) {
         observe_as(g, seat, prefix, chosen, t, o, size, 4);
-    } else {
+    } else if (size != 1 || PMIN < 2 || PMAX > 4) {
         observe_as(g, seat, prefix, chosen, t, o, size, g->players);
     }
 }
 
-/* The tensor, written directly in its type: int8, int16 or int32. */
+/* The tensor, written directly in its type: int8 (every shipped edition's),
+ * int16 or int32. */
 static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
                       const int32_t *restrict t, void *restrict o)
 {
