@@ -4065,7 +4065,7 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
                 void *unseen = obs_at(o, t[BC_UNSEEN] + (rel * ncz + zi) * ND, size);
                 for (int32_t j = 0; j < count; j++) {
                     size_t x = (uint16_t)items[j];  /* a card: no sign to extend */
-                    if (!((g->hidden[x / 64] >> (x % 64)) & 1)) {
+                    if (!((g->hidden[x / 64] >> (x % 64)) & 1)) {  /* hidden_has, unsigned: 12 instructions a step fewer */
                         obs_put(at, (ptrdiff_t)x * places, 1, size);
                     } else if (rel) {
                         obs_put(unseen, CARD_DECK[x], obs_get(unseen, CARD_DECK[x], size) + 1, size);
