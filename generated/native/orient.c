@@ -3918,8 +3918,10 @@ static void batch_deal(BatchGame *b)
 }
 
 /* Number i of a tensor of `size`-byte numbers (1, 2 or 4: the tensor's
- * type, whose bounds hold every value it takes), written and read. */
-static inline __attribute__((always_inline)) void obs_put(void *o, int32_t i, int32_t value, int32_t size)
+ * type, whose bounds hold every value it takes), written and read, and the
+ * address of number i: a section's start, whose numbers are then written
+ * at constant offsets (an index of 64 bits: no widening at each). */
+static inline __attribute__((always_inline)) void obs_put(void *o, ptrdiff_t i, int32_t value, int32_t size)
 {
     if (size == 1) {
         ((int8_t *)o)[i] = (int8_t)value;
@@ -3930,9 +3932,14 @@ static inline __attribute__((always_inline)) void obs_put(void *o, int32_t i, in
     }
 }
 
-static inline __attribute__((always_inline)) int32_t obs_get(const void *o, int32_t i, int32_t size)
+static inline __attribute__((always_inline)) int32_t obs_get(const void *o, ptrdiff_t i, int32_t size)
 {
     return size == 1 ? ((const int8_t *)o)[i] : size == 2 ? ((const int16_t *)o)[i] : ((const int32_t *)o)[i];
+}
+
+static inline __attribute__((always_inline)) void *obs_at(void *o, ptrdiff_t i, int32_t size)
+{
+    return (char *)o + i * size;
 }
 
 /* A count no rule bounds, in `digits` digits of `bits` bits, least first
@@ -3940,101 +3947,206 @@ static inline __attribute__((always_inline)) int32_t obs_get(const void *o, int3
 static inline __attribute__((always_inline)) void
 observe_wide(void *o, int32_t at, int32_t digits, int32_t bits, int32_t value, int32_t size)
 {
-    uint32_t rest = (uint32_t)value;
-    for (int32_t i = 0; rest && i < digits; i++, rest >>= bits) {
-        obs_put(o, at + i, (int32_t)(rest & ((1u << bits) - 1u)), size);
+    uint32_t rest = (uint32_t)value, mask = (1u << bits) - 1u;
+    o = obs_at(o, at, size);
+    if (digits > 0) {  /* the first written, zero or not: most counts have one digit */
+        obs_put(o, 0, (int32_t)(rest & mask), size);
+        for (int32_t i = 1; (rest >>= bits) && i < digits; i++) {
+            obs_put(o, i, (int32_t)(rest & mask), size);
+        }
     }
+}
+
+/* The zones as the table lays them out (BC_CARD_ZONES, BC_TILE_ZONES,
+ * BT_ZONE), known when compiling (constants where inlined: ZONE_CARDS and
+ * ZCAP are): how many of the zones hold cards (or tiles), zone z's place
+ * among those holding what it holds, and where its items start in a state
+ * (ZOFF, which layout() computes). */
+static inline __attribute__((always_inline)) int32_t obs_zones(int32_t cards)
+{
+    int32_t k = 0;
+    for (int32_t z = 0; z < NZ; z++) {
+        k += ZONE_CARDS[z] == cards;
+    }
+    return k;
+}
+
+static inline __attribute__((always_inline)) int32_t obs_zone_place(int32_t z)
+{
+    int32_t k = 0;
+    for (int32_t y = 0; y < z; y++) {
+        k += ZONE_CARDS[y] == ZONE_CARDS[z];
+    }
+    return k;
+}
+
+static inline __attribute__((always_inline)) int32_t obs_zone_start(int32_t z)
+{
+    int32_t at = 0;
+    for (int32_t y = 0; y < z; y++) {
+        at += PMAX * ZCAP[y];
+    }
+    return at;
+}
+
+/* Where the tiles of tile set s start in a state (TOFF, which layout() computes). */
+static inline __attribute__((always_inline)) int32_t obs_tile_start(int32_t s)
+{
+    int32_t at = 0;
+    for (int32_t y = 0; y < s; y++) {
+        at += TSCAP[y];
+    }
+    return at;
 }
 
 /* The tensor of what `seat` sees (its view), with the atoms chosen of the
  * move being chosen, as compiler/tools/rl/observation.py lays it out, in
- * numbers of `size` bytes (a constant where it is inlined: one copy per type). */
+ * numbers of `size` bytes for `n` players (constants where it is inlined:
+ * one copy per type and player count, its loops over seats and zones
+ * unrolled). */
 static inline __attribute__((always_inline)) void
 observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
-           const int32_t *restrict t, void *restrict o, int32_t size)
+           const int32_t *restrict t, void *restrict o, int32_t size, int32_t n)
 {
-    int32_t n = g->players, ncz = t[BC_CARD_ZONES], ntz = t[BC_TILE_ZONES];
+    const int32_t ncz = obs_zones(1), ntz = obs_zones(0);
     memset(o, 0, (size_t)size * (size_t)t[BC_OBS]);
-    obs_put(o, t[BC_TO_MOVE] + (g->current - seat + n) % n, 1, size);
+    int32_t ahead = g->current - seat;
+    obs_put(o, t[BC_TO_MOVE] + (ahead < 0 ? ahead + n : ahead), 1, size);
     observe_wide(o, t[BC_TURN], t[BC_TURN_DIGITS], t[BC_DIGIT_BITS], g->turn, size);
-    obs_put(o, t[BC_FLAGS], g->last, size);
-    obs_put(o, t[BC_FLAGS] + 1, g->over, size);
+    void *flags = obs_at(o, t[BC_FLAGS], size);
+    obs_put(flags, 0, g->last, size);
+    obs_put(flags, 1, g->over, size);
     if (g->fn > 0) {
         observe_wide(o, t[BC_WAITING], t[BC_WAITING_DIGITS], t[BC_DIGIT_BITS], g->fn, size);
         obs_put(o, t[BC_PENDING] + t[BT_FOLLOW + g->follow[0].site], 1, size);
     } else if (g->pending >= 0) {
         obs_put(o, t[BC_PENDING] + t[BT_STEP + g->pending], 1, size);
     }
+    void *supply = obs_at(o, t[BC_SUPPLY], size), *decks = obs_at(o, t[BC_DECKS], size);
     for (int32_t k = 0; k < NK; k++) {
-        obs_put(o, t[BC_SUPPLY] + k, g->supply[k], size);
+        obs_put(supply, k, g->supply[k], size);
     }
     for (int32_t d = 0; d < ND; d++) {
-        obs_put(o, t[BC_DECKS] + d, g->dn[d], size);
+        obs_put(decks, d, g->dn[d], size);
     }
-    int32_t places = 2 + n * ncz, tplaces = 1 + n * ntz;
-    for (int32_t s = 0; s < n; s++) {
-        int32_t rel = (s - seat + n) % n;
+    /* a card's places: the market, each seat's card zones, hidden; a tile's:
+     * in play, each seat's tile zones */
+    ptrdiff_t places = 2 + n * ncz, tplaces = 1 + n * ntz;
+    void *cards = obs_at(o, t[BC_CARDS], size), *tiles = obs_at(o, t[BC_TILES], size);
+    /* seat by seat from the seat observing: rel, its place in the tensor */
+#pragma GCC unroll 4
+    for (int32_t rel = 0; rel < n; rel++) {
+        int32_t s = seat + rel < n ? seat + rel : seat + rel - n;
+        void *held = obs_at(o, t[BC_SEAT_TOKENS] + rel * NK, size), *done = obs_at(o, t[BC_DID] + rel * NA, size);
         for (int32_t k = 0; k < NK; k++) {
-            obs_put(o, t[BC_SEAT_TOKENS] + rel * NK + k, g->held[s][k], size);
+            obs_put(held, k, g->held[s][k], size);
         }
         /* the actions done: a bit each, the set ones written (the tensor is zero) */
         for (uint64_t did = (uint64_t)g->did[s] & (NA < 64 ? ((uint64_t)1 << NA) - 1 : ~(uint64_t)0); did; did &= did - 1) {
-            obs_put(o, t[BC_DID] + rel * NA + __builtin_ctzll(did), 1, size);
+            obs_put(done, __builtin_ctzll(did), 1, size);
         }
+#pragma GCC unroll 16
         for (int32_t z = 0; z < NZ; z++) {
-            const int16_t *items = zone_view(g, z, s);
-            int32_t zi = t[BT_ZONE + z], count = g->zn[z][s];
+            const int16_t *items = g->zitems + obs_zone_start(z) + s * ZCAP[z];
+            int32_t zi = obs_zone_place(z), count = g->zn[z][s];
             if (!ZONE_CARDS[z]) {
-                int32_t at = t[BC_TILES] + 1 + rel * ntz + zi;
+                void *at = obs_at(tiles, 1 + rel * ntz + zi, size);
                 for (int32_t j = 0; j < count; j++) {
-                    obs_put(o, at + items[j] * tplaces, 1, size);
+                    obs_put(at, items[j] * tplaces, 1, size);
                 }
-                continue;
-            }
-            int32_t at = t[BC_CARDS] + 1 + rel * ncz + zi, unseen = t[BC_UNSEEN] + (rel * ncz + zi) * ND;
-            for (int32_t j = 0; j < count; j++) {
-                int32_t x = items[j];
-                if (!hidden_has(g, x)) {
-                    obs_put(o, at + x * places, 1, size);
-                } else if (s != seat) {
-                    int32_t u = unseen + CARD_DECK[x];
-                    obs_put(o, u, obs_get(o, u, size) + 1, size);
-                } else {
-                    obs_put(o, at + x * places, 1, size);
-                    obs_put(o, t[BC_CARDS] + x * places + places - 1, 1, size);
+            } else if (!ZONE_HIDES[z]) {
+                /* no card of a zone that shows its cards is hidden (move_card) */
+                void *at = obs_at(cards, 1 + rel * ncz + zi, size);
+                for (int32_t j = 0; j < count; j++) {
+                    obs_put(at, items[j] * places, 1, size);
+                }
+            } else {
+                void *at = obs_at(cards, 1 + rel * ncz + zi, size);
+                void *unseen = obs_at(o, t[BC_UNSEEN] + (rel * ncz + zi) * ND, size);
+                for (int32_t j = 0; j < count; j++) {
+                    size_t x = (uint16_t)items[j];  /* a card: no sign to extend */
+                    if (!((g->hidden[x / 64] >> (x % 64)) & 1)) {  /* hidden_has, unsigned: 12 instructions a step fewer */
+                        obs_put(at, (ptrdiff_t)x * places, 1, size);
+                    } else if (rel) {
+                        obs_put(unseen, CARD_DECK[x], obs_get(unseen, CARD_DECK[x], size) + 1, size);
+                    } else {
+                        obs_put(at, (ptrdiff_t)x * places, 1, size);
+                        obs_put(cards, (ptrdiff_t)x * places + places - 1, 1, size);
+                    }
                 }
             }
         }
     }
-    for (int32_t i = 0; i < FTOTAL; i++) {  /* the decks' face-up cards, deck after deck */
-        int32_t x = g->market[i];
-        if (x >= 0) {
-            obs_put(o, t[BC_CARDS] + x * places, 1, size);
+    /* the decks' face-up cards, deck after deck: as many as the market
+     * holds (a constant, unlike FTOTAL, which layout() computes) */
+    enum { FACE = (int32_t)(sizeof g->market / sizeof g->market[0]) - 1 };
+    /* a slot no card fills (-1, a deck run out): a sign bit, read four at a time */
+    uint64_t word, signs = 0;
+#pragma GCC unroll 64
+    for (int32_t i = 0; i + 4 <= FACE; i += 4) {
+        memcpy(&word, g->market + i, sizeof word);
+        signs |= word;
+    }
+    for (int32_t i = FACE / 4 * 4; i < FACE; i++) {
+        signs |= (uint16_t)g->market[i];
+    }
+    if (!(signs & 0x8000800080008000ULL)) {
+#pragma GCC unroll 64
+        for (int32_t i = 0; i < FACE; i++) {
+            obs_put(cards, g->market[i] * places, 1, size);
+        }
+    } else {
+        for (int32_t i = 0; i < FACE; i++) {
+            if (g->market[i] >= 0) {
+                obs_put(cards, g->market[i] * places, 1, size);
+            }
         }
     }
     for (int32_t s = 0; s < NS; s++) {
         for (int32_t j = 0; j < g->tn[s]; j++) {
-            obs_put(o, t[BC_TILES] + g->titems[TOFF[s] + j] * tplaces, 1, size);
+            obs_put(tiles, g->titems[obs_tile_start(s) + j] * tplaces, 1, size);
         }
     }
     for (int32_t v = 0; v < NV; v++) {
-        for (int32_t x = 0; x < NCARDS; x++) {
-            int32_t value = (int32_t)g->values[v][x];
-            if (!t[BT_COLOUR + v]) {
-                obs_put(o, t[BT_VALUE + v] + x, value, size);
-            } else if (value >= 0) {
-                obs_put(o, t[BT_VALUE + v] + x * NC + value, 1, size);
+        const CardValue *values = g->values[v];
+        void *at = obs_at(o, t[BT_VALUE + v], size);
+        if (!t[BT_COLOUR + v]) {
+            for (int32_t x = 0; x < NCARDS; x++) {
+                obs_put(at, x, (int32_t)values[x], size);
+            }
+            continue;
+        }
+        /* a colour per card, one-hot, none where it is negative (most
+         * cards): two words of values all negative skipped at once */
+        enum { PER_BLOCK = (int32_t)(2 * sizeof(uint64_t) / sizeof(CardValue)) };
+        const uint64_t signs = sizeof(CardValue) == 2 ? 0x8000800080008000ULL : sizeof(CardValue) == 4 ? 0x8000000080000000ULL : 0x8000000000000000ULL;
+        int32_t x = 0;
+        for (; x + PER_BLOCK <= NCARDS; x += PER_BLOCK) {
+            uint64_t words[2];
+            memcpy(words, values + x, sizeof words);
+            if ((words[0] & words[1] & signs) == signs) {
+                continue;
+            }
+            for (int32_t y = x; y < x + PER_BLOCK; y++) {
+                if (values[y] >= 0) {
+                    obs_put(at, y * NC + values[y], 1, size);
+                }
+            }
+        }
+        for (; x < NCARDS; x++) {
+            if (values[x] >= 0) {
+                obs_put(at, x * NC + values[x], 1, size);
             }
         }
     }
-    for (int32_t k = 0; k < NK; k++) {
-        obs_put(o, t[BC_COUNTS] + k, -1, size);
-    }
+    /* the counts not chosen yet: -1, every byte of it set whatever the type */
+    void *counts = obs_at(o, t[BC_COUNTS], size);
+    memset(counts, 0xFF, (size_t)size * NK);
     int32_t run = 0;
     for (int32_t j = 0; j < chosen; j++) {
         int32_t atom = prefix[j];
         if (t[BC_COUNT] >= 0 && atom >= t[BC_COUNT] && atom < t[BC_COUNT] + t[BC_COUNT_SIZE]) {
-            obs_put(o, t[BC_COUNTS] + run % NK, atom - t[BC_COUNT], size);
+            obs_put(counts, run % NK, atom - t[BC_COUNT], size);
             run++;
         } else {
             obs_put(o, t[BC_CHOOSING] + atom, 1, size);
@@ -4043,16 +4155,36 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
     }
 }
 
-/* The tensor, written directly in its type: int8, int16 or int32. */
+/* The tensor for a player count: one copy for each of 2, 3 and 4 the
+ * edition can have (a constant where it is inlined: its seats' code
+ * unrolled), and one for any count (the wider types, and a count the
+ * others are not) only where it can be needed. */
+static inline __attribute__((always_inline)) void
+observe_n(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
+          const int32_t *restrict t, void *restrict o, int32_t size)
+{
+    if (size == 1 && PMIN <= 2 && PMAX >= 2 && g->players == 2) {
+        observe_as(g, seat, prefix, chosen, t, o, size, 2);
+    } else if (size == 1 && PMIN <= 3 && PMAX >= 3 && g->players == 3) {
+        observe_as(g, seat, prefix, chosen, t, o, size, 3);
+    } else if (size == 1 && PMIN <= 4 && PMAX >= 4 && g->players == 4) {
+        observe_as(g, seat, prefix, chosen, t, o, size, 4);
+    } else if (size != 1 || PMIN < 2 || PMAX > 4) {
+        observe_as(g, seat, prefix, chosen, t, o, size, g->players);
+    }
+}
+
+/* The tensor, written directly in its type: int8 (every shipped edition's),
+ * int16 or int32. */
 static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
                       const int32_t *restrict t, void *restrict o)
 {
     if (t[BC_ITEMSIZE] == 1) {
-        observe_as(g, seat, prefix, chosen, t, o, 1);
+        observe_n(g, seat, prefix, chosen, t, o, 1);
     } else if (t[BC_ITEMSIZE] == 2) {
-        observe_as(g, seat, prefix, chosen, t, o, 2);
+        observe_n(g, seat, prefix, chosen, t, o, 2);
     } else {
-        observe_as(g, seat, prefix, chosen, t, o, 4);
+        observe_n(g, seat, prefix, chosen, t, o, 4);
     }
 }
 
