@@ -415,7 +415,12 @@ typedef struct {
     ptrdiff_t used, cap;
     int32_t *start;
     ptrdiff_t n, starts_cap;
+    int32_t heads;  /* 1: a state's heads only (mv_defer); 0, the default: every move */
 } MoveBuf;
+
+/* In a buffer listing heads, a move whose later values (its ways to pay or
+ * to return tokens) are not listed: its length word carries this bit. */
+#define MV_DEFERRED ((int32_t)1 << 30)
 
 /* A move buffer holds at most MV_LIMIT slots and moves: where a move
  * starts is an int32_t. Past it, or when memory runs out, the buffer is left
@@ -511,6 +516,20 @@ static inline void mv_end(MoveBuf *b)
     b->data[at + 1] = (int32_t)(b->used - at - 2);
     b->n++;
 }
+
+/* In a buffer listing heads (`heads`, the research batch's: docs/rl.md):
+ * the move begun, its slots so far, ended where its ways to pay or to
+ * return would start, standing for them all (at least one exists), marked
+ * MV_DEFERRED; the caller finds its ways (flag off) only if its head is
+ * chosen. */
+static int32_t mv_defer(MoveBuf *b)
+{
+    mv_end(b);
+    b->data[b->start[b->n - 1] + 1] |= MV_DEFERRED;
+    return 1;
+}
+
+static inline int mv_deferred(const int32_t *mv) { return (mv[1] & MV_DEFERRED) != 0; }
 
 static inline const int32_t *mv_slots(const MoveBuf *b, int32_t i) { return b->data + b->start[i] + 2; }
 
@@ -812,8 +831,22 @@ static inline int32_t only_tokens(const G *g, int32_t p, const Vec *price, int c
  * the cards spent: none (a payment that may spend cards, with none to spend). */
 static int32_t token_moves(const G *g, int32_t p, const Vec *price, int cards, MoveBuf *out)
 {
-    if (wild_held(g, p) == 0) {
+    V wild = wild_held(g, p);
+    if (wild == 0) {
         return only_tokens(g, p, price, cards, out);
+    }
+    if (out->heads) {  /* two ways at least, if the least unpaid is below the wild tokens held and a colour may leave more */
+        const int32_t *held = g->held[p];
+        V least = 0;
+        int varies = 0;
+        for (int32_t c = 0; c < NC; c++) {
+            V rest = imax(0, price->c[c] - held[c]);
+            least += rest;
+            varies |= rest < price->c[c];
+        }
+        if (least < wild && varies) {
+            return mv_defer(out);
+        }
     }
     Split s;
     split_start(&s, g, p, price->c, out);
@@ -840,6 +873,11 @@ MAYBE_UNUSED static int32_t card_pay_moves(const G *g, int32_t p, const Vec *pri
     s.usable = usable;
     s.units = units;
     split_all(&s);
+    if (out->heads && s.found > 1) {  /* the ways found (no cheap test of one), one kept for them */
+        out->n -= s.found;
+        out->used = s.begun + 2 + s.before;
+        return mv_defer(out);
+    }
     return ways_end(&s);
 }
 
@@ -895,7 +933,10 @@ static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, 
         room[k] = room[k + 1] + limits[k];
     }
     excess = imin(excess, room[0]);
-    if (excess > 0) {
+    if (excess > 0 && out->heads) {
+        mv_begin(out, code);
+        mv_defer(out);
+    } else if (excess > 0) {
         return_fill(out, code, limits, room, excess);
     }
 }
@@ -1387,6 +1428,7 @@ typedef void (*FollowFn)(G *, int32_t, const V *, const int32_t *);
 typedef void (*SkipFn)(G *, int32_t, const V *);
 
 static const ApplyFn APPLY[MAX1(NA)] = { apply_take_distinct, apply_take_two, apply_reserve, apply_buy, NULL };
+MAYBE_UNUSED static const LegalFn LEGAL[MAX1(NA)] = { legal_take_distinct, legal_take_two, legal_reserve, legal_buy, NULL };
 static const LegalFn STEP_OPTIONS[MAX1(NSTEPS)] = { step_options0, step_options1, step_options2 };
 static const ApplyFn STEP_DECIDE[MAX1(NSTEPS)] = { step_decide0, step_decide1, step_decide2 };
 static const StepFn STEP_RUN[MAX1(NSTEPS)] = { step_run0, step_run1, step_run2 };
@@ -1497,6 +1539,26 @@ static void legal_moves(const G *g, MoveBuf *out)
         mv_begin(out, FALLBACK);
         mv_end(out);
     }
+}
+
+/* The legal moves of one move code, as legal_moves lists them: at a
+ * follow-up or a pending step, legal_moves' own (one decision's); else
+ * those of action `code` alone, found by its enumerator (legal_moves lists
+ * each action's moves together; the fallback, with no enumerator, by
+ * legal_moves). */
+MAYBE_UNUSED static void legal_code(const G *g, int32_t code, MoveBuf *out)
+{
+    int waiting = g->over || g->pending >= 0;
+#if NFOLLOW
+    waiting |= g->fn > 0;
+#endif
+    if (waiting || code < 0 || code >= NA || !LEGAL[code]) {
+        legal_moves(g, out);
+        return;
+    }
+    out->n = 0;
+    out->used = 0;
+    LEGAL[code](g, g->current, out);
 }
 
 /* Make a legal move on g (a copy the caller owns). */
@@ -3387,8 +3449,10 @@ static void batch_full(BatchGame *b, const int32_t *t)
 }
 
 /* The legal moves of b's state, kept in its memo where they fit (and, for
- * the players a move chooses, the seat choosing). */
-static void batch_moves(BatchGame *b)
+ * the players a move chooses, the seat choosing); with `heads`, its heads
+ * only (a move standing for its ways to pay or to return, MV_DEFERRED),
+ * found in full only for a head chosen (batch_expand). */
+static void batch_moves(BatchGame *b, int32_t heads)
 {
     BatchMemo *m = &b->memo;
     if (m->moves_ok) {
@@ -3396,7 +3460,9 @@ static void batch_moves(BatchGame *b)
         BATCH_START = m->start;
         return;
     }
+    BATCH_MOVES.heads = heads;
     legal_moves(&b->g, &BATCH_MOVES);
+    BATCH_MOVES.heads = 0;
     BATCH_DATA = BATCH_MOVES.data;
     BATCH_START = BATCH_MOVES.start;
     m->n = (int32_t)BATCH_MOVES.n;
@@ -3414,7 +3480,7 @@ static void batch_moves(BatchGame *b)
 static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
 {
     BatchMemo *m = &b->memo;
-    batch_moves(b);
+    batch_moves(b, 0);
     int32_t moves = m->n;
     if (moves >= BATCH_CAPS[0]) {
         BATCH_HEADS = batch_grow(BATCH_HEADS, &BATCH_CAPS[0], moves + 1, sizeof(int16_t));
@@ -3578,9 +3644,11 @@ static void batch_keep_options(BatchGame *b, int32_t count)
 static int batch_heads(BatchGame *b, const int32_t *t)
 {
     BatchMemo *m = &b->memo;
-    batch_moves(b);
+    /* heads only where a decision may have several (a pending step's ways
+     * to return tokens are one head: choosing it is certain) */
+    batch_moves(b, b->g.pending < 0);
     if (!m->moves_ok) {
-        return 0;
+        return 0;  /* batch_enumerate finds them again, each move in full */
     }
     int32_t words = (t[BC_ACTIONS] + 63) / 64, moves = m->n, count = 0;
     BATCH_BITS = batch_grow(BATCH_BITS, &BATCH_BITS_CAP, words, sizeof(uint64_t));
@@ -3606,10 +3674,13 @@ static int batch_heads(BatchGame *b, const int32_t *t)
     return 1;
 }
 
-/* The move of a head b's memo holds one move of, or -1. */
-static inline int32_t batch_only(const BatchGame *b, int32_t head)
+/* The move of a head b's memo holds one complete move of, or -1;
+ * *deferred: a move of that head that stands for its ways (MV_DEFERRED),
+ * or -1. */
+static inline int32_t batch_only(const BatchGame *b, int32_t head, int32_t *deferred)
 {
     const BatchMemo *m = &b->memo;
+    *deferred = -1;
     if (b->n != 0 || m->moves_ok != 2) {
         return -1;
     }
@@ -3618,9 +3689,42 @@ static inline int32_t batch_only(const BatchGame *b, int32_t head)
         if (m->heads[i] == head) {
             many |= found >= 0;
             found = i;
+            if (mv_deferred(m->data + m->start[i])) {
+                *deferred = i;
+            }
         }
     }
-    return many ? -1 : found;
+    return many || *deferred >= 0 ? -1 : found;
+}
+
+/* A head chosen whose memo's moves stand for ways not listed (move
+ * `deferred` among them): the moves of its code found in full, and those
+ * of the head kept in the memo in their order, in place of the state's
+ * (the decisions after the head look at no other); where they do not fit,
+ * none (batch_moves finds every move anew, in full). */
+static void batch_expand(BatchGame *b, const int32_t *t, int32_t head, int32_t deferred)
+{
+    BatchMemo *m = &b->memo;
+    legal_code(&b->g, m->data[m->start[deferred]], &BATCH_MOVES);
+    int32_t n = 0, used = 0;
+    for (int32_t i = 0; i < BATCH_MOVES.n; i++) {
+        const int32_t *mv = BATCH_MOVES.data + BATCH_MOVES.start[i];
+        if (batch_head(t, mv) != head) {
+            continue;
+        }
+        int32_t size = 2 + mv[1];
+        if (n == MEMO_MOVES || used + size > MEMO_DATA) {
+            m->moves_ok = 0;
+            return;
+        }
+        memcpy(m->data + used, mv, sizeof(int32_t) * (size_t)size);
+        m->start[n] = used;
+        m->heads[n++] = (int16_t)head;
+        used += size;
+    }
+    m->n = n;
+    m->atoms_head = -1;
+    m->alive_n = -1;
 }
 
 /* The options of the decision b stands at: its memo's, else found (and kept). */
@@ -4005,12 +4109,16 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
     if (action < 0) {
         action = opts[(uint32_t)(splitmix(&b->rng) >> 33) % (uint32_t)count];  /* 31 bits: a 32-bit division */
     }
-    int32_t move = batch_only(b, action);
+    int32_t deferred;
+    int32_t move = batch_only(b, action, &deferred);
     const int32_t *mv;
     if (move >= 0) {  /* the only move of its head: most moves */
         mv = b->memo.data + b->memo.start[move];
     } else {
         if (b->n == 0) {
+            if (deferred >= 0) {
+                batch_expand(b, t, action, deferred);
+            }
             batch_enumerate(b, t, action);
         } else {
             batch_enumerate(b, t, -1);
