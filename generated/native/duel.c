@@ -527,13 +527,19 @@ static inline void mv_end(MoveBuf *b)
 
 /* In a buffer listing heads (`heads`, the research batch's: docs/rl.md):
  * the move begun, its slots so far, ended where its ways to pay or to
- * return would start, standing for them all (at least one exists), marked
- * MV_DEFERRED; the caller finds its ways (flag off) only if its head is
- * chosen. */
+ * return would start, standing for them all (at least one exists). Its
+ * length word is MV_DEFERRED with the count of those slots; after them,
+ * how its ways are found (only if its head is chosen): DEFER_ENUM, by its
+ * code's enumerator again (legal_code), or DEFER_TOKENS, by token_moves,
+ * whose `cards` and price follow (mv_expand). */
+enum { DEFER_ENUM, DEFER_TOKENS };
+
 static int32_t mv_defer(MoveBuf *b)
 {
+    int32_t at = b->start[b->n], slots = (int32_t)(b->used - at - 2);
+    mv_put(b, DEFER_ENUM);
     mv_end(b);
-    b->data[b->start[b->n - 1] + 1] |= MV_DEFERRED;
+    b->data[at + 1] = MV_DEFERRED | slots;
     return 1;
 }
 
@@ -1017,6 +1023,31 @@ static inline int32_t only_tokens(const G *g, int32_t p, const Vec *price, int c
     return 1;
 }
 
+/* A deferred move (mv_defer) whose ways token_moves finds: `cards` and the
+ * price after its slots (DEFER_ENUM for a price past 32 bits). */
+static int32_t defer_tokens(MoveBuf *out, const Vec *price, int cards)
+{
+    int32_t at = out->start[out->n], slots = (int32_t)(out->used - at - 2);
+    V wide = 0;
+    for (int32_t c = 0; c < NC; c++) {
+        wide |= price->c[c] >> 31;
+    }
+    if (wide) {
+        return mv_defer(out);
+    }
+    mv_reserve(out, 2 + NC);
+    int32_t *extra = out->data + out->used;
+    extra[0] = DEFER_TOKENS;
+    extra[1] = cards;
+    for (int32_t c = 0; c < NC; c++) {
+        extra[2 + c] = (int32_t)price->c[c];
+    }
+    out->used += 2 + NC;
+    mv_end(out);
+    out->data[at + 1] = MV_DEFERRED | slots;
+    return 1;
+}
+
 /* Every way to pay the price with colour and wild tokens (docs/engine.md),
  * each completing the move begun in `out`; with `cards`, each move lists
  * the cards spent: none (a payment that may spend cards, with none to spend). */
@@ -1036,7 +1067,7 @@ static int32_t token_moves(const G *g, int32_t p, const Vec *price, int cards, M
             varies |= rest < price->c[c];
         }
         if (least < wild && varies) {
-            return mv_defer(out);
+            return defer_tokens(out, price, cards);
         }
     }
     Split s;
@@ -1046,6 +1077,28 @@ static int32_t token_moves(const G *g, int32_t p, const Vec *price, int cards, M
     s.cards = cards;
     split_all(&s);
     return ways_end(&s);
+}
+
+/* The ways a deferred move `mv` stands for, each written into `out` as a
+ * move (its slots, then the way's): 1, or 0 if its code's enumerator must
+ * find them (DEFER_ENUM). */
+MAYBE_UNUSED static int mv_expand(const G *g, const int32_t *mv, MoveBuf *out)
+{
+    int32_t slots = mv[1] & ~MV_DEFERRED;
+    const int32_t *extra = mv + 2 + slots;
+    if (extra[0] != DEFER_TOKENS) {
+        return 0;
+    }
+    Vec price;
+    for (int32_t c = 0; c < NC; c++) {
+        price.c[c] = extra[2 + c];
+    }
+    mv_begin(out, mv[0]);
+    mv_reserve(out, slots);
+    memcpy(out->data + out->used, mv + 2, sizeof(int32_t) * (size_t)slots);
+    out->used += slots;
+    token_moves(g, g->current, &price, extra[1], out);
+    return 1;
 }
 
 MAYBE_UNUSED static int32_t pay_moves(const G *g, int32_t p, const Vec *price, MoveBuf *out) { return token_moves(g, p, price, 0, out); }
@@ -4416,8 +4469,8 @@ static int batch_heads(BatchGame *b, const int32_t *t)
 }
 
 /* The move of a head b's memo holds one complete move of, or -1;
- * *deferred: a move of that head that stands for its ways (MV_DEFERRED),
- * or -1. */
+ * *deferred: the first move of that head that stands for its ways
+ * (MV_DEFERRED), or -1. */
 static inline int32_t batch_only(const BatchGame *b, int32_t head, int32_t *deferred)
 {
     const BatchMemo *m = &b->memo;
@@ -4430,7 +4483,7 @@ static inline int32_t batch_only(const BatchGame *b, int32_t head, int32_t *defe
         if (m->heads[i] == head) {
             many |= found >= 0;
             found = i;
-            if (mv_deferred(m->data + m->start[i])) {
+            if (*deferred < 0 && mv_deferred(m->data + m->start[i])) {
                 *deferred = i;
             }
         }
@@ -4439,18 +4492,63 @@ static inline int32_t batch_only(const BatchGame *b, int32_t head, int32_t *defe
 }
 
 /* A head chosen whose memo's moves stand for ways not listed (move
- * `deferred` among them): the moves of its code found in full, and those
- * of the head kept in the memo in their order, in place of the state's
- * (the decisions after the head look at no other); where they do not fit,
- * none (batch_moves finds every move anew, in full). */
+ * `deferred` among them): its moves in full, in their order, kept in the
+ * memo in place of the state's (the decisions after the head look at no
+ * other); where they do not fit, none (batch_moves finds every move anew,
+ * in full). Each deferred move's ways are found from what it keeps
+ * (mv_expand), or, if one keeps too little, its code's moves are found
+ * again (legal_code) and those of the head kept. */
 static void batch_expand(BatchGame *b, const int32_t *t, int32_t head, int32_t deferred)
 {
     BatchMemo *m = &b->memo;
-    legal_code(&b->g, m->data[m->start[deferred]], &BATCH_MOVES);
+    MoveBuf *out = &BATCH_MOVES;
+    out->n = 0;
+    out->used = 0;
+    int whole = 1;
+    for (int32_t i = deferred; whole && i < m->n; i++) {  /* the moves of the head before `deferred` are complete */
+        const int32_t *mv = m->data + m->start[i];
+        if (m->heads[i] != head) {
+            continue;
+        }
+        if (mv_deferred(mv)) {
+            whole = mv_expand(&b->g, mv, out);
+        } else {
+            mv_begin(out, mv[0]);
+            mv_reserve(out, mv[1]);
+            memcpy(out->data + out->used, mv + 2, sizeof(int32_t) * (size_t)mv[1]);
+            out->used += mv[1];
+            mv_end(out);
+        }
+    }
     int32_t n = 0, used = 0;
-    for (int32_t i = 0; i < BATCH_MOVES.n; i++) {
-        const int32_t *mv = BATCH_MOVES.data + BATCH_MOVES.start[i];
-        if (batch_head(t, mv) != head) {
+    if (whole) {  /* the complete moves of the head before `deferred`, then those found */
+        for (int32_t i = 0; i < deferred; i++) {
+            if (m->heads[i] == head) {
+                n++;
+            }
+        }
+        if (n + out->n > MEMO_MOVES) {
+            m->moves_ok = 0;
+            return;
+        }
+        int32_t keep = 0;
+        for (int32_t i = 0; i < deferred; i++) {
+            if (m->heads[i] == head) {
+                const int32_t *mv = m->data + m->start[i];
+                int32_t size = 2 + mv[1];
+                memmove(m->data + used, mv, sizeof(int32_t) * (size_t)size);
+                m->start[keep] = used;
+                m->heads[keep++] = (int16_t)head;
+                used += size;
+            }
+        }
+        n = keep;
+    } else {
+        legal_code(&b->g, m->data[m->start[deferred]], out);
+    }
+    for (int32_t i = 0; i < out->n; i++) {
+        const int32_t *mv = out->data + out->start[i];
+        if (!whole && batch_head(t, mv) != head) {
             continue;
         }
         int32_t size = 2 + mv[1];
