@@ -1481,7 +1481,6 @@ typedef void (*FollowFn)(G *, int32_t, const V *, const int32_t *);
 typedef void (*SkipFn)(G *, int32_t, const V *);
 
 static const ApplyFn APPLY[MAX1(NA)] = { apply_take_distinct, apply_take_two, apply_reserve, apply_buy, NULL };
-MAYBE_UNUSED static const LegalFn LEGAL[MAX1(NA)] = { legal_take_distinct, legal_take_two, legal_reserve, legal_buy, NULL };
 static const LegalFn STEP_OPTIONS[MAX1(NSTEPS)] = { step_options0, step_options1, step_options2 };
 static const ApplyFn STEP_DECIDE[MAX1(NSTEPS)] = { step_decide0, step_decide1, step_decide2 };
 static const StepFn STEP_RUN[MAX1(NSTEPS)] = { step_run0, step_run1, step_run2 };
@@ -1605,13 +1604,24 @@ MAYBE_UNUSED static void legal_code(const G *g, int32_t code, MoveBuf *out)
 #if NFOLLOW
     waiting |= g->fn > 0;
 #endif
-    if (waiting || code < 0 || code >= NA || !LEGAL[code]) {
-        legal_moves(g, out);
-        return;
-    }
     out->n = 0;
     out->used = 0;
-    LEGAL[code](g, g->current, out);
+    switch (waiting ? -1 : code) {  /* called directly, as legal_moves calls them: no table takes their addresses */
+    case 0:
+        legal_take_distinct(g, g->current, out);
+        return;
+    case 1:
+        legal_take_two(g, g->current, out);
+        return;
+    case 2:
+        legal_reserve(g, g->current, out);
+        return;
+    case 3:
+        legal_buy(g, g->current, out);
+        return;
+    default:
+        legal_moves(g, out);
+    }
 }
 
 /* Make a legal move on g (a copy the caller owns). */

@@ -536,9 +536,6 @@ class Lowering(FollowUps):
             "APPLY": [
                 c.ident("apply_", a.name) if a.body is not None else "NULL" for a in self.actions
             ],
-            "LEGAL": [
-                c.ident("legal_", a.name) if a.body is not None else "NULL" for a in self.actions
-            ],
             "STEP_OPTIONS": [f"step_options{i}" for i in steps],
             "STEP_DECIDE": [f"step_decide{i}" for i in steps],
             "STEP_RUN": [f"step_run{i}" for i in steps],
