@@ -521,15 +521,34 @@ static inline void mv_end(MoveBuf *b)
  * the move begun, its slots so far, ended where its ways to pay or to
  * return would start, standing for them all (at least one exists). Its
  * length word is MV_DEFERRED with the count of those slots; after them,
- * how its ways are found (only if its head is chosen): DEFER_ENUM, by its
- * code's enumerator again (legal_code), or DEFER_TOKENS, by token_moves,
- * whose `cards` and price follow (mv_expand). */
-enum { DEFER_ENUM, DEFER_TOKENS };
+ * how its ways are found if its head is chosen (mv_expand): `how` (a
+ * DEFER_ kind), the helper's `args`, then the set `set` (its count, its
+ * elements) if not NULL; DEFER_ENUM if an argument is past 32 bits (the
+ * caller then finds every move again). */
+enum { DEFER_ENUM, DEFER_TOKENS, DEFER_WORTH, DEFER_CARDS, DEFER_RETURN };
 
-static int32_t mv_defer(MoveBuf *b)
+static int32_t mv_defer(MoveBuf *b, int32_t how, const V *args, int32_t nargs, const Set *set)
 {
     int32_t at = b->start[b->n], slots = (int32_t)(b->used - at - 2);
-    mv_put(b, DEFER_ENUM);
+    V wide = 0;
+    for (int32_t i = 0; i < nargs; i++) {
+        wide |= (args[i] + ((V)1 << 31)) >> 32;  /* not in int32_t's range */
+    }
+    if (wide) {
+        how = DEFER_ENUM;
+        nargs = 0;
+        set = NULL;
+    }
+    mv_reserve(b, 2 + nargs + (set ? set->n : 0));
+    int32_t *extra = b->data + b->used;
+    extra[0] = how;
+    for (int32_t i = 0; i < nargs; i++) {
+        extra[1 + i] = (int32_t)args[i];
+    }
+    b->used += 1 + nargs;
+    if (set) {
+        mv_put_set(b, set);
+    }
     mv_end(b);
     b->data[at + 1] = MV_DEFERRED | slots;
     return 1;
@@ -832,29 +851,26 @@ static inline int32_t only_tokens(const G *g, int32_t p, const Vec *price, int c
     return 1;
 }
 
-/* A deferred move (mv_defer) whose ways token_moves finds: `cards` and the
- * price after its slots (DEFER_ENUM for a price past 32 bits). */
-static int32_t defer_tokens(MoveBuf *out, const Vec *price, int cards)
+/* In a buffer listing heads: the move begun deferred (DEFER_TOKENS) if it
+ * has two ways to pay at least (the least unpaid is below the `wild` tokens
+ * held, and a colour's tokens may leave more unpaid), else 0. Not inlined:
+ * the engine's own enumeration is compiled as without it. */
+static __attribute__((noinline)) int32_t token_heads(const G *g, int32_t p, const Vec *price, int cards, V wild, MoveBuf *out)
 {
-    int32_t at = out->start[out->n], slots = (int32_t)(out->used - at - 2);
-    V wide = 0;
+    const int32_t *held = g->held[p];
+    V least = 0;
+    int varies = 0;
     for (int32_t c = 0; c < NC; c++) {
-        wide |= price->c[c] >> 31;
+        V rest = imax(0, price->c[c] - held[c]);
+        least += rest;
+        varies |= rest < price->c[c];
     }
-    if (wide) {
-        return mv_defer(out);
+    if (least < wild && varies) {
+        V args[1 + MAX1(NC)] = {cards};
+        memcpy(args + 1, price->c, sizeof(V) * NC);
+        return mv_defer(out, DEFER_TOKENS, args, 1 + NC, NULL);
     }
-    mv_reserve(out, 2 + NC);
-    int32_t *extra = out->data + out->used;
-    extra[0] = DEFER_TOKENS;
-    extra[1] = cards;
-    for (int32_t c = 0; c < NC; c++) {
-        extra[2 + c] = (int32_t)price->c[c];
-    }
-    out->used += 2 + NC;
-    mv_end(out);
-    out->data[at + 1] = MV_DEFERRED | slots;
-    return 1;
+    return 0;
 }
 
 /* Every way to pay the price with colour and wild tokens (docs/engine.md),
@@ -866,18 +882,8 @@ static int32_t token_moves(const G *g, int32_t p, const Vec *price, int cards, M
     if (wild == 0) {
         return only_tokens(g, p, price, cards, out);
     }
-    if (out->heads) {  /* two ways at least, if the least unpaid is below the wild tokens held and a colour may leave more */
-        const int32_t *held = g->held[p];
-        V least = 0;
-        int varies = 0;
-        for (int32_t c = 0; c < NC; c++) {
-            V rest = imax(0, price->c[c] - held[c]);
-            least += rest;
-            varies |= rest < price->c[c];
-        }
-        if (least < wild && varies) {
-            return defer_tokens(out, price, cards);
-        }
+    if (out->heads && token_heads(g, p, price, cards, wild, out)) {
+        return 1;
     }
     Split s;
     split_start(&s, g, p, price->c, out);
@@ -886,28 +892,6 @@ static int32_t token_moves(const G *g, int32_t p, const Vec *price, int cards, M
     s.cards = cards;
     split_all(&s);
     return ways_end(&s);
-}
-
-/* The ways a deferred move `mv` stands for, each written into `out` as a
- * move (its slots, then the way's): 1, or 0 if its code's enumerator must
- * find them (DEFER_ENUM). */
-MAYBE_UNUSED static int mv_expand(const G *g, const int32_t *mv, MoveBuf *out)
-{
-    int32_t slots = mv[1] & ~MV_DEFERRED;
-    const int32_t *extra = mv + 2 + slots;
-    if (extra[0] != DEFER_TOKENS) {
-        return 0;
-    }
-    Vec price;
-    for (int32_t c = 0; c < NC; c++) {
-        price.c[c] = extra[2 + c];
-    }
-    mv_begin(out, mv[0]);
-    mv_reserve(out, slots);
-    memcpy(out->data + out->used, mv + 2, sizeof(int32_t) * (size_t)slots);
-    out->used += slots;
-    token_moves(g, g->current, &price, extra[1], out);
-    return 1;
 }
 
 MAYBE_UNUSED static int32_t pay_moves(const G *g, int32_t p, const Vec *price, MoveBuf *out) { return token_moves(g, p, price, 0, out); }
@@ -929,7 +913,9 @@ MAYBE_UNUSED static int32_t card_pay_moves(const G *g, int32_t p, const Vec *pri
     if (out->heads && s.found > 1) {  /* the ways found (no cheap test of one), one kept for them */
         out->n -= s.found;
         out->used = s.begun + 2 + s.before;
-        return mv_defer(out);
+        V args[1 + MAX1(NC)] = {units};
+        memcpy(args + 1, price->c, sizeof(V) * NC);
+        return mv_defer(out, DEFER_CARDS, args, 1 + NC, usable);
     }
     return ways_end(&s);
 }
@@ -967,6 +953,18 @@ static void return_fill(MoveBuf *out, int32_t code, const int32_t *limits, const
     }
 }
 
+/* In a buffer listing heads: one move of `code` standing for the ways to
+ * return tokens (DEFER_RETURN). Not inlined, as token_heads. */
+static __attribute__((noinline)) void return_heads(V limit, const int32_t *counted, int32_t code, MoveBuf *out)
+{
+    V args[2 + NK] = {limit, code};
+    for (int32_t k = 0; k < NK; k++) {
+        args[2 + k] = counted[k];
+    }
+    mv_begin(out, code);
+    mv_defer(out, DEFER_RETURN, args, 2 + NK, NULL);
+}
+
 /* Every way to return tokens down to the limit (docs/engine.md), of the
    kinds it counts (`counted`: 1 each). */
 static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, int32_t code, MoveBuf *out)
@@ -987,11 +985,51 @@ static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, 
     }
     excess = imin(excess, room[0]);
     if (excess > 0 && out->heads) {
-        mv_begin(out, code);
-        mv_defer(out);
+        return_heads(limit, counted, code, out);
     } else if (excess > 0) {
         return_fill(out, code, limits, room, excess);
     }
+}
+
+/* The ways a deferred move `mv` (mv_defer) stands for, each written into
+ * `out` as a move, by the helper that deferred them, with the arguments it
+ * kept: 1, or 0 where it kept none (DEFER_ENUM: the caller finds every
+ * move again). The helpers are inlined here (flatten): the engine's own
+ * calls of them are compiled as if this one were not. */
+MAYBE_UNUSED static __attribute__((flatten)) int mv_expand(const G *g, const int32_t *mv, MoveBuf *out)
+{
+    int32_t slots = mv[1] & ~MV_DEFERRED, p = g->current;
+    const int32_t *extra = mv + 2 + slots, *args = extra + 1;
+    if (extra[0] == DEFER_ENUM) {
+        return 0;
+    }
+    if (extra[0] == DEFER_RETURN) {  /* a move of its own, nothing begun */
+        return_ways(g, p, args[0], args + 2, args[1], out);
+        return 1;
+    }
+    Vec price;
+    for (int32_t c = 0; c < NC; c++) {
+        price.c[c] = args[1 + c];
+    }
+    mv_begin(out, mv[0]);
+    mv_reserve(out, slots);
+    memcpy(out->data + out->used, mv + 2, sizeof(int32_t) * (size_t)slots);
+    out->used += slots;
+    if (extra[0] == DEFER_TOKENS) {
+        if (args[0]) {  /* a constant each: token_moves stays specialised */
+            token_moves(g, p, &price, 1, out);
+        } else {
+            token_moves(g, p, &price, 0, out);
+        }
+    } else {
+        Set usable;
+        usable.n = args[1 + NC];
+        for (int32_t i = 0; i < usable.n; i++) {
+            usable.v[i] = args[2 + NC + i];
+        }
+        card_pay_moves(g, p, &price, &usable, args[0], out);
+    }
+    return 1;
 }
 
 /* ------------------------------------------------------- cards and tiles */
@@ -1590,37 +1628,6 @@ static void legal_moves(const G *g, MoveBuf *out)
     if (out->n == 0 && FALLBACK >= 0) {
         mv_begin(out, FALLBACK);
         mv_end(out);
-    }
-}
-
-/* The legal moves of one move code, as legal_moves lists them: at a
- * follow-up or a pending step, legal_moves' own (one decision's); else
- * those of action `code` alone, found by its enumerator (legal_moves lists
- * each action's moves together; the fallback, with no enumerator, by
- * legal_moves). */
-MAYBE_UNUSED static void legal_code(const G *g, int32_t code, MoveBuf *out)
-{
-    int waiting = g->over || g->pending >= 0;
-#if NFOLLOW
-    waiting |= g->fn > 0;
-#endif
-    out->n = 0;
-    out->used = 0;
-    switch (waiting ? -1 : code) {  /* called directly, as legal_moves calls them: no table takes their addresses */
-    case 0:
-        legal_take_distinct(g, g->current, out);
-        return;
-    case 1:
-        legal_take_two(g, g->current, out);
-        return;
-    case 2:
-        legal_reserve(g, g->current, out);
-        return;
-    case 3:
-        legal_buy(g, g->current, out);
-        return;
-    default:
-        legal_moves(g, out);
     }
 }
 
@@ -3765,8 +3772,8 @@ static inline int32_t batch_only(const BatchGame *b, int32_t head, int32_t *defe
  * memo in place of the state's (the decisions after the head look at no
  * other); where they do not fit, none (batch_moves finds every move anew,
  * in full). Each deferred move's ways are found from what it keeps
- * (mv_expand), or, if one keeps too little, its code's moves are found
- * again (legal_code) and those of the head kept. */
+ * (mv_expand), or, if one keeps too little, every move is found again
+ * and those of the head kept. */
 static void batch_expand(BatchGame *b, const int32_t *t, int32_t head, int32_t deferred)
 {
     BatchMemo *m = &b->memo;
@@ -3813,7 +3820,7 @@ static void batch_expand(BatchGame *b, const int32_t *t, int32_t head, int32_t d
         }
         n = keep;
     } else {
-        legal_code(&b->g, m->data[m->start[deferred]], out);
+        legal_moves(&b->g, out);
     }
     for (int32_t i = 0; i < out->n; i++) {
         const int32_t *mv = out->data + out->start[i];
