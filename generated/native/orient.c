@@ -858,9 +858,8 @@ static inline int32_t only_tokens(const G *g, int32_t p, const Vec *price, int c
 
 /* In a buffer listing heads: the move begun deferred (DEFER_TOKENS) if it
  * has two ways to pay at least (the least unpaid is below the `wild` tokens
- * held, and a colour's tokens may leave more unpaid), else 0. Not inlined:
- * the engine's own enumeration is compiled as without it. */
-static __attribute__((noinline)) int32_t token_heads(const G *g, int32_t p, const Vec *price, int cards, V wild, MoveBuf *out)
+ * held, and a colour's tokens may leave more unpaid), else 0. */
+static inline int32_t token_heads(const G *g, int32_t p, const Vec *price, int cards, V wild, MoveBuf *out)
 {
     const int32_t *held = g->held[p];
     V least = 0;
@@ -959,7 +958,8 @@ static void return_fill(MoveBuf *out, int32_t code, const int32_t *limits, const
 }
 
 /* In a buffer listing heads: one move of `code` standing for the ways to
- * return tokens (DEFER_RETURN). Not inlined, as token_heads. */
+ * return tokens (DEFER_RETURN). Not inlined: the engine's step keeps its
+ * code as without it. */
 static __attribute__((noinline)) void return_heads(V limit, const int32_t *counted, int32_t code, MoveBuf *out)
 {
     V args[2 + NK] = {limit, code};
