@@ -3435,15 +3435,28 @@ static int32_t batch_block(const int32_t *t, int32_t kind)
     return kind == 2 ? t[BC_TOKEN] : kind == 3 ? t[BC_CARD] : kind == 8 + 2 ? t[BC_SET_TOKEN] : t[BC_TILE];
 }
 
+/* Per move code, read from the table once a call (batch_codes): where its
+ * heads start, and the kind of its first value where that is in the head
+ * (else -1). */
+static int32_t BATCH_BASE[MAX1(NMOVES)], BATCH_KIND[MAX1(NMOVES)];
+
+static void batch_codes(const int32_t *t)
+{
+    for (int32_t code = 0; code < NMOVES; code++) {
+        BATCH_BASE[code] = t[BT_HEAD + code];
+        BATCH_KIND[code] = t[BT_SCALAR + code] ? SHOWN[SHOWN_START[code]] : -1;
+    }
+}
+
 /* A move's first atom, its head: its name, with its first value when that
  * is one value. */
 static inline int32_t batch_head(const int32_t *restrict t, const int32_t *mv)
 {
-    int32_t code = mv[0], at = 0;
-    if (t[BT_SCALAR + code]) {
-        return t[BT_HEAD + code] + batch_offset(t, SHOWN[SHOWN_START[code]], mv + 2, &at);
+    int32_t code = mv[0], at = 0, kind = BATCH_KIND[code];
+    if (kind >= 0) {
+        return BATCH_BASE[code] + batch_offset(t, kind, mv + 2, &at);
     }
-    return t[BT_HEAD + code];
+    return BATCH_BASE[code];
 }
 
 /* A move's atoms (docs/rl.md, "The action space"): its head, then one per
@@ -4154,6 +4167,7 @@ static PyObject *py_batch_reset(PyObject *Py_UNUSED(module), PyObject *args)
     }
     const int32_t *t = x.table.buf;
     BatchGame *all = x.games.buf;
+    batch_codes(t);
     Py_buffer seed;
     if (PyObject_GetBuffer(seeds, &seed, PyBUF_C_CONTIGUOUS) < 0) {
         batch_release(&x);
@@ -4287,6 +4301,7 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
     }
     const int32_t *t = x.table.buf, *actions = x.actions.buf;
     BatchGame *all = x.games.buf;
+    batch_codes(t);
     jmp_buf here;
     jmp_buf *outer = OUT_OF_MEMORY;
     if (setjmp(here)) {
