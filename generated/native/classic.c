@@ -3475,10 +3475,15 @@ static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int16_t
     }
     for (; i < last && n < BATCH_PREFIX - NK - 1; i++) {
         int32_t kind = SHOWN[i];
-        if (kind == 5) {
+        if (kind == 5) {  /* NK counts in a loop of known length, from locals: unrolled */
+            int32_t base = t[BC_COUNT];
+            const int32_t *counts = slots + at;
+            int16_t *to = out + n;
             for (int32_t k = 0; k < NK; k++) {
-                out[n++] = (int16_t)(t[BC_COUNT] + slots[at++]);
+                to[k] = (int16_t)(base + counts[k]);
             }
+            n += NK;
+            at += NK;
         } else if (kind == 8 + 3) {
             int32_t m = slots[at++];
             for (int32_t j = 0; j < m && n < BATCH_PREFIX - 1; j++) {
