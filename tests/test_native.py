@@ -740,7 +740,7 @@ class Drawn:
     worth: int = 0  # editions with a wild token worth more than one in payments
     divides: int = 0  # editions that divide (`/` or `%`)
     batched: int = 0  # editions whose research batch was stepped against the engine API
-    later: int = 0  # their decisions that did not end a move (a head of several moves, a payment's or a return's atoms)
+    later: int = 0  # their decisions that did not end a move (a payment's or a return's atoms)
 
 
 DRAWN = Drawn()
