@@ -739,6 +739,8 @@ class Drawn:
     several: int = 0  # editions with actions before the main one or extra turns
     worth: int = 0  # editions with a wild token worth more than one in payments
     divides: int = 0  # editions that divide (`/` or `%`)
+    batched: int = 0  # editions whose research batch was stepped against the engine API
+    later: int = 0  # their decisions that did not end a move (a payment's or a return's atoms)
 
 
 DRAWN = Drawn()
@@ -799,6 +801,54 @@ def play_drawn(drawn: DrawnEdition, model: m.Edition, native: ModuleType, game: 
         check_playout(drawn, native, *game.setup(*model.players))
 
 
+def check_batch(drawn: DrawnEdition, model: m.Edition, native: ModuleType, players: int,
+                seed: int, moves: int) -> None:
+    """A drawn edition's research batch (docs/rl.md): its masks, observations,
+    rewards and dones after each of its random decisions, game by game, as
+    stepping each game through the engine API gives. The batch finds a new
+    state's heads without their ways to pay or to return tokens, and the
+    ways of a head chosen only (rl.md, "Speed"): a drawn edition's payments
+    (wild tokens worth more than one, cards spent) and returns go through
+    it. An edition whose choices the action space has no encoding for is
+    left out; so is a run without numpy (the rl extra)."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return
+    from unittest import mock
+
+    from splendor_rules.compiler.tools.rl.adapters import batch_env
+    from splendor_rules.compiler.tools.rl.game import Game as RlGame
+
+    games = 3
+    with mock.patch.object(batch_env, "load_engine", lambda edition, kind: native), \
+            mock.patch.object(batch_env, "native_extension", lambda edition: native._c):
+        try:
+            batch = batch_env.BatchEnv(model.name, games, players, seed=seed)
+        except ValueError:
+            return
+    alone = [RlGame(native, players, seed=seed + i) for i in range(games)]
+    rng = random.Random(moves)
+    deals = [0] * games
+    for _ in range(120):
+        for i, game in enumerate(alone):
+            where = f"batch game {i}, seed {seed + i}, moves random.Random({moves})\n{drawn.show()}"
+            assert batch.masks[i].tolist() == game.mask(), where
+            assert batch.observations[i].tolist() == game.observe(game.to_move), where
+        actions = [rng.choice(game.legal()) for game in alone]
+        batch.step(actions)
+        for i, (game, action) in enumerate(zip(alone, actions, strict=True)):
+            DRAWN.later += game.step(action) is None
+            assert bool(batch.dones[i]) == game.over, drawn.show()
+            if game.over:
+                assert batch.rewards[i].tolist() == game.rewards(), drawn.show()
+                deals[i] += 1
+                game.reset(seed + i + deals[i] * games)
+            else:
+                assert not batch.rewards[i].any(), drawn.show()
+    DRAWN.batched += 1
+
+
 def check_playout(drawn: DrawnEdition, native: ModuleType, players: int, seed: int,
                   first: int) -> None:
     """A drawn edition's native playout: a legal game (replayed move by move
@@ -839,6 +889,7 @@ def test_random_editions_agree(native_root: Path, drawn: DrawnEdition, game: Gam
             ) from error
     DRAWN.build.append(time.perf_counter() - start)
     play_drawn(drawn, model, native, game)
+    check_batch(drawn, model, native, *game.setup(*model.players)[:2], game.moves)
     DRAWN.editions += 1
     DRAWN.several += drawn.several
     DRAWN.worth += "token worth" in drawn.shapes
@@ -856,6 +907,8 @@ def test_random_editions_summary(capsys: pytest.CaptureFixture[str]) -> None:
               f"several actions a turn, {DRAWN.worth} with a token worth more than one "
               f"in payments, {DRAWN.divides} dividing with / or %), {DRAWN.games} games, "
               f"{DRAWN.plies} actions, {DRAWN.probes} illegal actions refused alike; "
+              f"{DRAWN.batched} batches stepped as the engine API, {DRAWN.later} of their "
+              f"decisions within a move; "
               f"{DRAWN.seconds:.1f} s ({build:.2f} s per edition to build)\n"
               f"{DRAWN.lengths.summary()}")
     assert DRAWN.games == DRAWN.editions * RANDOM_EDITION_GAMES

@@ -423,7 +423,12 @@ typedef struct {
     ptrdiff_t used, cap;
     int32_t *start;
     ptrdiff_t n, starts_cap;
+    int32_t heads;  /* 1: a state's heads only (mv_defer); 0, the default: every move */
 } MoveBuf;
+
+/* In a buffer listing heads, a move whose later values (its ways to pay or
+ * to return tokens) are not listed: its length word carries this bit. */
+#define MV_DEFERRED ((int32_t)1 << 30)
 
 /* A move buffer holds at most MV_LIMIT slots and moves: where a move
  * starts is an int32_t. Past it, or when memory runs out, the buffer is left
@@ -519,6 +524,45 @@ static inline void mv_end(MoveBuf *b)
     b->data[at + 1] = (int32_t)(b->used - at - 2);
     b->n++;
 }
+
+/* In a buffer listing heads (`heads`, the research batch's: docs/rl.md):
+ * the move begun, its slots so far, ended where its ways to pay or to
+ * return would start, standing for them all (at least one exists). Its
+ * length word is MV_DEFERRED with the count of those slots; after them,
+ * how its ways are found if its head is chosen (mv_expand): `how` (a
+ * DEFER_ kind), the helper's `args`, then the set `set` (its count, its
+ * elements) if not NULL; DEFER_ENUM if an argument is past 32 bits (the
+ * caller then finds every move again). */
+enum { DEFER_ENUM, DEFER_TOKENS, DEFER_WORTH, DEFER_CARDS, DEFER_RETURN };
+
+static int32_t mv_defer(MoveBuf *b, int32_t how, const V *args, int32_t nargs, const Set *set)
+{
+    int32_t at = b->start[b->n], slots = (int32_t)(b->used - at - 2);
+    V wide = 0;
+    for (int32_t i = 0; i < nargs; i++) {
+        wide |= (args[i] + ((V)1 << 31)) >> 32;  /* not in int32_t's range */
+    }
+    if (wide) {
+        how = DEFER_ENUM;
+        nargs = 0;
+        set = NULL;
+    }
+    mv_reserve(b, 2 + nargs + (set ? set->n : 0));
+    int32_t *extra = b->data + b->used;
+    extra[0] = how;
+    for (int32_t i = 0; i < nargs; i++) {
+        extra[1 + i] = (int32_t)args[i];
+    }
+    b->used += 1 + nargs;
+    if (set) {
+        mv_put_set(b, set);
+    }
+    mv_end(b);
+    b->data[at + 1] = MV_DEFERRED | slots;
+    return 1;
+}
+
+static inline int mv_deferred(const int32_t *mv) { return (mv[1] & MV_DEFERRED) != 0; }
 
 static inline const int32_t *mv_slots(const MoveBuf *b, int32_t i) { return b->data + b->start[i] + 2; }
 
@@ -998,13 +1042,38 @@ static inline int32_t only_tokens(const G *g, int32_t p, const Vec *price, int c
     return 1;
 }
 
+/* In a buffer listing heads: the move begun deferred (DEFER_TOKENS) if it
+ * has two ways to pay at least (the least unpaid is below the `wild` tokens
+ * held, and a colour's tokens may leave more unpaid), else 0. */
+static inline int32_t token_heads(const G *g, int32_t p, const Vec *price, int cards, V wild, MoveBuf *out)
+{
+    const int32_t *held = g->held[p];
+    V least = 0;
+    int varies = 0;
+    for (int32_t c = 0; c < NC; c++) {
+        V rest = imax(0, price->c[c] - held[c]);
+        least += rest;
+        varies |= rest < price->c[c];
+    }
+    if (least < wild && varies) {
+        V args[1 + MAX1(NC)] = {cards};
+        memcpy(args + 1, price->c, sizeof(V) * NC);
+        return mv_defer(out, DEFER_TOKENS, args, 1 + NC, NULL);
+    }
+    return 0;
+}
+
 /* Every way to pay the price with colour and wild tokens (docs/engine.md),
  * each completing the move begun in `out`; with `cards`, each move lists
  * the cards spent: none (a payment that may spend cards, with none to spend). */
 static int32_t token_moves(const G *g, int32_t p, const Vec *price, int cards, MoveBuf *out)
 {
-    if (wild_held(g, p) == 0) {
+    V wild = wild_held(g, p);
+    if (wild == 0) {
         return only_tokens(g, p, price, cards, out);
+    }
+    if (out->heads && token_heads(g, p, price, cards, wild, out)) {
+        return 1;
     }
     Split s;
     split_start(&s, g, p, price->c, out);
@@ -1031,6 +1100,13 @@ MAYBE_UNUSED static int32_t card_pay_moves(const G *g, int32_t p, const Vec *pri
     s.usable = usable;
     s.units = units;
     split_all(&s);
+    if (out->heads && s.found > 1) {  /* the ways found (no cheap test of one), one kept for them */
+        out->n -= s.found;
+        out->used = s.begun + 2 + s.before;
+        V args[1 + MAX1(NC)] = {units};
+        memcpy(args + 1, price->c, sizeof(V) * NC);
+        return mv_defer(out, DEFER_CARDS, args, 1 + NC, usable);
+    }
     return ways_end(&s);
 }
 
@@ -1067,6 +1143,19 @@ static void return_fill(MoveBuf *out, int32_t code, const int32_t *limits, const
     }
 }
 
+/* In a buffer listing heads: one move of `code` standing for the ways to
+ * return tokens (DEFER_RETURN). Not inlined: the engine's step keeps its
+ * code as without it. */
+static __attribute__((noinline)) void return_heads(V limit, const int32_t *counted, int32_t code, MoveBuf *out)
+{
+    V args[2 + NK] = {limit, code};
+    for (int32_t k = 0; k < NK; k++) {
+        args[2 + k] = counted[k];
+    }
+    mv_begin(out, code);
+    mv_defer(out, DEFER_RETURN, args, 2 + NK, NULL);
+}
+
 /* Every way to return tokens down to the limit (docs/engine.md), of the
    kinds it counts (`counted`: 1 each). */
 static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, int32_t code, MoveBuf *out)
@@ -1086,9 +1175,52 @@ static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, 
         room[k] = room[k + 1] + limits[k];
     }
     excess = imin(excess, room[0]);
-    if (excess > 0) {
+    if (excess > 0 && out->heads) {
+        return_heads(limit, counted, code, out);
+    } else if (excess > 0) {
         return_fill(out, code, limits, room, excess);
     }
+}
+
+/* The ways a deferred move `mv` (mv_defer) stands for, each written into
+ * `out` as a move, by the helper that deferred them, with the arguments it
+ * kept: 1, or 0 where it kept none (DEFER_ENUM: the caller finds every
+ * move again). The helpers are inlined here (flatten): the engine's own
+ * calls of them are compiled as if this one were not. */
+MAYBE_UNUSED static __attribute__((flatten)) int mv_expand(const G *g, const int32_t *mv, MoveBuf *out)
+{
+    int32_t slots = mv[1] & ~MV_DEFERRED, p = g->current;
+    const int32_t *extra = mv + 2 + slots, *args = extra + 1;
+    if (extra[0] == DEFER_ENUM) {
+        return 0;
+    }
+    if (extra[0] == DEFER_RETURN) {  /* a move of its own, nothing begun */
+        return_ways(g, p, args[0], args + 2, args[1], out);
+        return 1;
+    }
+    Vec price;
+    for (int32_t c = 0; c < NC; c++) {
+        price.c[c] = args[1 + c];
+    }
+    mv_begin(out, mv[0]);
+    mv_reserve(out, slots);
+    memcpy(out->data + out->used, mv + 2, sizeof(int32_t) * (size_t)slots);
+    out->used += slots;
+    if (extra[0] == DEFER_TOKENS) {
+        if (args[0]) {  /* a constant each: token_moves stays specialised */
+            token_moves(g, p, &price, 1, out);
+        } else {
+            token_moves(g, p, &price, 0, out);
+        }
+    } else {
+        Set usable;
+        usable.n = args[1 + NC];
+        for (int32_t i = 0; i < usable.n; i++) {
+            usable.v[i] = args[2 + NC + i];
+        }
+        card_pay_moves(g, p, &price, &usable, args[0], out);
+    }
+    return 1;
 }
 
 /* ------------------------------------------------------- cards and tiles */
@@ -4036,18 +4168,31 @@ static int32_t batch_block(const int32_t *t, int32_t kind)
     return kind == 2 ? t[BC_TOKEN] : kind == 3 ? t[BC_CARD] : kind == 8 + 2 ? t[BC_SET_TOKEN] : t[BC_TILE];
 }
 
+/* Per move code, read from the table once a call (batch_codes): where its
+ * heads start, and the kind of its first value where that is in the head
+ * (else -1). */
+static int32_t BATCH_BASE[MAX1(NMOVES)], BATCH_KIND[MAX1(NMOVES)];
+
+static void batch_codes(const int32_t *t)
+{
+    for (int32_t code = 0; code < NMOVES; code++) {
+        BATCH_BASE[code] = t[BT_HEAD + code];
+        BATCH_KIND[code] = t[BT_SCALAR + code] ? SHOWN[SHOWN_START[code]] : -1;
+    }
+}
+
 /* A move's first atom, its head: its name, with its first value when that
  * is one value. */
 static inline int32_t batch_head(const int32_t *restrict t, const int32_t *mv)
 {
-    int32_t code = mv[0], at = 0;
-    if (t[BT_SCALAR + code]) {
+    int32_t code = mv[0], at = 0, kind = BATCH_KIND[code];
+    if (kind >= 0) {
         if (t[BT_CELLS + code] & 1) {
-            return t[BT_HEAD + code] + batch_cells(t, SHOWN[SHOWN_START[code]], mv + 2, &at);
+            return BATCH_BASE[code] + batch_cells(t, kind, mv + 2, &at);
         }
-        return t[BT_HEAD + code] + batch_offset(t, SHOWN[SHOWN_START[code]], mv + 2, &at);
+        return BATCH_BASE[code] + batch_offset(t, kind, mv + 2, &at);
     }
-    return t[BT_HEAD + code];
+    return BATCH_BASE[code];
 }
 
 /* A move's atoms (docs/rl.md, "The action space"): its head, then one per
@@ -4071,10 +4216,15 @@ static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int16_t
             out[n++] = (int16_t)((kind >= 8 ? t[BC_LINE] : t[BC_CELL]) + batch_cells(t, kind, slots, &at));
             continue;
         }
-        if (kind == 5) {
+        if (kind == 5) {  /* NK counts in a loop of known length, from locals: unrolled */
+            int32_t base = t[BC_COUNT];
+            const int32_t *counts = slots + at;
+            int16_t *to = out + n;
             for (int32_t k = 0; k < NK; k++) {
-                out[n++] = (int16_t)(t[BC_COUNT] + slots[at++]);
+                to[k] = (int16_t)(base + counts[k]);
             }
+            n += NK;
+            at += NK;
         } else if (kind == 8 + 3) {
             int32_t m = slots[at++];
             for (int32_t j = 0; j < m && n < BATCH_PREFIX - 1; j++) {
@@ -4128,8 +4278,10 @@ static void batch_full(BatchGame *b, const int32_t *t)
 }
 
 /* The legal moves of b's state, kept in its memo where they fit (and, for
- * the players a move chooses, the seat choosing). */
-static void batch_moves(BatchGame *b)
+ * the players a move chooses, the seat choosing); with `heads`, its heads
+ * only (a move standing for its ways to pay or to return, MV_DEFERRED),
+ * found in full only for a head chosen (batch_expand). */
+static void batch_moves(BatchGame *b, int32_t heads)
 {
     BatchMemo *m = &b->memo;
     if (m->moves_ok) {
@@ -4137,7 +4289,9 @@ static void batch_moves(BatchGame *b)
         BATCH_START = m->start;
         return;
     }
+    BATCH_MOVES.heads = heads;
     legal_moves(&b->g, &BATCH_MOVES);
+    BATCH_MOVES.heads = 0;
     BATCH_DATA = BATCH_MOVES.data;
     BATCH_START = BATCH_MOVES.start;
     m->n = (int32_t)BATCH_MOVES.n;
@@ -4155,7 +4309,7 @@ static void batch_moves(BatchGame *b)
 static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
 {
     BatchMemo *m = &b->memo;
-    batch_moves(b);
+    batch_moves(b, 0);
     int32_t moves = m->n;
     if (moves >= BATCH_CAPS[0]) {
         BATCH_HEADS = batch_grow(BATCH_HEADS, &BATCH_CAPS[0], moves + 1, sizeof(int16_t));
@@ -4319,9 +4473,11 @@ static void batch_keep_options(BatchGame *b, int32_t count)
 static int batch_heads(BatchGame *b, const int32_t *t)
 {
     BatchMemo *m = &b->memo;
-    batch_moves(b);
+    /* heads only where a decision may have several (a pending step's ways
+     * to return tokens are one head: choosing it is certain) */
+    batch_moves(b, b->g.pending < 0);
     if (!m->moves_ok) {
-        return 0;
+        return 0;  /* batch_enumerate finds them again, each move in full */
     }
     int32_t words = (t[BC_ACTIONS] + 63) / 64, moves = m->n, count = 0;
     BATCH_BITS = batch_grow(BATCH_BITS, &BATCH_BITS_CAP, words, sizeof(uint64_t));
@@ -4347,10 +4503,13 @@ static int batch_heads(BatchGame *b, const int32_t *t)
     return 1;
 }
 
-/* The move of a head b's memo holds one move of, or -1. */
-static inline int32_t batch_only(const BatchGame *b, int32_t head)
+/* The move of a head b's memo holds one complete move of, or -1;
+ * *deferred: the first move of that head that stands for its ways
+ * (MV_DEFERRED), or -1. */
+static inline int32_t batch_only(const BatchGame *b, int32_t head, int32_t *deferred)
 {
     const BatchMemo *m = &b->memo;
+    *deferred = -1;
     if (b->n != 0 || m->moves_ok != 2) {
         return -1;
     }
@@ -4359,9 +4518,87 @@ static inline int32_t batch_only(const BatchGame *b, int32_t head)
         if (m->heads[i] == head) {
             many |= found >= 0;
             found = i;
+            if (*deferred < 0 && mv_deferred(m->data + m->start[i])) {
+                *deferred = i;
+            }
         }
     }
-    return many ? -1 : found;
+    return many || *deferred >= 0 ? -1 : found;
+}
+
+/* A head chosen whose memo's moves stand for ways not listed (move
+ * `deferred` among them): its moves in full, in their order, kept in the
+ * memo in place of the state's (the decisions after the head look at no
+ * other); where they do not fit, none (batch_moves finds every move anew,
+ * in full). Each deferred move's ways are found from what it keeps
+ * (mv_expand), or, if one keeps too little, every move is found again
+ * and those of the head kept. */
+static void batch_expand(BatchGame *b, const int32_t *t, int32_t head, int32_t deferred)
+{
+    BatchMemo *m = &b->memo;
+    MoveBuf *out = &BATCH_MOVES;
+    out->n = 0;
+    out->used = 0;
+    int whole = 1;
+    for (int32_t i = deferred; whole && i < m->n; i++) {  /* the moves of the head before `deferred` are complete */
+        const int32_t *mv = m->data + m->start[i];
+        if (m->heads[i] != head) {
+            continue;
+        }
+        if (mv_deferred(mv)) {
+            whole = mv_expand(&b->g, mv, out);
+        } else {
+            mv_begin(out, mv[0]);
+            mv_reserve(out, mv[1]);
+            memcpy(out->data + out->used, mv + 2, sizeof(int32_t) * (size_t)mv[1]);
+            out->used += mv[1];
+            mv_end(out);
+        }
+    }
+    int32_t n = 0, used = 0;
+    if (whole) {  /* the complete moves of the head before `deferred`, then those found */
+        for (int32_t i = 0; i < deferred; i++) {
+            if (m->heads[i] == head) {
+                n++;
+            }
+        }
+        if (n + out->n > MEMO_MOVES) {
+            m->moves_ok = 0;
+            return;
+        }
+        int32_t keep = 0;
+        for (int32_t i = 0; i < deferred; i++) {
+            if (m->heads[i] == head) {
+                const int32_t *mv = m->data + m->start[i];
+                int32_t size = 2 + mv[1];
+                memmove(m->data + used, mv, sizeof(int32_t) * (size_t)size);
+                m->start[keep] = used;
+                m->heads[keep++] = (int16_t)head;
+                used += size;
+            }
+        }
+        n = keep;
+    } else {
+        legal_moves(&b->g, out);
+    }
+    for (int32_t i = 0; i < out->n; i++) {
+        const int32_t *mv = out->data + out->start[i];
+        if (!whole && batch_head(t, mv) != head) {
+            continue;
+        }
+        int32_t size = 2 + mv[1];
+        if (n == MEMO_MOVES || used + size > MEMO_DATA) {
+            m->moves_ok = 0;
+            return;
+        }
+        memcpy(m->data + used, mv, sizeof(int32_t) * (size_t)size);
+        m->start[n] = used;
+        m->heads[n++] = (int16_t)head;
+        used += size;
+    }
+    m->n = n;
+    m->atoms_head = -1;
+    m->alive_n = -1;
 }
 
 /* The options of the decision b stands at: its memo's, else found (and kept). */
@@ -4823,6 +5060,7 @@ static PyObject *py_batch_reset(PyObject *Py_UNUSED(module), PyObject *args)
     }
     const int32_t *t = x.table.buf;
     BatchGame *all = x.games.buf;
+    batch_codes(t);
     Py_buffer seed;
     if (PyObject_GetBuffer(seeds, &seed, PyBUF_C_CONTIGUOUS) < 0) {
         batch_release(&x);
@@ -4893,12 +5131,16 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
     if (action < 0) {
         action = opts[(uint32_t)(splitmix(&b->rng) >> 33) % (uint32_t)count];  /* 31 bits: a 32-bit division */
     }
-    int32_t move = batch_only(b, action);
+    int32_t deferred;
+    int32_t move = batch_only(b, action, &deferred);
     const int32_t *mv;
     if (move >= 0) {  /* the only move of its head: most moves */
         mv = b->memo.data + b->memo.start[move];
     } else {
         if (b->n == 0) {
+            if (deferred >= 0) {
+                batch_expand(b, t, action, deferred);
+            }
             batch_enumerate(b, t, action);
         } else {
             batch_enumerate(b, t, -1);
@@ -4952,6 +5194,7 @@ static PyObject *py_batch_step(PyObject *Py_UNUSED(module), PyObject *args)
     }
     const int32_t *t = x.table.buf, *actions = x.actions.buf;
     BatchGame *all = x.games.buf;
+    batch_codes(t);
     jmp_buf here;
     jmp_buf *outer = OUT_OF_MEMORY;
     if (setjmp(here)) {
