@@ -3703,15 +3703,19 @@ static int32_t batch_block(const int32_t *t, int32_t kind)
 }
 
 /* Per move code, read from the table once a call (batch_codes): where its
- * heads start, and the kind of its first value where that is in the head
- * (else -1). */
-static int32_t BATCH_BASE[MAX1(NMOVES)], BATCH_KIND[MAX1(NMOVES)];
+ * heads start, the kind of its first value where that is in the head
+ * (else -1), and, where its values past the head are one count per token
+ * kind (a payment, a return), the slot its counts start at (else -1). */
+static int32_t BATCH_BASE[MAX1(NMOVES)], BATCH_KIND[MAX1(NMOVES)], BATCH_COUNTS[MAX1(NMOVES)];
 
 static void batch_codes(const int32_t *t)
 {
     for (int32_t code = 0; code < NMOVES; code++) {
+        int32_t start = SHOWN_START[code], last = SHOWN_START[code + 1], skip = t[BT_SCALAR + code] ? 1 : 0;
+        int one = !skip || (SHOWN[start] < 8 && SHOWN[start] != 5);  /* a head value of one slot */
         BATCH_BASE[code] = t[BT_HEAD + code];
-        BATCH_KIND[code] = t[BT_SCALAR + code] ? SHOWN[SHOWN_START[code]] : -1;
+        BATCH_KIND[code] = skip ? SHOWN[start] : -1;
+        BATCH_COUNTS[code] = one && last - start == skip + 1 && SHOWN[start + skip] == 5 ? skip : -1;
     }
 }
 
@@ -3726,12 +3730,21 @@ static inline int32_t batch_head(const int32_t *restrict t, const int32_t *mv)
     return BATCH_BASE[code];
 }
 
-/* A move's atoms (docs/rl.md, "The action space"): its head, then one per
- * later value; a count per token kind is one per kind, a set of cards one
- * per card and an end. */
-static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int16_t *restrict out)
+/* A move's atoms (docs/rl.md, "The action space"): its head (`head`, found
+ * before), then one per later value; a count per token kind is one per
+ * kind, a set of cards one per card and an end. */
+static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int32_t head, int16_t *restrict out)
 {
-    int32_t code = mv[0], at = 0, n = 0;
+    int32_t code = mv[0], at = 0, n = 0, skip = BATCH_COUNTS[code];
+    if (skip >= 0) {  /* the head, then its counts: most moves decided past their head */
+        int32_t base = t[BC_COUNT];
+        const int32_t *counts = mv + 2 + skip;
+        out[0] = (int16_t)head;
+        for (int32_t k = 0; k < NK; k++) {
+            out[1 + k] = (int16_t)(base + counts[k]);
+        }
+        return 1 + NK;
+    }
     const int32_t *slots = mv + 2;
     int32_t i = SHOWN_START[code], last = SHOWN_START[code + 1];
     if (t[BT_SCALAR + code]) {
@@ -3779,7 +3792,7 @@ static void batch_full(BatchGame *b, const int32_t *t)
             for (int32_t i = 0; i < m->n; i++) {
                 if (m->heads[i] == head) {
                     m->at[i] = used;
-                    m->len[i] = batch_atoms(t, m->data + m->start[i], m->atoms + used);
+                    m->len[i] = batch_atoms(t, m->data + m->start[i], head, m->atoms + used);
                     used += m->len[i];
                 }
             }
@@ -3795,7 +3808,7 @@ static void batch_full(BatchGame *b, const int32_t *t)
         int32_t i = BATCH_ALIVE[j];
         BATCH_OWN_ATOMS = batch_grow(BATCH_OWN_ATOMS, &BATCH_ATOMS_CAP, used + BATCH_PREFIX, sizeof(int16_t));
         BATCH_OWN_AT[i] = (int32_t)used;
-        BATCH_OWN_LEN[i] = batch_atoms(t, BATCH_DATA + BATCH_START[i], BATCH_OWN_ATOMS + used);
+        BATCH_OWN_LEN[i] = batch_atoms(t, BATCH_DATA + BATCH_START[i], BATCH_HEAD[i], BATCH_OWN_ATOMS + used);
         used += BATCH_OWN_LEN[i];
     }
     BATCH_ATOMS = BATCH_OWN_ATOMS;
