@@ -3463,21 +3463,12 @@ static inline int32_t batch_head(const int32_t *restrict t, const int32_t *mv)
     return BATCH_BASE[code];
 }
 
-/* A move's atoms (docs/rl.md, "The action space"): its head (`head`, found
- * before), then one per later value; a count per token kind is one per
- * kind, a set of cards one per card and an end. */
-static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int32_t head, int16_t *restrict out)
+/* A move's atoms (docs/rl.md, "The action space"): its head, then one per
+ * later value; a count per token kind is one per kind, a set of cards one
+ * per card and an end. */
+static int32_t batch_walk(const int32_t *restrict t, const int32_t *mv, int16_t *restrict out)
 {
-    int32_t code = mv[0], at = 0, n = 0, skip = BATCH_COUNTS[code];
-    if (skip >= 0) {  /* the head, then its counts: most moves decided past their head */
-        int32_t base = t[BC_COUNT];
-        const int32_t *counts = mv + 2 + skip;
-        out[0] = (int16_t)head;
-        for (int32_t k = 0; k < NK; k++) {
-            out[1 + k] = (int16_t)(base + counts[k]);
-        }
-        return 1 + NK;
-    }
+    int32_t code = mv[0], at = 0, n = 0;
     const int32_t *slots = mv + 2;
     int32_t i = SHOWN_START[code], last = SHOWN_START[code + 1];
     if (t[BT_SCALAR + code]) {
@@ -3509,6 +3500,24 @@ static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int32_t
         }
     }
     return n;
+}
+
+/* A move's atoms, its head (`head`) found before: inlined where the
+ * values past the head are one count per token kind (a payment, a return:
+ * most moves decided past their head), else batch_walk. */
+static inline int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int32_t head, int16_t *restrict out)
+{
+    int32_t skip = BATCH_COUNTS[mv[0]];
+    if (skip < 0) {
+        return batch_walk(t, mv, out);
+    }
+    int32_t base = t[BC_COUNT];
+    const int32_t *counts = mv + 2 + skip;
+    out[0] = (int16_t)head;
+    for (int32_t k = 0; k < NK; k++) {
+        out[1 + k] = (int16_t)(base + counts[k]);
+    }
+    return 1 + NK;
 }
 
 /* The atoms of the moves still agreeing, found once they agree on the head
