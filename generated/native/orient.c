@@ -4053,12 +4053,24 @@ static int batch_heads(BatchGame *b, const int32_t *t)
 
 /* The move of a head b's memo holds one complete move of, or -1;
  * *deferred: the first move of that head that stands for its ways
- * (MV_DEFERRED), or -1. */
-static inline int32_t batch_only(const BatchGame *b, int32_t head, int32_t *deferred)
+ * (MV_DEFERRED), or -1. `count`: the options of b's first decision. */
+static inline int32_t batch_only(const BatchGame *b, int32_t head, int32_t count, int32_t *deferred)
 {
     const BatchMemo *m = &b->memo;
     *deferred = -1;
     if (b->n != 0 || m->moves_ok != 2) {
+        return -1;
+    }
+    if (count == m->n) {  /* as many heads as moves: each head is one move's (most states), found by the first match */
+        for (int32_t i = 0; i < m->n; i++) {
+            if (m->heads[i] == head) {
+                if (mv_deferred(m->data + m->start[i])) {
+                    *deferred = i;
+                    return -1;
+                }
+                return i;
+            }
+        }
         return -1;
     }
     int32_t found = -1, many = 0;
@@ -4665,7 +4677,7 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
         action = opts[(uint32_t)(splitmix(&b->rng) >> 33) % (uint32_t)count];  /* 31 bits: a 32-bit division */
     }
     int32_t deferred;
-    int32_t move = batch_only(b, action, &deferred);
+    int32_t move = batch_only(b, action, count, &deferred);
     const int32_t *mv;
     if (move >= 0) {  /* the only move of its head: most moves */
         mv = b->memo.data + b->memo.start[move];
