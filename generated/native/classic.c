@@ -3748,10 +3748,11 @@ static void batch_keep_options(BatchGame *b, int32_t count)
 }
 
 /* The options of a state's first decision, its moves' heads, found with
- * the heads in one pass over its moves and kept in its memo; 0 where its
- * moves do not fit the memo (batch_enumerate and batch_advance then find
- * them). The common case: a new state, after a move. */
-static int batch_heads(BatchGame *b, const int32_t *t)
+ * the heads in one pass over its moves and kept in its memo, and set in
+ * `mask` where not NULL (zeroed before); 0 where its moves do not fit the
+ * memo (batch_enumerate and batch_advance then find them). The common
+ * case: a new state, after a move. */
+static inline int batch_heads(BatchGame *b, const int32_t *t, int8_t *mask)
 {
     BatchMemo *m = &b->memo;
     /* heads only where a decision may have several (a pending step's ways
@@ -3776,7 +3777,11 @@ static int batch_heads(BatchGame *b, const int32_t *t)
     m->moves_ok = 2;
     for (int32_t w = 0; w < words; w++) {
         for (uint64_t x = BATCH_BITS[w]; x; x &= x - 1) {
-            m->opts[count++] = (int16_t)(w * 64 + __builtin_ctzll(x));
+            int32_t atom = w * 64 + __builtin_ctzll(x);
+            m->opts[count++] = (int16_t)atom;
+            if (mask) {
+                mask[atom] = 1;
+            }
         }
     }
     m->count = count;
@@ -3901,7 +3906,7 @@ static int32_t batch_options(BatchGame *b, const int32_t *t, const int16_t **opt
         *opts = b->memo.opts;
         return b->memo.count;
     }
-    if (b->n == 0 && batch_heads(b, t)) {
+    if (b->n == 0 && batch_heads(b, t, NULL)) {
         *opts = b->memo.opts;
         return b->memo.count;
     }
@@ -4253,12 +4258,16 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
     return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
 }
 
-/* The options of b's decision, written as a mask. */
+/* The options of b's decision, written as a mask: a new state's as its
+ * heads are gathered. */
 static void batch_mask(BatchGame *b, const int32_t *t, int8_t *mask)
 {
+    memset(mask, 0, (size_t)t[BC_ACTIONS]);
+    if (!b->memo.opts_ok && b->n == 0 && batch_heads(b, t, mask)) {
+        return;
+    }
     const int16_t *opts;
     int32_t count = batch_options(b, t, &opts);
-    memset(mask, 0, (size_t)t[BC_ACTIONS]);
     for (int32_t j = 0; j < count; j++) {
         mask[opts[j]] = 1;
     }
