@@ -3585,8 +3585,11 @@ static void batch_moves(BatchGame *b, int32_t heads)
     }
 }
 
+static void batch_take(BatchGame *b, const int32_t *t, int32_t atom);
+
 /* The legal moves of b's state that agree with the atoms chosen so far;
- * with a head (b at its first atom), those of that head, and it is taken. */
+ * with an atom `head` (b at its first atom: a head; or later), those whose
+ * next atom it is, and it is taken. */
 static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
 {
     BatchMemo *m = &b->memo;
@@ -3612,14 +3615,26 @@ static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
     BATCH_HEAD = m->moves_ok ? m->heads : BATCH_HEADS;
     int32_t alive = 0, chosen = b->n, first = chosen > 0 ? b->prefix[0] : -1;
     if (chosen > 0 && m->moves_ok == 2 && m->alive_n == chosen && m->atoms_head == first) {  /* kept */
-        for (int32_t j = 0; j < m->nalive; j++) {
-            BATCH_ALIVE[j] = m->alive[j];
-        }
-        BATCH_NALIVE = m->nalive;
         BATCH_FULL = 1;
         BATCH_ATOMS = m->atoms;
         BATCH_AT = m->at;
         BATCH_LEN = m->len;
+        if (head >= 0) {  /* those whose next atom is `head`, taken (batch_take) */
+            for (int32_t j = 0; j < m->nalive; j++) {
+                int32_t i = m->alive[j];
+                if (m->len[i] > chosen && m->atoms[m->at[i] + chosen] == head) {
+                    BATCH_ALIVE[alive++] = i;
+                }
+            }
+            BATCH_NALIVE = alive;
+            b->prefix[b->n++] = head;
+            m->opts_ok = 0;
+            return;
+        }
+        for (int32_t j = 0; j < m->nalive; j++) {
+            BATCH_ALIVE[j] = m->alive[j];
+        }
+        BATCH_NALIVE = m->nalive;
         return;
     }
     if (chosen == 0 && head >= 0) {
@@ -3662,6 +3677,9 @@ static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
             }
         }
         BATCH_NALIVE = alive;
+    }
+    if (head >= 0) {
+        batch_take(b, t, head);
     }
 }
 
@@ -4424,15 +4442,10 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
     if (move >= 0) {  /* the only move of its head: most moves */
         mv = b->memo.data + b->memo.start[move];
     } else {
-        if (b->n == 0) {
-            if (deferred >= 0) {
-                batch_expand(b, t, action, deferred);
-            }
-            batch_enumerate(b, t, action);
-        } else {
-            batch_enumerate(b, t, -1);
-            batch_take(b, t, action);
+        if (deferred >= 0) {  /* a head, its moves standing for ways not listed */
+            batch_expand(b, t, action, deferred);
         }
+        batch_enumerate(b, t, action);
         count = batch_advance(b, t, &move);
         if (move < 0) {
             batch_keep_options(b, count);
