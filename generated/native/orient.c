@@ -3703,15 +3703,19 @@ static int32_t batch_block(const int32_t *t, int32_t kind)
 }
 
 /* Per move code, read from the table once a call (batch_codes): where its
- * heads start, and the kind of its first value where that is in the head
- * (else -1). */
-static int32_t BATCH_BASE[MAX1(NMOVES)], BATCH_KIND[MAX1(NMOVES)];
+ * heads start, the kind of its first value where that is in the head
+ * (else -1), and, where its values past the head are one count per token
+ * kind (a payment, a return), the slot its counts start at (else -1). */
+static int32_t BATCH_BASE[MAX1(NMOVES)], BATCH_KIND[MAX1(NMOVES)], BATCH_COUNTS[MAX1(NMOVES)];
 
 static void batch_codes(const int32_t *t)
 {
     for (int32_t code = 0; code < NMOVES; code++) {
+        int32_t start = SHOWN_START[code], last = SHOWN_START[code + 1], skip = t[BT_SCALAR + code] ? 1 : 0;
+        int one = !skip || (SHOWN[start] < 8 && SHOWN[start] != 5);  /* a head value of one slot */
         BATCH_BASE[code] = t[BT_HEAD + code];
-        BATCH_KIND[code] = t[BT_SCALAR + code] ? SHOWN[SHOWN_START[code]] : -1;
+        BATCH_KIND[code] = skip ? SHOWN[start] : -1;
+        BATCH_COUNTS[code] = one && last - start == skip + 1 && SHOWN[start + skip] == 5 ? skip : -1;
     }
 }
 
@@ -3729,7 +3733,7 @@ static inline int32_t batch_head(const int32_t *restrict t, const int32_t *mv)
 /* A move's atoms (docs/rl.md, "The action space"): its head, then one per
  * later value; a count per token kind is one per kind, a set of cards one
  * per card and an end. */
-static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int16_t *restrict out)
+static int32_t batch_walk(const int32_t *restrict t, const int32_t *mv, int16_t *restrict out)
 {
     int32_t code = mv[0], at = 0, n = 0;
     const int32_t *slots = mv + 2;
@@ -3765,6 +3769,24 @@ static int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int16_t
     return n;
 }
 
+/* A move's atoms, its head (`head`) found before: inlined where the
+ * values past the head are one count per token kind (a payment, a return:
+ * most moves decided past their head), else batch_walk. */
+static inline int32_t batch_atoms(const int32_t *restrict t, const int32_t *mv, int32_t head, int16_t *restrict out)
+{
+    int32_t skip = BATCH_COUNTS[mv[0]];
+    if (skip < 0) {
+        return batch_walk(t, mv, out);
+    }
+    int32_t base = t[BC_COUNT];
+    const int32_t *counts = mv + 2 + skip;
+    out[0] = (int16_t)head;
+    for (int32_t k = 0; k < NK; k++) {
+        out[1 + k] = (int16_t)(base + counts[k]);
+    }
+    return 1 + NK;
+}
+
 /* The atoms of the moves still agreeing, found once they agree on the head
  * (most moves are told apart by their head alone): kept in b's memo for
  * every move of the head chosen, where its moves are kept. */
@@ -3779,7 +3801,7 @@ static void batch_full(BatchGame *b, const int32_t *t)
             for (int32_t i = 0; i < m->n; i++) {
                 if (m->heads[i] == head) {
                     m->at[i] = used;
-                    m->len[i] = batch_atoms(t, m->data + m->start[i], m->atoms + used);
+                    m->len[i] = batch_atoms(t, m->data + m->start[i], head, m->atoms + used);
                     used += m->len[i];
                 }
             }
@@ -3795,7 +3817,7 @@ static void batch_full(BatchGame *b, const int32_t *t)
         int32_t i = BATCH_ALIVE[j];
         BATCH_OWN_ATOMS = batch_grow(BATCH_OWN_ATOMS, &BATCH_ATOMS_CAP, used + BATCH_PREFIX, sizeof(int16_t));
         BATCH_OWN_AT[i] = (int32_t)used;
-        BATCH_OWN_LEN[i] = batch_atoms(t, BATCH_DATA + BATCH_START[i], BATCH_OWN_ATOMS + used);
+        BATCH_OWN_LEN[i] = batch_atoms(t, BATCH_DATA + BATCH_START[i], BATCH_HEAD[i], BATCH_OWN_ATOMS + used);
         used += BATCH_OWN_LEN[i];
     }
     BATCH_ATOMS = BATCH_OWN_ATOMS;
@@ -3830,8 +3852,11 @@ static void batch_moves(BatchGame *b, int32_t heads)
     }
 }
 
+static void batch_take(BatchGame *b, const int32_t *t, int32_t atom);
+
 /* The legal moves of b's state that agree with the atoms chosen so far;
- * with a head (b at its first atom), those of that head, and it is taken. */
+ * with an atom `head` (b at its first atom: a head; or later), those whose
+ * next atom it is, and it is taken. */
 static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
 {
     BatchMemo *m = &b->memo;
@@ -3857,14 +3882,26 @@ static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
     BATCH_HEAD = m->moves_ok ? m->heads : BATCH_HEADS;
     int32_t alive = 0, chosen = b->n, first = chosen > 0 ? b->prefix[0] : -1;
     if (chosen > 0 && m->moves_ok == 2 && m->alive_n == chosen && m->atoms_head == first) {  /* kept */
-        for (int32_t j = 0; j < m->nalive; j++) {
-            BATCH_ALIVE[j] = m->alive[j];
-        }
-        BATCH_NALIVE = m->nalive;
         BATCH_FULL = 1;
         BATCH_ATOMS = m->atoms;
         BATCH_AT = m->at;
         BATCH_LEN = m->len;
+        if (head >= 0) {  /* those whose next atom is `head`, taken (batch_take) */
+            for (int32_t j = 0; j < m->nalive; j++) {
+                int32_t i = m->alive[j];
+                if (m->len[i] > chosen && m->atoms[m->at[i] + chosen] == head) {
+                    BATCH_ALIVE[alive++] = i;
+                }
+            }
+            BATCH_NALIVE = alive;
+            b->prefix[b->n++] = head;
+            m->opts_ok = 0;
+            return;
+        }
+        for (int32_t j = 0; j < m->nalive; j++) {
+            BATCH_ALIVE[j] = m->alive[j];
+        }
+        BATCH_NALIVE = m->nalive;
         return;
     }
     if (chosen == 0 && head >= 0) {
@@ -3907,6 +3944,9 @@ static void batch_enumerate(BatchGame *b, const int32_t *t, int32_t head)
             }
         }
         BATCH_NALIVE = alive;
+    }
+    if (head >= 0) {
+        batch_take(b, t, head);
     }
 }
 
@@ -3993,10 +4033,11 @@ static void batch_keep_options(BatchGame *b, int32_t count)
 }
 
 /* The options of a state's first decision, its moves' heads, found with
- * the heads in one pass over its moves and kept in its memo; 0 where its
- * moves do not fit the memo (batch_enumerate and batch_advance then find
- * them). The common case: a new state, after a move. */
-static int batch_heads(BatchGame *b, const int32_t *t)
+ * the heads in one pass over its moves and kept in its memo, and set in
+ * `mask` where not NULL (zeroed before); 0 where its moves do not fit the
+ * memo (batch_enumerate and batch_advance then find them). The common
+ * case: a new state, after a move. */
+static inline int batch_heads(BatchGame *b, const int32_t *t, int8_t *mask)
 {
     BatchMemo *m = &b->memo;
     /* heads only where a decision may have several (a pending step's ways
@@ -4021,7 +4062,11 @@ static int batch_heads(BatchGame *b, const int32_t *t)
     m->moves_ok = 2;
     for (int32_t w = 0; w < words; w++) {
         for (uint64_t x = BATCH_BITS[w]; x; x &= x - 1) {
-            m->opts[count++] = (int16_t)(w * 64 + __builtin_ctzll(x));
+            int32_t atom = w * 64 + __builtin_ctzll(x);
+            m->opts[count++] = (int16_t)atom;
+            if (mask) {
+                mask[atom] = 1;
+            }
         }
     }
     m->count = count;
@@ -4031,12 +4076,24 @@ static int batch_heads(BatchGame *b, const int32_t *t)
 
 /* The move of a head b's memo holds one complete move of, or -1;
  * *deferred: the first move of that head that stands for its ways
- * (MV_DEFERRED), or -1. */
-static inline int32_t batch_only(const BatchGame *b, int32_t head, int32_t *deferred)
+ * (MV_DEFERRED), or -1. `count`: the options of b's first decision. */
+static inline int32_t batch_only(const BatchGame *b, int32_t head, int32_t count, int32_t *deferred)
 {
     const BatchMemo *m = &b->memo;
     *deferred = -1;
     if (b->n != 0 || m->moves_ok != 2) {
+        return -1;
+    }
+    if (count == m->n) {  /* as many heads as moves: each head is one move's (most states), found by the first match */
+        for (int32_t i = 0; i < m->n; i++) {
+            if (m->heads[i] == head) {
+                if (mv_deferred(m->data + m->start[i])) {
+                    *deferred = i;
+                    return -1;
+                }
+                return i;
+            }
+        }
         return -1;
     }
     int32_t found = -1, many = 0;
@@ -4134,7 +4191,7 @@ static int32_t batch_options(BatchGame *b, const int32_t *t, const int16_t **opt
         *opts = b->memo.opts;
         return b->memo.count;
     }
-    if (b->n == 0 && batch_heads(b, t)) {
+    if (b->n == 0 && batch_heads(b, t, NULL)) {
         *opts = b->memo.opts;
         return b->memo.count;
     }
@@ -4486,12 +4543,16 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
     return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
 }
 
-/* The options of b's decision, written as a mask. */
+/* The options of b's decision, written as a mask: a new state's as its
+ * heads are gathered. */
 static void batch_mask(BatchGame *b, const int32_t *t, int8_t *mask)
 {
+    memset(mask, 0, (size_t)t[BC_ACTIONS]);
+    if (!b->memo.opts_ok && b->n == 0 && batch_heads(b, t, mask)) {
+        return;
+    }
     const int16_t *opts;
     int32_t count = batch_options(b, t, &opts);
-    memset(mask, 0, (size_t)t[BC_ACTIONS]);
     for (int32_t j = 0; j < count; j++) {
         mask[opts[j]] = 1;
     }
@@ -4643,20 +4704,15 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
         action = opts[(uint32_t)(splitmix(&b->rng) >> 33) % (uint32_t)count];  /* 31 bits: a 32-bit division */
     }
     int32_t deferred;
-    int32_t move = batch_only(b, action, &deferred);
+    int32_t move = batch_only(b, action, count, &deferred);
     const int32_t *mv;
     if (move >= 0) {  /* the only move of its head: most moves */
         mv = b->memo.data + b->memo.start[move];
     } else {
-        if (b->n == 0) {
-            if (deferred >= 0) {
-                batch_expand(b, t, action, deferred);
-            }
-            batch_enumerate(b, t, action);
-        } else {
-            batch_enumerate(b, t, -1);
-            batch_take(b, t, action);
+        if (deferred >= 0) {  /* a head, its moves standing for ways not listed */
+            batch_expand(b, t, action, deferred);
         }
+        batch_enumerate(b, t, action);
         count = batch_advance(b, t, &move);
         if (move < 0) {
             batch_keep_options(b, count);
