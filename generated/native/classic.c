@@ -396,6 +396,39 @@ static int32_t comb_next(Comb *c)
     return 1;
 }
 
+/* The combinations of `k` of the elements of `src`, each written into `s`
+ * as it steps (only the places that change), in the same order. */
+static inline int32_t comb_start(Comb *c, Set *s, const Set *src, int32_t k)
+{
+    if (k < 0 || k > src->n) {
+        return 0;
+    }
+    c->n = src->n;
+    c->k = k;
+    s->n = k;
+    for (int32_t i = 0; i < k; i++) {
+        c->idx[i] = i;
+        s->v[i] = src->v[i];
+    }
+    return 1;
+}
+
+static inline int32_t comb_step(Comb *c, Set *s, const Set *src)
+{
+    int32_t i = c->k - 1, top = c->n - c->k;
+    while (i >= 0 && c->idx[i] == i + top) {
+        i--;
+    }
+    if (i < 0) {
+        return 0;
+    }
+    for (int32_t at = c->idx[i] + 1; i < c->k; i++, at++) {
+        c->idx[i] = at;
+        s->v[i] = src->v[at];
+    }
+    return 1;
+}
+
 static inline void comb_fill(Set *s, const Comb *c, const Set *src)
 {
     s->n = c->k;
@@ -415,6 +448,7 @@ typedef struct {
     ptrdiff_t used, cap;
     int32_t *start;
     ptrdiff_t n, starts_cap;
+    ptrdiff_t begun;  /* where the move begun and not yet ended starts */
     int32_t heads;  /* 1: a state's heads only (mv_defer); 0, the default: every move */
 } MoveBuf;
 
@@ -484,13 +518,12 @@ static void mv_grow_starts(MoveBuf *b)
     b->starts_cap = cap;
 }
 
+/* A move begun: where it starts is kept in `begun` (not an int32_t, so not
+ * read again after its slots are written) and listed when it ends. */
 static inline void mv_begin(MoveBuf *b, int32_t code)
 {
-    if (__builtin_expect(b->n == b->starts_cap, 0)) {
-        mv_grow_starts(b);
-    }
     mv_reserve(b, 2 + NK + 8);
-    b->start[b->n] = (int32_t)b->used;
+    b->begun = b->used;
     b->data[b->used] = code;
     b->used += 2;
 }
@@ -512,9 +545,12 @@ static inline void mv_put_set(MoveBuf *b, const Set *s)
 
 static inline void mv_end(MoveBuf *b)
 {
-    int32_t at = b->start[b->n];
+    if (__builtin_expect(b->n == b->starts_cap, 0)) {
+        mv_grow_starts(b);
+    }
+    ptrdiff_t at = b->begun;
     b->data[at + 1] = (int32_t)(b->used - at - 2);
-    b->n++;
+    b->start[b->n++] = (int32_t)at;
 }
 
 /* In a buffer listing heads (`heads`, the research batch's: docs/rl.md):
@@ -529,7 +565,8 @@ enum { DEFER_ENUM, DEFER_TOKENS, DEFER_WORTH, DEFER_CARDS, DEFER_RETURN };
 
 static int32_t mv_defer(MoveBuf *b, int32_t how, const V *args, int32_t nargs, const Set *set)
 {
-    int32_t at = b->start[b->n], slots = (int32_t)(b->used - at - 2);
+    ptrdiff_t at = b->begun;
+    int32_t slots = (int32_t)(b->used - at - 2);
     V wide = 0;
     for (int32_t i = 0; i < nargs; i++) {
         wide |= (args[i] + ((V)1 << 31)) >> 32;  /* not in int32_t's range */
@@ -699,7 +736,7 @@ static void split_start(Split *s, const G *g, int32_t p, const V *price, MoveBuf
     }
     s->wild = wild_held(g, p);
     s->out = out;
-    s->begun = out->start[out->n];
+    s->begun = (int32_t)out->begun;
     s->before = out->used - s->begun - 2;
     s->found = 0;
 }
@@ -834,7 +871,7 @@ static inline int32_t only_tokens(const G *g, int32_t p, const Vec *price, int c
         lacking |= price->c[c] > held[c];
     }
     if (lacking) {
-        out->used = out->start[out->n];
+        out->used = out->begun;
         return 0;
     }
     mv_reserve(out, NK + 1);
@@ -1234,14 +1271,13 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
     }
     if (v_open.n > 0LL) {
         Comb t_comb3;
-        int32_t t_more4 = comb_first(&t_comb3, v_open.n, imin(3LL, v_open.n));
+        Set v_picks;
+        int32_t t_more4 = comb_start(&t_comb3, &v_picks, &v_open, imin(3LL, v_open.n));
         while (t_more4) {
-            Set v_picks;
-            comb_fill(&v_picks, &t_comb3, &v_open);
             mv_begin(out, 0);
             mv_put_set(out, &v_picks);
             mv_end(out);
-            t_more4 = comb_next(&t_comb3);
+            t_more4 = comb_step(&t_comb3, &v_picks, &v_open);
         }
     }
 }
