@@ -488,7 +488,7 @@ static ptrdiff_t mv_capacity(ptrdiff_t cap, ptrdiff_t need)
     return cap >= need && need <= MV_LIMIT ? cap : 0;
 }
 
-/* Room for `more` slots, or -1 (the buffer unchanged) if there is none. */
+/* Room for `more` slots, or -1 (what the buffer holds unchanged) if there is none. */
 static int mv_try_grow(MoveBuf *b, ptrdiff_t more)
 {
     ptrdiff_t cap = mv_capacity(b->cap ? b->cap : 1024, b->used + more);
@@ -498,6 +498,16 @@ static int mv_try_grow(MoveBuf *b, ptrdiff_t more)
     }
     b->data = data;
     b->cap = cap;
+    /* room to list as many moves as the slots hold (two slots a move at
+     * least): mv_end, once a move's slots are reserved, need not look */
+    if (b->starts_cap < cap / 2 + 1) {
+        int32_t *start = (int32_t *)PyMem_RawRealloc(b->start, sizeof(int32_t) * (size_t)(cap / 2 + 1));
+        if (!start) {
+            return -1;
+        }
+        b->start = start;
+        b->starts_cap = cap / 2 + 1;
+    }
     return 0;
 }
 
@@ -513,17 +523,6 @@ static inline void mv_reserve(MoveBuf *b, ptrdiff_t more)
     if (__builtin_expect(b->used + more > b->cap, 0)) {
         mv_grow(b, more);
     }
-}
-
-static void mv_grow_starts(MoveBuf *b)
-{
-    ptrdiff_t cap = mv_capacity(b->starts_cap ? b->starts_cap : 256, b->n + 1);
-    int32_t *start = cap ? (int32_t *)PyMem_RawRealloc(b->start, sizeof(int32_t) * (size_t)cap) : NULL;
-    if (!start) {
-        out_of_memory();
-    }
-    b->start = start;
-    b->starts_cap = cap;
 }
 
 /* A move begun: where it starts is kept in `begun` (not an int32_t, so not
@@ -553,9 +552,6 @@ static inline void mv_put_set(MoveBuf *b, const Set *s)
 
 static inline void mv_end(MoveBuf *b)
 {
-    if (__builtin_expect(b->n == b->starts_cap, 0)) {
-        mv_grow_starts(b);
-    }
     ptrdiff_t at = b->begun;
     b->data[at + 1] = (int32_t)(b->used - at - 2);
     b->start[b->n++] = (int32_t)at;
