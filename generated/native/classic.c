@@ -549,6 +549,33 @@ static inline void mv_end(MoveBuf *b)
     b->start[b->n++] = (int32_t)at;
 }
 
+/* A whole move written at once, its length known: one value, or a set. */
+static inline void mv_add1(MoveBuf *b, int32_t code, V value)
+{
+    mv_reserve(b, 3);
+    int32_t *at = b->data + b->used;
+    b->start[b->n++] = (int32_t)b->used;
+    at[0] = code;
+    at[1] = 1;
+    at[2] = (int32_t)value;
+    b->used += 3;
+}
+
+static inline void mv_add_set(MoveBuf *b, int32_t code, const Set *s)
+{
+    int32_t n = s->n;
+    mv_reserve(b, 3 + n);
+    int32_t *at = b->data + b->used;
+    for (int32_t i = 0; i < n; i++) {
+        at[3 + i] = (int32_t)s->v[i];
+    }
+    at[0] = code;
+    at[1] = 1 + n;
+    at[2] = n;
+    b->start[b->n++] = (int32_t)b->used;
+    b->used += 3 + n;
+}
+
 /* In a buffer listing heads (`heads`, the research batch's: docs/rl.md):
  * the move begun, its slots so far, ended where its ways to pay or to
  * return would start, standing for them all (at least one exists). Its
@@ -1270,9 +1297,7 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
         Set v_picks;
         int32_t t_more4 = comb_start(&t_comb3, &v_picks, &v_open, imin(3LL, v_open.n));
         while (t_more4) {
-            mv_begin(out, 0);
-            mv_put_set(out, &v_picks);
-            mv_end(out);
+            mv_add_set(out, 0, &v_picks);
             t_more4 = comb_step(&t_comb3, &v_picks, &v_open);
         }
     }
@@ -1286,9 +1311,7 @@ static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
         V t_x1 = t_i2;
         V v_c = t_x1 & VALUE_MASK;
         if (g->supply[v_c] >= 4LL) {
-            mv_begin(out, 1);
-            mv_put(out, t_x1);
-            mv_end(out);
+            mv_add1(out, 1, t_x1);
         }
     }
 }
@@ -1306,17 +1329,13 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
             if (t_x2 < 0) {
                 continue;
             }
-            mv_begin(out, 2);
-            mv_put(out, t_x2);
-            mv_end(out);
+            mv_add1(out, 2, t_x2);
         }
         Set t_src5;
         deck_tops_fill(&t_src5, g);
         for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
             V t_x2 = t_src5.v[t_i4];
-            mv_begin(out, 2);
-            mv_put(out, t_x2);
-            mv_end(out);
+            mv_add1(out, 2, t_x2);
         }
     }
 }
@@ -1454,9 +1473,7 @@ static void step_options1(const G * g, int32_t p, MoveBuf * out)
     for (int32_t i = 0; i < src.n; i++) {
         V v_n = src.v[i];
         if (g->agg[p][0] >= TILE_requires[v_n].c[0] && g->agg[p][1] >= TILE_requires[v_n].c[1] && g->agg[p][2] >= TILE_requires[v_n].c[2] && g->agg[p][3] >= TILE_requires[v_n].c[3] && g->agg[p][4] >= TILE_requires[v_n].c[4]) {
-            mv_begin(out, 6);
-            mv_put(out, v_n);
-            mv_end(out);
+            mv_add1(out, 6, v_n);
         }
     }
 }

@@ -557,6 +557,33 @@ static inline void mv_end(MoveBuf *b)
     b->start[b->n++] = (int32_t)at;
 }
 
+/* A whole move written at once, its length known: one value, or a set. */
+static inline void mv_add1(MoveBuf *b, int32_t code, V value)
+{
+    mv_reserve(b, 3);
+    int32_t *at = b->data + b->used;
+    b->start[b->n++] = (int32_t)b->used;
+    at[0] = code;
+    at[1] = 1;
+    at[2] = (int32_t)value;
+    b->used += 3;
+}
+
+static inline void mv_add_set(MoveBuf *b, int32_t code, const Set *s)
+{
+    int32_t n = s->n;
+    mv_reserve(b, 3 + n);
+    int32_t *at = b->data + b->used;
+    for (int32_t i = 0; i < n; i++) {
+        at[3 + i] = (int32_t)s->v[i];
+    }
+    at[0] = code;
+    at[1] = 1 + n;
+    at[2] = n;
+    b->start[b->n++] = (int32_t)b->used;
+    b->used += 3 + n;
+}
+
 /* In a buffer listing heads (`heads`, the research batch's: docs/rl.md):
  * the move begun, its slots so far, ended where its ways to pay or to
  * return would start, standing for them all (at least one exists). Its
@@ -1528,9 +1555,7 @@ static void legal_use_privilege(const G * g, int32_t p, MoveBuf * out)
         }
         for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
             V t_x1 = t_src3.v[t_i2];
-            mv_begin(out, 0);
-            mv_put(out, t_x1);
-            mv_end(out);
+            mv_add1(out, 0, t_x1);
         }
     }
 }
@@ -1586,9 +1611,7 @@ static void legal_take_tokens(const G * g, int32_t p, MoveBuf * out)
                     if (!line_fill(&v_picked, &t_starts3, t_bit6, t_way7, t_length2)) {
                         continue;
                     }
-                    mv_begin(out, 2);
-                    mv_put_set(out, &v_picked);
-                    mv_end(out);
+                    mv_add_set(out, 2, &v_picked);
                 }
             }
         }
@@ -2001,9 +2024,7 @@ static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * o
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
-        mv_begin(out, 8);
-        mv_put(out, t_x1);
-        mv_end(out);
+        mv_add1(out, 8, t_x1);
     }
 }
 
@@ -2043,9 +2064,7 @@ static void follow_options1(const G * g, int32_t p, const V * bound, MoveBuf * o
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
-        mv_begin(out, 9);
-        mv_put(out, t_x1);
-        mv_end(out);
+        mv_add1(out, 9, t_x1);
     }
 }
 
@@ -2084,9 +2103,7 @@ static void follow_options2(const G * g, int32_t p, const V * bound, MoveBuf * o
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
-        mv_begin(out, 10);
-        mv_put(out, t_x1);
-        mv_end(out);
+        mv_add1(out, 10, t_x1);
     }
 }
 
@@ -2120,9 +2137,7 @@ static void follow_options3(const G * g, int32_t p, const V * bound, MoveBuf * o
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
-        mv_begin(out, 11);
-        mv_put(out, t_x1);
-        mv_end(out);
+        mv_add1(out, 11, t_x1);
     }
 }
 
