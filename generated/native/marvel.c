@@ -976,6 +976,7 @@ MAYBE_UNUSED static int32_t card_pay_moves(const G *g, int32_t p, const Vec *pri
     split_all(&s);
     if (out->heads && s.found > 1) {  /* the ways found (no cheap test of one), one kept for them */
         out->n -= s.found;
+        out->begun = s.begun;  /* the first way's move, begun again */
         out->used = s.begun + 2 + s.before;
         V args[1 + MAX1(NC)] = {units};
         memcpy(args + 1, price->c, sizeof(V) * NC);
