@@ -404,6 +404,39 @@ static int32_t comb_next(Comb *c)
     return 1;
 }
 
+/* The combinations of `k` of the elements of `src`, each written into `s`
+ * as it steps (only the places that change), in the same order. */
+static inline int32_t comb_start(Comb *c, Set *s, const Set *src, int32_t k)
+{
+    if (k < 0 || k > src->n) {
+        return 0;
+    }
+    c->n = src->n;
+    c->k = k;
+    s->n = k;
+    for (int32_t i = 0; i < k; i++) {
+        c->idx[i] = i;
+        s->v[i] = src->v[i];
+    }
+    return 1;
+}
+
+static inline int32_t comb_step(Comb *c, Set *s, const Set *src)
+{
+    int32_t i = c->k - 1, top = c->n - c->k;
+    while (i >= 0 && c->idx[i] == i + top) {
+        i--;
+    }
+    if (i < 0) {
+        return 0;
+    }
+    for (int32_t at = c->idx[i] + 1; i < c->k; i++, at++) {
+        c->idx[i] = at;
+        s->v[i] = src->v[at];
+    }
+    return 1;
+}
+
 static inline void comb_fill(Set *s, const Comb *c, const Set *src)
 {
     s->n = c->k;
@@ -423,6 +456,7 @@ typedef struct {
     ptrdiff_t used, cap;
     int32_t *start;
     ptrdiff_t n, starts_cap;
+    ptrdiff_t begun;  /* where the move begun and not yet ended starts */
     int32_t heads;  /* 1: a state's heads only (mv_defer); 0, the default: every move */
 } MoveBuf;
 
@@ -454,7 +488,7 @@ static ptrdiff_t mv_capacity(ptrdiff_t cap, ptrdiff_t need)
     return cap >= need && need <= MV_LIMIT ? cap : 0;
 }
 
-/* Room for `more` slots, or -1 (the buffer unchanged) if there is none. */
+/* Room for `more` slots, or -1 (what the buffer holds unchanged) if there is none. */
 static int mv_try_grow(MoveBuf *b, ptrdiff_t more)
 {
     ptrdiff_t cap = mv_capacity(b->cap ? b->cap : 1024, b->used + more);
@@ -464,6 +498,16 @@ static int mv_try_grow(MoveBuf *b, ptrdiff_t more)
     }
     b->data = data;
     b->cap = cap;
+    /* room to list as many moves as the slots hold (two slots a move at
+     * least): mv_end, once a move's slots are reserved, need not look */
+    if (b->starts_cap < cap / 2 + 1) {
+        int32_t *start = (int32_t *)PyMem_RawRealloc(b->start, sizeof(int32_t) * (size_t)(cap / 2 + 1));
+        if (!start) {
+            return -1;
+        }
+        b->start = start;
+        b->starts_cap = cap / 2 + 1;
+    }
     return 0;
 }
 
@@ -481,24 +525,12 @@ static inline void mv_reserve(MoveBuf *b, ptrdiff_t more)
     }
 }
 
-static void mv_grow_starts(MoveBuf *b)
-{
-    ptrdiff_t cap = mv_capacity(b->starts_cap ? b->starts_cap : 256, b->n + 1);
-    int32_t *start = cap ? (int32_t *)PyMem_RawRealloc(b->start, sizeof(int32_t) * (size_t)cap) : NULL;
-    if (!start) {
-        out_of_memory();
-    }
-    b->start = start;
-    b->starts_cap = cap;
-}
-
+/* A move begun: where it starts is kept in `begun` (not an int32_t, so not
+ * read again after its slots are written) and listed when it ends. */
 static inline void mv_begin(MoveBuf *b, int32_t code)
 {
-    if (__builtin_expect(b->n == b->starts_cap, 0)) {
-        mv_grow_starts(b);
-    }
     mv_reserve(b, 2 + NK + 8);
-    b->start[b->n] = (int32_t)b->used;
+    b->begun = b->used;
     b->data[b->used] = code;
     b->used += 2;
 }
@@ -520,9 +552,36 @@ static inline void mv_put_set(MoveBuf *b, const Set *s)
 
 static inline void mv_end(MoveBuf *b)
 {
-    int32_t at = b->start[b->n];
+    ptrdiff_t at = b->begun;
     b->data[at + 1] = (int32_t)(b->used - at - 2);
-    b->n++;
+    b->start[b->n++] = (int32_t)at;
+}
+
+/* A whole move written at once, its length known: one value, or a set. */
+static inline void mv_add1(MoveBuf *b, int32_t code, V value)
+{
+    mv_reserve(b, 3);
+    int32_t *at = b->data + b->used;
+    b->start[b->n++] = (int32_t)b->used;
+    at[0] = code;
+    at[1] = 1;
+    at[2] = (int32_t)value;
+    b->used += 3;
+}
+
+static inline void mv_add_set(MoveBuf *b, int32_t code, const Set *s)
+{
+    int32_t n = s->n;
+    mv_reserve(b, 3 + n);
+    int32_t *at = b->data + b->used;
+    for (int32_t i = 0; i < n; i++) {
+        at[3 + i] = (int32_t)s->v[i];
+    }
+    at[0] = code;
+    at[1] = 1 + n;
+    at[2] = n;
+    b->start[b->n++] = (int32_t)b->used;
+    b->used += 3 + n;
 }
 
 /* In a buffer listing heads (`heads`, the research batch's: docs/rl.md):
@@ -537,7 +596,8 @@ enum { DEFER_ENUM, DEFER_TOKENS, DEFER_WORTH, DEFER_CARDS, DEFER_RETURN };
 
 static int32_t mv_defer(MoveBuf *b, int32_t how, const V *args, int32_t nargs, const Set *set)
 {
-    int32_t at = b->start[b->n], slots = (int32_t)(b->used - at - 2);
+    ptrdiff_t at = b->begun;
+    int32_t slots = (int32_t)(b->used - at - 2);
     V wide = 0;
     for (int32_t i = 0; i < nargs; i++) {
         wide |= (args[i] + ((V)1 << 31)) >> 32;  /* not in int32_t's range */
@@ -890,7 +950,7 @@ static void split_start(Split *s, const G *g, int32_t p, const V *price, MoveBuf
     }
     s->wild = wild_held(g, p);
     s->out = out;
-    s->begun = out->start[out->n];
+    s->begun = (int32_t)out->begun;
     s->before = out->used - s->begun - 2;
     s->found = 0;
 }
@@ -1025,7 +1085,7 @@ static inline int32_t only_tokens(const G *g, int32_t p, const Vec *price, int c
         lacking |= price->c[c] > held[c];
     }
     if (lacking) {
-        out->used = out->start[out->n];
+        out->used = out->begun;
         return 0;
     }
     mv_reserve(out, NK + 1);
@@ -1102,6 +1162,7 @@ MAYBE_UNUSED static int32_t card_pay_moves(const G *g, int32_t p, const Vec *pri
     split_all(&s);
     if (out->heads && s.found > 1) {  /* the ways found (no cheap test of one), one kept for them */
         out->n -= s.found;
+        out->begun = s.begun;  /* the first way's move, begun again */
         out->used = s.begun + 2 + s.before;
         V args[1 + MAX1(NC)] = {units};
         memcpy(args + 1, price->c, sizeof(V) * NC);
@@ -1495,9 +1556,7 @@ static void legal_use_privilege(const G * g, int32_t p, MoveBuf * out)
         }
         for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
             V t_x1 = t_src3.v[t_i2];
-            mv_begin(out, 0);
-            mv_put(out, t_x1);
-            mv_end(out);
+            mv_add1(out, 0, t_x1);
         }
     }
 }
@@ -1553,9 +1612,7 @@ static void legal_take_tokens(const G * g, int32_t p, MoveBuf * out)
                     if (!line_fill(&v_picked, &t_starts3, t_bit6, t_way7, t_length2)) {
                         continue;
                     }
-                    mv_begin(out, 2);
-                    mv_put_set(out, &v_picked);
-                    mv_end(out);
+                    mv_add_set(out, 2, &v_picked);
                 }
             }
         }
@@ -1968,9 +2025,7 @@ static void follow_options0(const G * g, int32_t p, const V * bound, MoveBuf * o
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
-        mv_begin(out, 8);
-        mv_put(out, t_x1);
-        mv_end(out);
+        mv_add1(out, 8, t_x1);
     }
 }
 
@@ -2010,9 +2065,7 @@ static void follow_options1(const G * g, int32_t p, const V * bound, MoveBuf * o
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
-        mv_begin(out, 9);
-        mv_put(out, t_x1);
-        mv_end(out);
+        mv_add1(out, 9, t_x1);
     }
 }
 
@@ -2051,9 +2104,7 @@ static void follow_options2(const G * g, int32_t p, const V * bound, MoveBuf * o
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
-        mv_begin(out, 10);
-        mv_put(out, t_x1);
-        mv_end(out);
+        mv_add1(out, 10, t_x1);
     }
 }
 
@@ -2087,9 +2138,7 @@ static void follow_options3(const G * g, int32_t p, const V * bound, MoveBuf * o
     }
     for (int32_t t_i2 = 0; t_i2 < t_src3.n; t_i2++) {
         V t_x1 = t_src3.v[t_i2];
-        mv_begin(out, 11);
-        mv_put(out, t_x1);
-        mv_end(out);
+        mv_add1(out, 11, t_x1);
     }
 }
 

@@ -401,6 +401,39 @@ static int32_t comb_next(Comb *c)
     return 1;
 }
 
+/* The combinations of `k` of the elements of `src`, each written into `s`
+ * as it steps (only the places that change), in the same order. */
+static inline int32_t comb_start(Comb *c, Set *s, const Set *src, int32_t k)
+{
+    if (k < 0 || k > src->n) {
+        return 0;
+    }
+    c->n = src->n;
+    c->k = k;
+    s->n = k;
+    for (int32_t i = 0; i < k; i++) {
+        c->idx[i] = i;
+        s->v[i] = src->v[i];
+    }
+    return 1;
+}
+
+static inline int32_t comb_step(Comb *c, Set *s, const Set *src)
+{
+    int32_t i = c->k - 1, top = c->n - c->k;
+    while (i >= 0 && c->idx[i] == i + top) {
+        i--;
+    }
+    if (i < 0) {
+        return 0;
+    }
+    for (int32_t at = c->idx[i] + 1; i < c->k; i++, at++) {
+        c->idx[i] = at;
+        s->v[i] = src->v[at];
+    }
+    return 1;
+}
+
 static inline void comb_fill(Set *s, const Comb *c, const Set *src)
 {
     s->n = c->k;
@@ -420,6 +453,7 @@ typedef struct {
     ptrdiff_t used, cap;
     int32_t *start;
     ptrdiff_t n, starts_cap;
+    ptrdiff_t begun;  /* where the move begun and not yet ended starts */
     int32_t heads;  /* 1: a state's heads only (mv_defer); 0, the default: every move */
 } MoveBuf;
 
@@ -451,7 +485,7 @@ static ptrdiff_t mv_capacity(ptrdiff_t cap, ptrdiff_t need)
     return cap >= need && need <= MV_LIMIT ? cap : 0;
 }
 
-/* Room for `more` slots, or -1 (the buffer unchanged) if there is none. */
+/* Room for `more` slots, or -1 (what the buffer holds unchanged) if there is none. */
 static int mv_try_grow(MoveBuf *b, ptrdiff_t more)
 {
     ptrdiff_t cap = mv_capacity(b->cap ? b->cap : 1024, b->used + more);
@@ -461,6 +495,16 @@ static int mv_try_grow(MoveBuf *b, ptrdiff_t more)
     }
     b->data = data;
     b->cap = cap;
+    /* room to list as many moves as the slots hold (two slots a move at
+     * least): mv_end, once a move's slots are reserved, need not look */
+    if (b->starts_cap < cap / 2 + 1) {
+        int32_t *start = (int32_t *)PyMem_RawRealloc(b->start, sizeof(int32_t) * (size_t)(cap / 2 + 1));
+        if (!start) {
+            return -1;
+        }
+        b->start = start;
+        b->starts_cap = cap / 2 + 1;
+    }
     return 0;
 }
 
@@ -478,24 +522,12 @@ static inline void mv_reserve(MoveBuf *b, ptrdiff_t more)
     }
 }
 
-static void mv_grow_starts(MoveBuf *b)
-{
-    ptrdiff_t cap = mv_capacity(b->starts_cap ? b->starts_cap : 256, b->n + 1);
-    int32_t *start = cap ? (int32_t *)PyMem_RawRealloc(b->start, sizeof(int32_t) * (size_t)cap) : NULL;
-    if (!start) {
-        out_of_memory();
-    }
-    b->start = start;
-    b->starts_cap = cap;
-}
-
+/* A move begun: where it starts is kept in `begun` (not an int32_t, so not
+ * read again after its slots are written) and listed when it ends. */
 static inline void mv_begin(MoveBuf *b, int32_t code)
 {
-    if (__builtin_expect(b->n == b->starts_cap, 0)) {
-        mv_grow_starts(b);
-    }
     mv_reserve(b, 2 + NK + 8);
-    b->start[b->n] = (int32_t)b->used;
+    b->begun = b->used;
     b->data[b->used] = code;
     b->used += 2;
 }
@@ -517,9 +549,36 @@ static inline void mv_put_set(MoveBuf *b, const Set *s)
 
 static inline void mv_end(MoveBuf *b)
 {
-    int32_t at = b->start[b->n];
+    ptrdiff_t at = b->begun;
     b->data[at + 1] = (int32_t)(b->used - at - 2);
-    b->n++;
+    b->start[b->n++] = (int32_t)at;
+}
+
+/* A whole move written at once, its length known: one value, or a set. */
+static inline void mv_add1(MoveBuf *b, int32_t code, V value)
+{
+    mv_reserve(b, 3);
+    int32_t *at = b->data + b->used;
+    b->start[b->n++] = (int32_t)b->used;
+    at[0] = code;
+    at[1] = 1;
+    at[2] = (int32_t)value;
+    b->used += 3;
+}
+
+static inline void mv_add_set(MoveBuf *b, int32_t code, const Set *s)
+{
+    int32_t n = s->n;
+    mv_reserve(b, 3 + n);
+    int32_t *at = b->data + b->used;
+    for (int32_t i = 0; i < n; i++) {
+        at[3 + i] = (int32_t)s->v[i];
+    }
+    at[0] = code;
+    at[1] = 1 + n;
+    at[2] = n;
+    b->start[b->n++] = (int32_t)b->used;
+    b->used += 3 + n;
 }
 
 /* In a buffer listing heads (`heads`, the research batch's: docs/rl.md):
@@ -534,7 +593,8 @@ enum { DEFER_ENUM, DEFER_TOKENS, DEFER_WORTH, DEFER_CARDS, DEFER_RETURN };
 
 static int32_t mv_defer(MoveBuf *b, int32_t how, const V *args, int32_t nargs, const Set *set)
 {
-    int32_t at = b->start[b->n], slots = (int32_t)(b->used - at - 2);
+    ptrdiff_t at = b->begun;
+    int32_t slots = (int32_t)(b->used - at - 2);
     V wide = 0;
     for (int32_t i = 0; i < nargs; i++) {
         wide |= (args[i] + ((V)1 << 31)) >> 32;  /* not in int32_t's range */
@@ -704,7 +764,7 @@ static void split_start(Split *s, const G *g, int32_t p, const V *price, MoveBuf
     }
     s->wild = wild_held(g, p);
     s->out = out;
-    s->begun = out->start[out->n];
+    s->begun = (int32_t)out->begun;
     s->before = out->used - s->begun - 2;
     s->found = 0;
 }
@@ -839,7 +899,7 @@ static inline int32_t only_tokens(const G *g, int32_t p, const Vec *price, int c
         lacking |= price->c[c] > held[c];
     }
     if (lacking) {
-        out->used = out->start[out->n];
+        out->used = out->begun;
         return 0;
     }
     mv_reserve(out, NK + 1);
@@ -916,6 +976,7 @@ MAYBE_UNUSED static int32_t card_pay_moves(const G *g, int32_t p, const Vec *pri
     split_all(&s);
     if (out->heads && s.found > 1) {  /* the ways found (no cheap test of one), one kept for them */
         out->n -= s.found;
+        out->begun = s.begun;  /* the first way's move, begun again */
         out->used = s.begun + 2 + s.before;
         V args[1 + MAX1(NC)] = {units};
         memcpy(args + 1, price->c, sizeof(V) * NC);
@@ -1251,14 +1312,11 @@ static void legal_take_distinct(const G * g, int32_t p, MoveBuf * out)
     }
     if (v_open.n > 0LL) {
         Comb t_comb3;
-        int32_t t_more4 = comb_first(&t_comb3, v_open.n, imin(3LL, v_open.n));
+        Set v_picks;
+        int32_t t_more4 = comb_start(&t_comb3, &v_picks, &v_open, imin(3LL, v_open.n));
         while (t_more4) {
-            Set v_picks;
-            comb_fill(&v_picks, &t_comb3, &v_open);
-            mv_begin(out, 0);
-            mv_put_set(out, &v_picks);
-            mv_end(out);
-            t_more4 = comb_next(&t_comb3);
+            mv_add_set(out, 0, &v_picks);
+            t_more4 = comb_step(&t_comb3, &v_picks, &v_open);
         }
     }
 }
@@ -1271,9 +1329,7 @@ static void legal_take_two(const G * g, int32_t p, MoveBuf * out)
         V t_x1 = t_i2;
         V v_c = t_x1 & VALUE_MASK;
         if (g->supply[v_c] >= 4LL) {
-            mv_begin(out, 1);
-            mv_put(out, t_x1);
-            mv_end(out);
+            mv_add1(out, 1, t_x1);
         }
     }
 }
@@ -1291,17 +1347,13 @@ static void legal_reserve(const G * g, int32_t p, MoveBuf * out)
             if (t_x2 < 0) {
                 continue;
             }
-            mv_begin(out, 2);
-            mv_put(out, t_x2);
-            mv_end(out);
+            mv_add1(out, 2, t_x2);
         }
         Set t_src5;
         deck_tops_fill(&t_src5, g);
         for (int32_t t_i4 = 0; t_i4 < t_src5.n; t_i4++) {
             V t_x2 = t_src5.v[t_i4];
-            mv_begin(out, 2);
-            mv_put(out, t_x2);
-            mv_end(out);
+            mv_add1(out, 2, t_x2);
         }
     }
 }
@@ -1471,9 +1523,7 @@ static void step_options1(const G * g, int32_t p, MoveBuf * out)
     for (int32_t i = 0; i < src.n; i++) {
         V v_n = src.v[i];
         if (g->agg[p][1] >= TILE_requires[v_n].c[0] && g->agg[p][2] >= TILE_requires[v_n].c[1] && g->agg[p][3] >= TILE_requires[v_n].c[2] && g->agg[p][4] >= TILE_requires[v_n].c[3] && g->agg[p][5] >= TILE_requires[v_n].c[4]) {
-            mv_begin(out, 6);
-            mv_put(out, v_n);
-            mv_end(out);
+            mv_add1(out, 6, v_n);
         }
     }
 }

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from splendor_rules.compiler.backend.native import cnodes as c
 from splendor_rules.compiler.backend.native.base import Base
-from splendor_rules.compiler.backend.native.emit import Frame, filled
+from splendor_rules.compiler.backend.native.emit import Frame
 from splendor_rules.compiler.backend.native.emit import Source as Collection
 from splendor_rules.compiler.backend.plan import ops
 from splendor_rules.compiler.frontend import identities
@@ -88,12 +88,15 @@ class Choices(Base):
         combination = c.Unary("&", c.name(comb))
         count = self.expr(st.count, frame)
         src = self.emitter.source(st.source, frame, as_set=True)
-        first = c.call("comb_first", combination, src.count, count)
+        # the combination written into the set as it steps: no copy per value
+        chosen, elements = c.Unary("&", c.name(var)), c.Unary("&", c.name(src.name))
+        first = c.call("comb_start", combination, chosen, elements, count)
         body.extend(src.declared)
         body.append(c.declare("Comb", comb))
+        body.append(c.declare("Set", var))
         body.append(c.declare("int32_t", more, first))
-        inner: list[c.Stmt] = filled(var, "comb_fill", combination, c.Unary("&", c.name(src.name)))
-        next_ = c.assign(more, c.call("comb_next", combination))
+        inner: list[c.Stmt] = []
+        next_ = c.assign(more, c.call("comb_step", combination, chosen, elements))
         body.append(c.While(c.name(more), [c.Seq(inner), next_]))
         shown.append(c.do(c.call("mv_put_set", c.name("out"), c.Unary("&", c.name(var)))))
         return inner, frame.bind(st.name, var)

@@ -243,11 +243,7 @@ class Turns(Statements):
             source = filled("src", "tiles_fill", g, tiles)
         condition = self.not_claimed(op, var, condition)
         code = c.num(self.move_code("step", index))
-        emit = [
-            c.do(c.call("mv_begin", out, code)),
-            c.do(c.call("mv_put", out, c.name(var))),
-            c.do(c.call("mv_end", out)),
-        ]
+        emit = [c.do(c.call("mv_add1", out, code, c.name(var)))]
         element = c.index(c.dot(c.name("src"), "v"), c.name("i"))
         loop = [c.declare("V", var, element), c.if_(condition, emit)]
         options = [*source, c.for_("i", 0, c.dot(c.name("src"), "n"), loop)]

@@ -130,6 +130,9 @@ class Statements(Payments, Choices, PlanPrinter[c.Stmt, Frame], BoardPrinting):
     def visit_Emit(self, op: ops.Emit, frame: Frame, context: Context) -> Printed:
         """The move's statements; the ways to pay end it, else `mv_end`."""
         if not op.paid:
+            fused = fused_move(context.moves)
+            if fused is not None:
+                return [fused], frame
             context.moves.append(c.do(c.call("mv_end", c.name("out"))))
         return context.moves, frame
 
@@ -290,3 +293,17 @@ class Statements(Payments, Choices, PlanPrinter[c.Stmt, Frame], BoardPrinting):
             at += self.width(type_)
         out.append(c.do(c.Unary("(void)", c.name(slot))))
         return [*out, *context.stop], frame
+
+
+def fused_move(moves: list[c.Stmt]) -> c.Stmt | None:
+    """A move begun and given one value or one set, written at once (its
+    length known: one reserve, no length found at its end); else None."""
+    if len(moves) != 2 or not all(isinstance(m, c.Do) for m in moves):
+        return None
+    begin, put = (m.value for m in moves if isinstance(m, c.Do))
+    if not (isinstance(begin, c.Call) and begin.function == "mv_begin"):
+        return None
+    if not isinstance(put, c.Call) or put.function not in ("mv_put", "mv_put_set"):
+        return None
+    writer = "mv_add1" if put.function == "mv_put" else "mv_add_set"
+    return c.do(c.call(writer, *begin.arguments, put.arguments[1]))
