@@ -372,37 +372,8 @@ static inline Set set_load(const V *at)
 /* Combinations in the order of itertools.combinations. */
 typedef struct { int32_t n, k, idx[SETCAP + 1]; } Comb;
 
-static int32_t comb_first(Comb *c, int32_t n, int32_t k)
-{
-    if (k < 0 || k > n) {
-        return 0;
-    }
-    c->n = n;
-    c->k = k;
-    for (int32_t i = 0; i < k; i++) {
-        c->idx[i] = i;
-    }
-    return 1;
-}
-
-static int32_t comb_next(Comb *c)
-{
-    int32_t i = c->k - 1;
-    while (i >= 0 && c->idx[i] == i + c->n - c->k) {
-        i--;
-    }
-    if (i < 0) {
-        return 0;
-    }
-    c->idx[i]++;
-    for (int32_t j = i + 1; j < c->k; j++) {
-        c->idx[j] = c->idx[j - 1] + 1;
-    }
-    return 1;
-}
-
 /* The combinations of `k` of the elements of `src`, each written into `s`
- * as it steps (only the places that change), in the same order. */
+ * as it steps (only the places that change). */
 static inline int32_t comb_start(Comb *c, Set *s, const Set *src, int32_t k)
 {
     if (k < 0 || k > src->n) {
@@ -432,14 +403,6 @@ static inline int32_t comb_step(Comb *c, Set *s, const Set *src)
         s->v[i] = src->v[at];
     }
     return 1;
-}
-
-static inline void comb_fill(Set *s, const Comb *c, const Set *src)
-{
-    s->n = c->k;
-    for (int32_t i = 0; i < c->k; i++) {
-        s->v[i] = src->v[c->idx[i]];
-    }
 }
 
 /* ------------------------------------------------------------------ moves */
@@ -595,9 +558,9 @@ static int32_t mv_defer(MoveBuf *b, int32_t how, const V *args, int32_t nargs, c
 {
     ptrdiff_t at = b->begun;
     int32_t slots = (int32_t)(b->used - at - 2);
-    V wide = 0;
+    int wide = 0;
     for (int32_t i = 0; i < nargs; i++) {
-        wide |= (args[i] + ((V)1 << 31)) >> 32;  /* not in int32_t's range */
+        wide |= args[i] < INT32_MIN || args[i] > INT32_MAX;  /* kept as int32_t below */
     }
     if (wide) {
         how = DEFER_ENUM;
@@ -832,12 +795,13 @@ static void split_pay(Split *s, V unpaid)
     for (; w <= top; w++) {
         if (!(part && (w || unpaid < s->total))) {
             Comb comb;
+            Set cards;
             int32_t count = (int32_t)(whole + (part != 0));
-            for (int32_t more = comb_first(&comb, usable->n, count); more; more = comb_next(&comb)) {
+            for (int32_t more = comb_start(&comb, &cards, usable, count); more; more = comb_step(&comb, &cards, usable)) {
                 int32_t *at = way_slots(s, NK + 1 + count, w);
                 at[NK] = count;
                 for (int32_t i = 0; i < count; i++) {
-                    at[NK + 1 + i] = (int32_t)usable->v[comb.idx[i]];
+                    at[NK + 1 + i] = (int32_t)cards.v[i];
                 }
                 mv_end(s->out);
             }
