@@ -133,6 +133,25 @@ def test_an_action_space_past_16_bits_is_refused() -> None:
                              batch.masks, batch.rewards, batch.dones)
 
 
+def test_a_table_whose_zones_differ_from_the_engine_is_refused() -> None:
+    """The writer takes the zones' places as its build's constants: a table
+    that places a card zone elsewhere is a ValueError, with no tensor written
+    by it, in the batch and in `_observe`."""
+    _native("classic")
+    from splendor_rules.compiler.tools.rl.batch import HEADER
+
+    batch = _batch("classic", 2, 2, 0)
+    table = batch.table.copy()
+    table[HEADER.index("card_zones")] += 1
+    with pytest.raises(ValueError, match="not this engine's"):
+        batch._c._batch_step(batch._games, table, batch._random, batch.observations,
+                             batch.masks, batch.rewards, batch.dones)
+    out = np.zeros(batch.layout.size, dtype=batch.layout.dtype)
+    with pytest.raises(ValueError, match="not this state's"):
+        batch._c._observe(batch.state(0), table, np.zeros(0, dtype=np.int32), 0, out)
+    assert not out.any()
+
+
 def test_an_illegal_action_moves_no_game() -> None:
     _native("classic")
     batch = _batch("classic", 3, 2, 0)

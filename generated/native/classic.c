@@ -4040,6 +4040,22 @@ static inline __attribute__((always_inline)) int32_t obs_tile_start(int32_t s)
     return at;
 }
 
+/* Whether the table's zones and this build's agree: the writer takes the
+ * zones' places as constants (obs_zones, obs_zone_place) and their items'
+ * starts as layout() computes them, and a table that says otherwise is
+ * refused rather than written by. */
+static int obs_layout_agrees(const int32_t *t)
+{
+    int ok = t[BC_CARD_ZONES] == obs_zones(1) && t[BC_TILE_ZONES] == obs_zones(0);
+    for (int32_t z = 0; z < NZ; z++) {
+        ok &= t[BT_ZONE + z] == obs_zone_place(z) && ZOFF[z] == obs_zone_start(z);
+    }
+    for (int32_t s = 0; s < NS; s++) {
+        ok &= TOFF[s] == obs_tile_start(s);
+    }
+    return ok;
+}
+
 /* The tensor of what `seat` sees (its view), with the atoms chosen of the
  * move being chosen, as compiler/tools/rl/observation.py lays it out, in
  * numbers of `size` bytes for `n` players (constants where it is inlined:
@@ -4269,7 +4285,7 @@ static PyObject *py_observe(PyObject *Py_UNUSED(module), PyObject *args)
     int32_t chosen = (int32_t)(ab.len / 4);
     if (tb.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE || t[BC_PLAYERS] != state->g.players
         || (t[BC_ITEMSIZE] != 1 && t[BC_ITEMSIZE] != 2 && t[BC_ITEMSIZE] != 4)
-        || ob.len != (Py_ssize_t)t[BC_OBS] * t[BC_ITEMSIZE]) {
+        || ob.len != (Py_ssize_t)t[BC_OBS] * t[BC_ITEMSIZE] || !obs_layout_agrees(t)) {
         PyErr_SetString(PyExc_ValueError, "_observe: the table or the buffer is not this state's");
     } else if (seat < 0 || seat >= state->g.players) {
         PyErr_Format(PyExc_ValueError, "_observe: %d is not a seat", seat);
@@ -4339,7 +4355,8 @@ static int batch_buffers(BatchBuffers *x, PyObject **objects, int64_t *games)
     }
     if (x->games.len % (Py_ssize_t)sizeof(BatchGame) || x->table.len != (Py_ssize_t)sizeof(int32_t) * BT_SIZE
         || (((const int32_t *)x->table.buf)[BC_ITEMSIZE] & ~7) || !((const int32_t *)x->table.buf)[BC_ITEMSIZE]
-        || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] == 3 || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] > 4) {
+        || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] == 3 || ((const int32_t *)x->table.buf)[BC_ITEMSIZE] > 4
+        || !obs_layout_agrees(x->table.buf)) {
         PyErr_SetString(PyExc_ValueError, "batch: the games or the table are not this engine's (rebuild them)");
         batch_release(x);
         return -1;
