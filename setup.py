@@ -71,7 +71,9 @@ def _current(module: Path, source: Path) -> bool:
     """Whether `module` was compiled from `source` as it is, by this compiler."""
     compile_module = sys.modules.get("_splendor_rules_compile") or _compile_module()
     try:
-        wanted = compile_module.Stamp(compile_module.source_hash(source), compile_module.compiler_version())
+        wanted = compile_module.Stamp(
+            compile_module.source_hash(source), compile_module.compiler_version()
+        )
     except Exception:  # no usable compiler: build (and fail optionally) as before
         return False
     return module.is_file() and compile_module.read_stamp(module) == wanted
