@@ -352,7 +352,7 @@ def test_setup_py_lists_every_native_source_as_an_optional_extension(
         stamp = f"build/native-stamps/_{source.stem}_stamp.c"
         assert extension.sources == [source.relative_to(ROOT).as_posix(), stamp]
         assert native.source_hash(source) in (ROOT / stamp).read_text("ascii")
-        assert extension.optional and extension.extra_compile_args == [native.OPTIMIZED]
+        assert extension.optional and extension.extra_compile_args == list(native.OPTIMIZED)
     assert native_target.package == loading.NATIVE_PACKAGE
 
 

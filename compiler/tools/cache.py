@@ -147,7 +147,8 @@ def _target_version(target: Target) -> str:
     if target == "python":
         return "python"
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    return f"native {native_compile.compiler_version()} {suffix} {native_compile.OPTIMIZED}"
+    level = " ".join(native_compile.OPTIMIZED)
+    return f"native {native_compile.compiler_version()} {suffix} {level}"
 
 
 def _hash(*parts: str) -> str:
