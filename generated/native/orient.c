@@ -1005,9 +1005,12 @@ static __attribute__((noinline)) void return_heads(V limit, const int32_t *count
     mv_defer(out, DEFER_RETURN, args, 2 + NK, NULL);
 }
 
-/* Every way to return tokens down to the limit (docs/engine.md), of the
-   kinds it counts (`counted`: 1 each). */
-static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, int32_t code, MoveBuf *out)
+/* What a return of tokens down to `limit` (of the kinds `counted`: 1 each)
+ * must give back in all, 0 if nothing: at most each kind's limits[k] (what
+ * it holds, if returnable), room[k] the limits of kind k and after, summed.
+ * Its ways are the counts within the limits that sum to it (return_fill;
+ * the research batch decides them a kind at a time from these bounds). */
+static int32_t return_bounds(const G *g, int32_t p, V limit, const int32_t *counted, int32_t *limits, int32_t *room)
 {
     V total = 0;
     for (int32_t k = 0; k < NK; k++) {
@@ -1015,15 +1018,22 @@ static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, 
     }
     int32_t excess = (int32_t)(total - limit);
     if (excess <= 0) {
-        return;
+        return 0;
     }
-    int32_t limits[NK], room[NK + 1];
     room[NK] = 0;
     for (int32_t k = NK - 1; k >= 0; k--) {
         limits[k] = RETURNABLE[k] && counted[k] ? g->held[p][k] : 0;
         room[k] = room[k + 1] + limits[k];
     }
-    excess = imin(excess, room[0]);
+    return imin(excess, room[0]);
+}
+
+/* Every way to return tokens down to the limit (docs/engine.md), of the
+   kinds it counts (`counted`: 1 each). */
+static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, int32_t code, MoveBuf *out)
+{
+    int32_t limits[NK], room[NK + 1];
+    int32_t excess = return_bounds(g, p, limit, counted, limits, room);
     if (excess > 0 && out->heads) {
         return_heads(limit, counted, code, out);
     } else if (excess > 0) {
@@ -3627,6 +3637,7 @@ static PyObject *py_playouts(PyObject *Py_UNUSED(module), PyObject *args)
  * moves kept fit in MEMO_DATA. */
 typedef struct {
     int32_t moves_ok, n, opts_ok, count;  /* moves_ok: 1 with the moves, 2 with their heads too */
+    int32_t counting;                     /* 1: a return's counts being decided (batch_count) */
     int32_t atoms_head;                   /* the head whose moves' atoms are kept, or -1 */
     int32_t alive_n, nalive;              /* the moves agreeing with the first alive_n atoms chosen (or -1) */
     int32_t start[MEMO_MOVES];
@@ -3635,6 +3646,8 @@ typedef struct {
     int32_t data[MEMO_DATA];
     int16_t atoms[MEMO_DATA];             /* an index of the action space: at most INT16_MAX (batch_buffers) */
     int16_t alive[MEMO_MOVES];            /* those moves: a decision past the head does not match them again */
+    int32_t count_code, count_excess;     /* the return being counted: its move's code, what it gives back */
+    int32_t count_limits[NK], count_room[NK + 1];  /* and its bounds (return_bounds) */
 } BatchMemo;
 
 typedef struct {
@@ -4059,9 +4072,7 @@ static void batch_keep_options(BatchGame *b, int32_t count)
 static inline int batch_heads(BatchGame *b, const int32_t *t, int8_t *mask)
 {
     BatchMemo *m = &b->memo;
-    /* heads only where a decision may have several (a pending step's ways
-     * to return tokens are one head: choosing it is certain) */
-    batch_moves(b, b->g.pending < 0);
+    batch_moves(b, 1);
     if (!m->moves_ok) {
         return 0;  /* batch_enumerate finds them again, each move in full */
     }
@@ -4228,6 +4239,64 @@ static void batch_deal(BatchGame *b)
     b->n = 0;
     b->memo.moves_ok = 0;
     b->memo.opts_ok = 0;
+    b->memo.counting = 0;
+}
+
+/* A return of tokens decided a kind at a time, with no move listed: its
+ * atoms are its head, then a count per kind (docs/rl.md), and the counts
+ * a kind may take, given those chosen before, are the range its bounds
+ * allow (return_bounds: the bounds return_fill steps through), each a way.
+ * 1 where the head chosen, b's first atom, stands for a return of tokens
+ * (DEFER_RETURN), its move the only one of its head, and every count fits
+ * the memo's options: b then counts it. */
+static int batch_count_start(BatchGame *b, const int32_t *mv)
+{
+    BatchMemo *m = &b->memo;
+    const int32_t *extra = mv + 2 + (mv[1] & ~MV_DEFERRED), *args = extra + 1;
+    if (extra[0] != DEFER_RETURN) {
+        return 0;
+    }
+    m->count_excess = return_bounds(&b->g, b->g.current, args[0], args + 2, m->count_limits, m->count_room);
+    for (int32_t k = 0; k < NK; k++) {
+        if (m->count_limits[k] >= MEMO_MOVES) {
+            return 0;
+        }
+    }
+    m->count_code = mv[0];
+    m->counting = 1;
+    return 1;
+}
+
+/* The return b counts: `atom` (>= 0) taken, then each count that is the
+ * only one its kind may take; 1 with the move's counts in `counts` when
+ * every kind has one, else 0, the next kind's counts kept as b's options
+ * (ascending, more than one). */
+static int batch_count(BatchGame *b, const int32_t *t, int32_t atom, int32_t *counts)
+{
+    BatchMemo *m = &b->memo;
+    int32_t base = t[BC_COUNT], left = m->count_excess;
+    if (atom >= 0) {
+        b->prefix[b->n++] = atom;
+    }
+    for (int32_t k = 0; k < b->n - 1; k++) {
+        counts[k] = b->prefix[1 + k] - base;
+        left -= counts[k];
+    }
+    for (int32_t k = b->n - 1; k < NK; k++) {
+        int32_t least = (int32_t)imax(0, left - m->count_room[k + 1]), most = (int32_t)imin(m->count_limits[k], left);
+        if (least < most) {
+            for (int32_t c = least; c <= most; c++) {
+                m->opts[c - least] = (int16_t)(base + c);
+            }
+            m->count = most - least + 1;
+            m->opts_ok = 1;
+            return 0;
+        }
+        counts[k] = least;
+        left -= least;
+        b->prefix[b->n++] = base + least;
+    }
+    return 1;
 }
 
 /* Number i of a tensor of `size`-byte numbers (1, 2 or 4: the tensor's
@@ -4739,11 +4808,21 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
     if (action < 0) {
         action = opts[(uint32_t)(splitmix(&b->rng) >> 33) % (uint32_t)count];  /* 31 bits: a 32-bit division */
     }
-    int32_t deferred;
-    int32_t move = batch_only(b, action, count, &deferred);
-    const int32_t *mv;
+    int32_t deferred, counts[NK];
+    int32_t move = b->memo.counting ? -1 : batch_only(b, action, count, &deferred);
+    int32_t code;
+    const int32_t *slots;
     if (move >= 0) {  /* the only move of its head: most moves */
-        mv = b->memo.data + b->memo.start[move];
+        const int32_t *mv = b->memo.data + b->memo.start[move];
+        code = mv[0];
+        slots = mv + 2;
+    } else if (b->memo.counting
+               || (deferred >= 0 && count == b->memo.n && batch_count_start(b, b->memo.data + b->memo.start[deferred]))) {
+        if (!batch_count(b, t, action, counts)) {
+            return 0;
+        }
+        code = b->memo.count_code;
+        slots = counts;
     } else {
         if (deferred >= 0) {  /* a head, its moves standing for ways not listed */
             batch_expand(b, t, action, deferred);
@@ -4754,12 +4833,14 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
             batch_keep_options(b, count);
             return 0;
         }
-        mv = BATCH_DATA + BATCH_START[move];
+        code = BATCH_DATA[BATCH_START[move]];
+        slots = BATCH_DATA + BATCH_START[move] + 2;
     }
     b->n = 0;
     b->memo.moves_ok = 0;
     b->memo.opts_ok = 0;
-    make_move(&b->g, mv[0], mv + 2);
+    b->memo.counting = 0;
+    make_move(&b->g, code, slots);
     if (overflow || past) {
         return -1;
     }
