@@ -20,11 +20,15 @@
 
 /* Code that serves speed alone, left out of a quick build (NATIVE_QUICK:
  * compile.py's QUICK, the tests' many throwaway modules), which compiles
- * in half the time: the same moves, states and tensors. */
+ * in about half the time: the same moves, states and tensors. Left out:
+ * mv_expand's helpers inlined into it, and the observation writer's
+ * copies for each type and player count (one general copy instead). */
 #ifdef NATIVE_QUICK
 #define SPEED_FLATTEN
+#define SPEED_COPIES 0
 #else
 #define SPEED_FLATTEN __attribute__((flatten))
+#define SPEED_COPIES 1
 #endif
 
 #define PMIN 2
@@ -4295,18 +4299,19 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
 /* The tensor for a player count: one copy for each of 2, 3 and 4 the
  * edition can have (a constant where it is inlined: its seats' code
  * unrolled), and one for any count (the wider types, and a count the
- * others are not) only where it can be needed. */
+ * others are not) only where it can be needed; a quick build has the
+ * one for any count alone (SPEED_COPIES). */
 static inline __attribute__((always_inline)) void
 observe_n(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
           const int32_t *restrict t, void *restrict o, int32_t size)
 {
-    if (size == 1 && PMIN <= 2 && PMAX >= 2 && g->players == 2) {
+    if (SPEED_COPIES && size == 1 && PMIN <= 2 && PMAX >= 2 && g->players == 2) {
         observe_as(g, seat, prefix, chosen, t, o, size, 2);
-    } else if (size == 1 && PMIN <= 3 && PMAX >= 3 && g->players == 3) {
+    } else if (SPEED_COPIES && size == 1 && PMIN <= 3 && PMAX >= 3 && g->players == 3) {
         observe_as(g, seat, prefix, chosen, t, o, size, 3);
-    } else if (size == 1 && PMIN <= 4 && PMAX >= 4 && g->players == 4) {
+    } else if (SPEED_COPIES && size == 1 && PMIN <= 4 && PMAX >= 4 && g->players == 4) {
         observe_as(g, seat, prefix, chosen, t, o, size, 4);
-    } else if (size != 1 || PMIN < 2 || PMAX > 4) {
+    } else if (!SPEED_COPIES || size != 1 || PMIN < 2 || PMAX > 4) {
         observe_as(g, seat, prefix, chosen, t, o, size, g->players);
     }
 }
@@ -4316,7 +4321,9 @@ observe_n(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chos
 static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
                       const int32_t *restrict t, void *restrict o)
 {
-    if (t[BC_ITEMSIZE] == 1) {
+    if (!SPEED_COPIES) {  /* a quick build: one copy for every type and player count */
+        observe_n(g, seat, prefix, chosen, t, o, t[BC_ITEMSIZE]);
+    } else if (t[BC_ITEMSIZE] == 1) {
         observe_n(g, seat, prefix, chosen, t, o, 1);
     } else if (t[BC_ITEMSIZE] == 2) {
         observe_n(g, seat, prefix, chosen, t, o, 2);
@@ -4547,7 +4554,7 @@ static int batch_decide(BatchGame *b, const int32_t *t, int32_t action, float *r
     if (action < 0) {
         action = opts[(uint32_t)(splitmix(&b->rng) >> 33) % (uint32_t)count];  /* 31 bits: a 32-bit division */
     }
-    int32_t deferred, counts[NK];
+    int32_t deferred = -1, counts[NK];
     int32_t move = b->memo.counting ? -1 : batch_only(b, action, count, &deferred);
     int32_t code;
     const int32_t *slots;
