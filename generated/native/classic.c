@@ -4299,19 +4299,18 @@ observe_as(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t cho
 /* The tensor for a player count: one copy for each of 2, 3 and 4 the
  * edition can have (a constant where it is inlined: its seats' code
  * unrolled), and one for any count (the wider types, and a count the
- * others are not) only where it can be needed; a quick build has the
- * one for any count alone (SPEED_COPIES). */
+ * others are not) only where it can be needed. */
 static inline __attribute__((always_inline)) void
 observe_n(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
           const int32_t *restrict t, void *restrict o, int32_t size)
 {
-    if (SPEED_COPIES && size == 1 && PMIN <= 2 && PMAX >= 2 && g->players == 2) {
+    if (size == 1 && PMIN <= 2 && PMAX >= 2 && g->players == 2) {
         observe_as(g, seat, prefix, chosen, t, o, size, 2);
-    } else if (SPEED_COPIES && size == 1 && PMIN <= 3 && PMAX >= 3 && g->players == 3) {
+    } else if (size == 1 && PMIN <= 3 && PMAX >= 3 && g->players == 3) {
         observe_as(g, seat, prefix, chosen, t, o, size, 3);
-    } else if (SPEED_COPIES && size == 1 && PMIN <= 4 && PMAX >= 4 && g->players == 4) {
+    } else if (size == 1 && PMIN <= 4 && PMAX >= 4 && g->players == 4) {
         observe_as(g, seat, prefix, chosen, t, o, size, 4);
-    } else if (!SPEED_COPIES || size != 1 || PMIN < 2 || PMAX > 4) {
+    } else if (size != 1 || PMIN < 2 || PMAX > 4) {
         observe_as(g, seat, prefix, chosen, t, o, size, g->players);
     }
 }
@@ -4321,8 +4320,8 @@ observe_n(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chos
 static void observe_g(const G *g, int32_t seat, const int32_t *restrict prefix, int32_t chosen,
                       const int32_t *restrict t, void *restrict o)
 {
-    if (!SPEED_COPIES) {  /* a quick build: one copy for every type and player count */
-        observe_n(g, seat, prefix, chosen, t, o, t[BC_ITEMSIZE]);
+    if (!SPEED_COPIES) {  /* a quick build: the general copy alone, for every type and player count */
+        observe_as(g, seat, prefix, chosen, t, o, t[BC_ITEMSIZE], g->players);
     } else if (t[BC_ITEMSIZE] == 1) {
         observe_n(g, seat, prefix, chosen, t, o, 1);
     } else if (t[BC_ITEMSIZE] == 2) {
