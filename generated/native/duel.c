@@ -392,11 +392,12 @@ typedef struct { int32_t n, k, idx[SETCAP + 1]; } Comb;
  * as it steps (only the places that change). */
 static inline int32_t comb_start(Comb *c, Set *s, const Set *src, int32_t k)
 {
+    c->n = src->n;  /* set even where there is none: no compiler is left in doubt */
+    c->k = k;
+    s->n = 0;
     if (k < 0 || k > src->n) {
         return 0;
     }
-    c->n = src->n;
-    c->k = k;
     s->n = k;
     for (int32_t i = 0; i < k; i++) {
         c->idx[i] = i;
@@ -700,14 +701,14 @@ static void transfer(G *g, V source, V target, V kind, V amount)
     }
 }
 
-static void gain_each(G *g, int32_t p, Set kinds, V amount)
+MAYBE_UNUSED static void gain_each(G *g, int32_t p, Set kinds, V amount)
 {
     for (int32_t i = 0; i < kinds.n; i++) {
         gain(g, p, kinds.v[i], amount);
     }
 }
 
-static void give_back(G *g, int32_t p, const int32_t *counts)
+MAYBE_UNUSED static void give_back(G *g, int32_t p, const int32_t *counts)
 {
     for (int32_t k = 0; k < NK; k++) {
         g->supply[k] += counts[k];
@@ -715,7 +716,7 @@ static void give_back(G *g, int32_t p, const int32_t *counts)
     }
 }
 
-static V held_total(const G *g, int32_t p)
+MAYBE_UNUSED static V held_total(const G *g, int32_t p)
 {
     V total = 0;
     for (int32_t k = 0; k < NK; k++) {
@@ -1358,7 +1359,7 @@ MAYBE_UNUSED static void set_value(G *g, int32_t value, int32_t card, V to)
     }
 }
 
-static void take_tile(G *g, int32_t p, int32_t tile, int32_t zone)
+MAYBE_UNUSED static void take_tile(G *g, int32_t p, int32_t tile, int32_t zone)
 {
     for (int32_t t = 0; t < NS; t++) {
         int16_t *items = g->titems + TOFF[t];
@@ -1410,12 +1411,12 @@ static int32_t run_step(G *g, int32_t p, int32_t step);
 /* ------------------------------------------------------------- the rules */
 
 static void count_in(G * g, int32_t p, int32_t zone, int32_t item, int32_t sign);
-static Set d_pyramid(const G * g, int32_t p);
-static Vec d_bonus(const G * g, int32_t p);
-static V d_crowns(const G * g, int32_t p);
-static Vec d_colour_points(const G * g, int32_t p);
-static V d_goal(const G * g, int32_t p);
-static V score(const G * g, int32_t p);
+MAYBE_UNUSED static Set d_pyramid(const G * g, int32_t p);
+MAYBE_UNUSED static Vec d_bonus(const G * g, int32_t p);
+MAYBE_UNUSED static V d_crowns(const G * g, int32_t p);
+MAYBE_UNUSED static Vec d_colour_points(const G * g, int32_t p);
+MAYBE_UNUSED static V d_goal(const G * g, int32_t p);
+MAYBE_UNUSED static V score(const G * g, int32_t p);
 static void legal_use_privilege(const G * g, int32_t p, MoveBuf * out);
 static void legal_replenish(const G * g, int32_t p, MoveBuf * out);
 static void legal_take_tokens(const G * g, int32_t p, MoveBuf * out);
@@ -1473,7 +1474,7 @@ static void count_in(G * g, int32_t p, int32_t zone, int32_t item, int32_t sign)
     }
 }
 
-static Set d_pyramid(const G * g, int32_t p)
+MAYBE_UNUSED static Set d_pyramid(const G * g, int32_t p)
 {
     /* editions/duel.rules:118 */
     (void)p;
@@ -1492,35 +1493,35 @@ static Set d_pyramid(const G * g, int32_t p)
     });
 }
 
-static Vec d_bonus(const G * g, int32_t p)
+MAYBE_UNUSED static Vec d_bonus(const G * g, int32_t p)
 {
     /* editions/duel.rules:122 D-4.6 */
     (void)p;
     return vec_at(&g->agg[p][0]);
 }
 
-static V d_crowns(const G * g, int32_t p)
+MAYBE_UNUSED static V d_crowns(const G * g, int32_t p)
 {
     /* editions/duel.rules:124 */
     (void)p;
     return g->agg[p][6];
 }
 
-static Vec d_colour_points(const G * g, int32_t p)
+MAYBE_UNUSED static Vec d_colour_points(const G * g, int32_t p)
 {
     /* editions/duel.rules:236 D-4.7 */
     (void)p;
     return vec_at(&g->agg[p][7]);
 }
 
-static V d_goal(const G * g, int32_t p)
+MAYBE_UNUSED static V d_goal(const G * g, int32_t p)
 {
     /* editions/duel.rules:248 */
     (void)p;
     return score(g, p) >= 20LL || d_crowns(g, p) >= 10LL || (g->agg[p][7] >= 10LL || g->agg[p][8] >= 10LL || g->agg[p][9] >= 10LL || g->agg[p][10] >= 10LL || g->agg[p][11] >= 10LL || g->agg[p][12] >= 10LL);
 }
 
-static V score(const G * g, int32_t p)
+MAYBE_UNUSED static V score(const G * g, int32_t p)
 {
     /* editions/duel.rules:246 */
     (void)p;
@@ -2399,7 +2400,7 @@ static void mt_shuffle(Twister *r, int32_t *x, int32_t n)
     }
 }
 
-static void reveal(G *g, Twister *rng, int32_t set, V count, int32_t random_face)
+MAYBE_UNUSED static void reveal(G *g, Twister *rng, int32_t set, V count, int32_t random_face)
 {
     const int32_t *at = TS_FACES;
     for (int32_t t = 0; t < set; t++) {

@@ -555,16 +555,19 @@ def _voided(body: Body, after: set[str] | frozenset[str] = frozenset()) -> list[
 @frozen
 class Function:
     """A static C function: its return type, name, parameters (type, name)
-    and body."""
+    and body; `maybe_unused` where whether the engine calls it depends on
+    the edition (no warning where it does not)."""
 
     returns: str
     name: str
     parameters: tuple[tuple[str, str], ...]
     body: Body
+    maybe_unused: bool = False
 
     def prototype(self) -> str:
         parameters = ", ".join(f"{t} {n}" for t, n in self.parameters) or "void"
-        return f"static {self.returns} {self.name}({parameters})"
+        attribute = "MAYBE_UNUSED " if self.maybe_unused else ""
+        return f"{attribute}static {self.returns} {self.name}({parameters})"
 
     def text(self) -> str:
         read: set[str] = set()

@@ -126,7 +126,8 @@ class Turns(Statements):
         return found
 
     def define(self, define: m.Define, name: str) -> c.Function:
-        """A definition read for a player."""
+        """A definition read for a player (one without parameters is printed
+        whether the engine reads it or not)."""
         frame = Frame()
         parameters: list[tuple[str, str]] = [CONST_STATE, PLAYER]
         for parameter, type_ in define.parameters:
@@ -138,7 +139,8 @@ class Turns(Statements):
             c.do(c.Unary("(void)", c.name("p"))),
             c.Return(self.expr(define.value, frame)),
         ]
-        return c.Function(c_type(define.value.type), name, tuple(parameters), body)
+        return c.Function(c_type(define.value.type), name, tuple(parameters), body,
+                          maybe_unused=not define.parameters)
 
     # --------------------------------------------------------- zone hooks
 
