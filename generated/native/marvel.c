@@ -599,6 +599,9 @@ static int32_t mv_defer(MoveBuf *b, int32_t how, const V *args, int32_t nargs, c
 
 static inline int mv_deferred(const int32_t *mv) { return (mv[1] & MV_DEFERRED) != 0; }
 
+/* What a deferred move keeps past its slots: the helper's DEFER_ code, then its arguments. */
+static inline const int32_t *mv_kept(const int32_t *mv) { return mv + 2 + (mv[1] & ~MV_DEFERRED); }
+
 static inline const int32_t *mv_slots(const MoveBuf *b, int32_t i) { return b->data + b->start[i] + 2; }
 
 static inline void mv_read_fill(Set *s, const int32_t *mv, int32_t *at)
@@ -1055,7 +1058,7 @@ static void return_ways(const G *g, int32_t p, V limit, const int32_t *counted, 
 MAYBE_UNUSED static SPEED_FLATTEN int mv_expand(const G *g, const int32_t *mv, MoveBuf *out)
 {
     int32_t slots = mv[1] & ~MV_DEFERRED, p = g->current;
-    const int32_t *extra = mv + 2 + slots, *args = extra + 1;
+    const int32_t *extra = mv_kept(mv), *args = extra + 1;
     if (extra[0] == DEFER_ENUM) {
         return 0;
     }
@@ -4042,7 +4045,7 @@ static void batch_deal(BatchGame *b)
 static int batch_count_start(BatchGame *b, const int32_t *mv)
 {
     BatchMemo *m = &b->memo;
-    const int32_t *extra = mv + 2 + (mv[1] & ~MV_DEFERRED), *args = extra + 1;
+    const int32_t *extra = mv_kept(mv), *args = extra + 1;
     if (extra[0] != DEFER_RETURN) {
         return 0;
     }
